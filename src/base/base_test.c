@@ -1,0 +1,112 @@
+/* Unit tests for base/: strbuf, arena, hmap, cursor, lines. */
+#include "base/arena.h"
+#include "base/cursor.h"
+#include "base/hmap.h"
+#include "base/lines.h"
+#include "base/strbuf.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+UNIT_TEST(strbuf_append)
+{
+	struct strbuf sb = SB_INIT;
+	CHECK(sb.buf[0] == '\0' && sb.len == 0);
+	sb_adds(&sb, "abc");
+	sb_addf(&sb, "-%d-", 42);
+	for (int i = 0; i < 100; i++)
+		sb_addc(&sb, 'x');
+	CHECK(sb.len == 3 + 4 + 100);
+	CHECK(strncmp(sb.buf, "abc-42-x", 8) == 0);
+	size_t len;
+	char *p = sb_detach(&sb, &len);
+	CHECK(len == 107 && sb.len == 0 && sb.buf[0] == '\0');
+	free(p);
+}
+
+UNIT_TEST(strbuf_xml_escape)
+{
+	struct strbuf sb = SB_INIT;
+	const char in[] = "a<b>&\"'\x01\xff\xc3\xa9";
+	sb_add_xml(&sb, in, sizeof(in) - 1);
+	CHECK_EQ_STR(sb.buf, "a&lt;b&gt;&amp;&quot;&apos;\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9");
+	sb_release(&sb);
+}
+
+UNIT_TEST(arena_strings)
+{
+	struct arena a = ARENA_INIT;
+	char *first = arena_strdup(&a, "first");
+	for (int i = 0; i < 100000; i++)
+		arena_strdup(&a, "some string that fills chunks");
+	char *big = arena_alloc(&a, 1 << 20);
+	big[(1 << 20) - 1] = 1;
+	CHECK_EQ_STR(first, "first");
+	arena_release(&a);
+}
+
+UNIT_TEST(hmap_ids)
+{
+	struct hmap h = HMAP_INIT;
+	char key[32];
+	bool added, ok = true;
+	for (int i = 0; i < 10000; i++) {
+		int n = snprintf(key, sizeof(key), "key%d", i);
+		ok = ok && hmap_put(&h, key, (size_t)n, &added) == (size_t)i && added;
+	}
+	CHECK(ok);
+	CHECK(hmap_put(&h, "key77", 5, &added) == 77 && !added);
+	CHECK(hmap_find(&h, "key9999", 7) == 9999);
+	CHECK(hmap_find(&h, "nokey", 5) == (size_t)-1);
+	CHECK_EQ_STR(hmap_at(&h, 123)->key, "key123");
+	hmap_release(&h);
+}
+
+UNIT_TEST(cursor_bounds_and_swap)
+{
+	const uint8_t b[] = { 1, 0, 0, 0, 0, 0, 0, 2, 9 };
+	struct cursor c;
+	cur_init(&c, b, sizeof(b), 100, false);
+	CHECK(cur_u32(&c) == 1);
+	CHECK(c.off == 104);
+	cur_init(&c, b + 4, 4, 0, true);
+	CHECK(cur_u32(&c) == 2);
+	CHECK(!c.err);
+	CHECK(cur_u64(&c) == 0 && c.err);
+	cur_init(&c, b, sizeof(b), 0, false);
+	struct cursor s = cur_sub(&c, 20);
+	CHECK(s.err && c.err && s.left == 0);
+}
+
+UNIT_TEST(lines_stream)
+{
+	char path[] = "/tmp/scorch-lines-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	for (int i = 0; i < 300000; i++)
+		fprintf(f, "line %d\n", i);
+	fputs("last without newline", f);
+	fclose(f);
+	struct lines lr;
+	CHECK(lines_open(&lr, path) == 0);
+	const char *line;
+	size_t len;
+	int n = 0, rc;
+	bool ok = true;
+	char want[64];
+	while ((rc = lines_next(&lr, &line, &len)) == 1) {
+		if (n < 300000) {
+			int wl = snprintf(want, sizeof(want), "line %d", n);
+			ok = ok && len == (size_t)wl && memcmp(line, want, len) == 0;
+		} else {
+			ok = ok && len == 20 && memcmp(line, "last without newline", 20) == 0;
+		}
+		n++;
+	}
+	CHECK(rc == 0 && n == 300001 && ok);
+	lines_close(&lr);
+	unlink(path);
+}

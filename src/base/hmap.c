@@ -1,0 +1,113 @@
+/* hmap: open-addressing string-to-id map (see hmap.h). */
+#include "base/hmap.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint64_t mix(uint64_t x)
+{
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	return x;
+}
+
+uint64_t hash_bytes(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (len * 0xff51afd7ed558ccdULL);
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ mix(w)) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 29;
+		p += 8;
+		len -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ mix(w ^ len)) * 0xc4ceb9fe1a85ec53ULL;
+	return mix(h);
+}
+
+void hmap_init(struct hmap *h)
+{
+	memset(h, 0, sizeof(*h));
+	arena_init(&h->keys);
+}
+
+void hmap_release(struct hmap *h)
+{
+	free(h->entries);
+	free(h->slots);
+	arena_release(&h->keys);
+	hmap_init(h);
+}
+
+static void rehash(struct hmap *h)
+{
+	size_t n = h->nslots ? h->nslots * 2 : 64;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+	for (size_t id = 0; id < h->count; id++) {
+		size_t i = h->entries[id].hash & (n - 1);
+		while (slots[i])
+			i = (i + 1) & (n - 1);
+		slots[i] = (uint32_t)(id + 1);
+	}
+	free(h->slots);
+	h->slots = slots;
+	h->nslots = n;
+}
+
+static size_t lookup(const struct hmap *h, const void *key, size_t len,
+		     uint64_t hash, size_t *slot)
+{
+	size_t mask = h->nslots - 1;
+	size_t i = hash & mask;
+	for (;;) {
+		uint32_t s = h->slots[i];
+		if (!s) {
+			*slot = i;
+			return (size_t)-1;
+		}
+		const struct hmap_entry *e = &h->entries[s - 1];
+		if (e->hash == hash && e->len == len && memcmp(e->key, key, len) == 0)
+			return s - 1;
+		i = (i + 1) & mask;
+	}
+}
+
+size_t hmap_find(const struct hmap *h, const void *key, size_t len)
+{
+	size_t slot;
+	if (!h->nslots)
+		return (size_t)-1;
+	return lookup(h, key, len, hash_bytes(key, len), &slot);
+}
+
+size_t hmap_put(struct hmap *h, const void *key, size_t len, bool *added)
+{
+	size_t slot;
+	uint64_t hash = hash_bytes(key, len);
+	if ((h->count + 1) * 4 > h->nslots * 3)
+		rehash(h);
+	size_t id = lookup(h, key, len, hash, &slot);
+	if (added)
+		*added = id == (size_t)-1;
+	if (id != (size_t)-1)
+		return id;
+	if (h->count >= UINT32_MAX - 1)
+		xmalloc((size_t)-1); /* more keys than ids: treat as OOM */
+	XGROW(h->entries, h->entries_cap, h->count + 1);
+	id = h->count++;
+	struct hmap_entry *e = &h->entries[id];
+	e->key = arena_strndup(&h->keys, key, len);
+	e->len = len;
+	e->hash = hash;
+	e->value = 0;
+	h->slots[slot] = (uint32_t)(id + 1);
+	return id;
+}

@@ -1,0 +1,136 @@
+/* lines: streaming line reader (see lines.h). */
+#include "base/lines.h"
+#include "base/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { LINES_CHUNK = 1 << 20 };
+
+void lines_init_fd(struct lines *lr, int fd, const char *name)
+{
+	memset(lr, 0, sizeof(*lr));
+	lr->fd = fd;
+	lr->name = name;
+	lr->cap = LINES_CHUNK;
+	lr->buf = xmalloc(lr->cap);
+}
+
+int lines_open(struct lines *lr, const char *path)
+{
+	if (!path || strcmp(path, "-") == 0) {
+		lines_init_fd(lr, 0, "<stdin>");
+		return 0;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	lines_init_fd(lr, fd, path);
+	lr->own_fd = true;
+	return 0;
+}
+
+void lines_close(struct lines *lr)
+{
+	if (lr->own_fd && lr->fd >= 0)
+		close(lr->fd);
+	free(lr->buf);
+	memset(lr, 0, sizeof(*lr));
+	lr->fd = -1;
+}
+
+/* Make room for at least one more chunk after end; compacts or grows. */
+static int make_room(struct lines *lr)
+{
+	if (lr->start > 0) {
+		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
+		lr->end -= lr->start;
+		lr->start = 0;
+	}
+	if (lr->cap - lr->end < LINES_CHUNK / 2) {
+		if (lr->cap >= LINES_MAX_LINE + (size_t)LINES_CHUNK)
+			return -E2BIG;
+		lr->cap *= 2;
+		lr->buf = xrealloc(lr->buf, lr->cap);
+	}
+	return 0;
+}
+
+/* Read more bytes; returns bytes read, 0 at EOF, or -errno. */
+static ssize_t fill(struct lines *lr)
+{
+	if (lr->eof)
+		return 0;
+	int rc = make_room(lr);
+	if (rc < 0)
+		return rc;
+	for (;;) {
+		ssize_t n = read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			lr->eof = true;
+		lr->end += (size_t)n;
+		return n;
+	}
+}
+
+void lines_unread(struct lines *lr, const void *data, size_t len)
+{
+	size_t have = lr->end - lr->start;
+	if (lr->cap < have + len + 1) {
+		lr->cap = have + len + LINES_CHUNK;
+		lr->buf = xrealloc(lr->buf, lr->cap);
+	}
+	memmove(lr->buf + len, lr->buf + lr->start, have);
+	memcpy(lr->buf, data, len);
+	lr->start = 0;
+	lr->end = have + len;
+}
+
+size_t lines_peek(struct lines *lr, const char **data, size_t n)
+{
+	while (lr->end - lr->start < n && fill(lr) > 0)
+		;
+	*data = lr->buf + lr->start;
+	size_t have = lr->end - lr->start;
+	return have < n ? have : n;
+}
+
+int lines_next(struct lines *lr, const char **line, size_t *len)
+{
+	size_t scanned = lr->start;
+	for (;;) {
+		char *nl = memchr(lr->buf + scanned, '\n', lr->end - scanned);
+		if (nl) {
+			*line = lr->buf + lr->start;
+			*len = (size_t)(nl - (lr->buf + lr->start));
+			lr->bytes += *len + 1;
+			lr->start = (size_t)(nl - lr->buf) + 1;
+			lr->lineno++;
+			return 1;
+		}
+		if (lr->end - lr->start > LINES_MAX_LINE)
+			return -E2BIG;
+		size_t off = lr->end - lr->start;
+		ssize_t n = fill(lr);
+		if (n < 0)
+			return (int)n;
+		scanned = lr->start + off;
+		if (n == 0) {
+			if (lr->end == lr->start)
+				return 0;
+			*line = lr->buf + lr->start;
+			*len = lr->end - lr->start;
+			lr->bytes += *len;
+			lr->start = lr->end;
+			lr->lineno++;
+			return 1;
+		}
+	}
+}

@@ -1,0 +1,43 @@
+/*
+ * lines: streaming line reader over a file descriptor.
+ * Stage: base. One pass, bounded memory: the buffer holds at most one
+ * chunk plus the longest line seen (capped at LINES_MAX_LINE). A returned
+ * line is borrowed until the next lines_next call; it is not
+ * NUL-terminated and excludes the '\n'. A final line without a newline is
+ * still returned.
+ */
+#ifndef SCORCH_BASE_LINES_H
+#define SCORCH_BASE_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LINES_MAX_LINE (256u << 20)
+
+struct lines {
+	int fd;
+	bool own_fd;
+	bool eof;
+	char *buf;
+	size_t cap, start, end;
+	uint64_t lineno;    /* number of the line last returned (1-based) */
+	uint64_t bytes;     /* bytes consumed so far */
+	const char *name;   /* for messages: path or "<stdin>" */
+};
+
+/* Open path ("-" or NULL means stdin). Returns 0 or -errno. */
+int lines_open(struct lines *lr, const char *path);
+/* Read from an fd the caller keeps owning. */
+void lines_init_fd(struct lines *lr, int fd, const char *name);
+/* Put bytes already read from the fd back in front (for format sniffing). */
+void lines_unread(struct lines *lr, const void *data, size_t len);
+/* 1: a line; 0: end of input; negative: -errno, or -E2BIG for a line
+ * over LINES_MAX_LINE. */
+int lines_next(struct lines *lr, const char **line, size_t *len);
+/* Look at up to n bytes ahead without consuming them (fills the buffer);
+ * returns the number of bytes available, which can be less than n. */
+size_t lines_peek(struct lines *lr, const char **data, size_t n);
+void lines_close(struct lines *lr);
+
+#endif

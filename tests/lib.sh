@@ -1,0 +1,48 @@
+# tests/lib.sh: helpers for the shell tests, sourced by tests/run.sh.
+# Each assertion prints one TAP-style line: "ok - ...", "not ok - ..." or
+# "ok - ... # SKIP reason"; run.sh counts them.
+#
+#   SCORCH      the scorch binary under test (normal or sanitizer build)
+#   SHARED      ../shared (corpus, reference outputs)
+#   TMP         a fresh scratch directory for this test file
+#   T           the test file's name, prefixed to every assertion
+
+pass() { printf 'ok - %s: %s\n' "$T" "$1"; }
+fail() { printf 'not ok - %s: %s\n' "$T" "$1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -20 | sed 's/^/#   /'; return 0; }
+skip() { printf 'ok - %s: %s # SKIP %s\n' "$T" "$1" "$2"; }
+
+# check DESC CMD...: passes when CMD exits 0.
+check() {
+	local desc=$1; shift
+	local out
+	if out=$("$@" 2>&1); then pass "$desc"; else fail "$desc" "$out"; fi
+}
+
+# check_fails DESC CMD...: passes when CMD exits non-zero.
+check_fails() {
+	local desc=$1; shift
+	if "$@" >/dev/null 2>&1; then fail "$desc" "command succeeded: $*"; else pass "$desc"; fi
+}
+
+# check_same DESC EXPECTED_FILE ACTUAL_FILE: byte-identical files.
+check_same() {
+	local desc=$1 exp=$2 act=$3
+	if cmp -s "$exp" "$act"; then pass "$desc"
+	else fail "$desc" "$(diff "$exp" "$act" 2>&1 | head -20)"; fi
+}
+
+# check_same_sorted DESC EXPECTED_FILE ACTUAL_FILE: same lines in any order.
+check_same_sorted() {
+	local desc=$1 exp=$2 act=$3
+	if cmp -s <(LC_ALL=C sort "$exp") <(LC_ALL=C sort "$act"); then pass "$desc"
+	else fail "$desc" "$(diff <(LC_ALL=C sort "$exp") <(LC_ALL=C sort "$act") 2>&1 | head -20)"; fi
+}
+
+# check_grep DESC PATTERN FILE: FILE has a line matching PATTERN (grep -E).
+check_grep() {
+	if grep -Eq -- "$2" "$3"; then pass "$1"
+	else fail "$1" "no line matches '$2' in $3: $(head -5 "$3")"; fi
+}
+
+# need CMD...: true when every command exists (for skips).
+need() { local c; for c in "$@"; do command -v "$c" >/dev/null 2>&1 || return 1; done; }
