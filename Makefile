@@ -102,22 +102,23 @@ deps:
 
 # ---- fuzzing (clang + libFuzzer) ----
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz-*.c))
-FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
-FUZZ_CFLAGS := -std=c17 -D_GNU_SOURCE -g -O1 -Isrc -Itests -Ibuild-fuzz/gen $(PKG_CFLAGS) \
+FUZZ_BUILD ?= build-fuzz
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_CFLAGS := -std=c17 -D_GNU_SOURCE -g -O1 -Isrc -Itests -I$(FUZZ_BUILD)/gen $(PKG_CFLAGS) \
 	-fsanitize=fuzzer-no-link,address,undefined -DSCORCH_VERSION='"$(VERSION)"'
-FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 
 fuzz: $(FUZZ_BINS)
 
-build-fuzz/obj/%.o: %.c
+$(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -c -o $@ $<
 
-build-fuzz/fuzz-%: fuzz/fuzz-%.c $(FUZZ_LIB_OBJS)
+$(FUZZ_BUILD)/fuzz-%: fuzz/fuzz-%.c $(FUZZ_LIB_OBJS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
 
 fuzz-smoke: fuzz
-	@bash fuzz/run.sh smoke
+	@FUZZ_BUILD=$(FUZZ_BUILD) bash fuzz/run.sh smoke
 
 bench: scorch
 	@bash bench/run.sh
@@ -145,4 +146,4 @@ demo:
 	@bash tools/demo.sh
 
 clean:
-	rm -rf build build-san build-fuzz scorch
+	rm -rf build build-san build-fuzz build-* scorch

@@ -17,7 +17,9 @@ long) secs=${FUZZ_SECONDS:-600} ;;
 esac
 export SHARED=${SHARED:-$(cd "$root/.." && pwd)/shared}
 passed=0 failed=0
-for bin in "$root"/build-fuzz/fuzz-*; do
+fb=${FUZZ_BUILD:-build-fuzz}
+case $fb in /*) ;; *) fb=$root/$fb ;; esac
+for bin in "$fb"/fuzz-*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")
 	[ -n "$only" ] && [ "$name" != "$only" ] && continue
@@ -33,15 +35,14 @@ for bin in "$root"/build-fuzz/fuzz-*; do
 		done < "$here/$name.seeds"
 	fi
 	if ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$secs" -rss_limit_mb=2048 \
-		-max_len=1048576 -timeout=10 "$work/corpus" > "$work/log" 2>&1; then
+		-max_len=1048576 -timeout=10 -artifact_prefix="$work/" "$work/corpus" > "$work/log" 2>&1; then
 		echo "ok - fuzz $name ($secs s, $(ls "$work/corpus" | wc -l) corpus files)"
 		passed=$((passed + 1))
 	else
 		echo "not ok - fuzz $name"
 		grep -E 'ERROR|SUMMARY|Test unit written|==[0-9]+==' "$work/log" | head -20 | sed 's/^/#   /'
-		mkdir -p "$root/build-fuzz/crashes"
-		cp "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$root/build-fuzz/crashes/" 2>/dev/null
-		cp crash-* timeout-* oom-* "$root/build-fuzz/crashes/" 2>/dev/null && rm -f crash-* timeout-* oom-*
+		mkdir -p "$fb/crashes"
+		cp "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$fb/crashes/" 2>/dev/null
 		failed=$((failed + 1))
 	fi
 	rm -rf "$work"
