@@ -9,6 +9,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,12 +60,32 @@ static const struct dropin dropins[] = {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Command names are C identifiers in the table; users write '-' where
+ * the identifier has '_' (buildid_list is "buildid-list"). */
+static bool same_name(const char *ident, const char *user)
+{
+	for (; *ident && *user; ident++, user++)
+		if (*ident != *user && !(*ident == '_' && *user == '-'))
+			return false;
+	return *ident == *user;
+}
+
 static const struct command *find_command(const char *name)
 {
 	for (size_t i = 0; commands[i].name; i++)
-		if (strcmp(commands[i].name, name) == 0)
+		if (same_name(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+static const char *display_name(const char *ident)
+{
+	static char buf[64];
+	snprintf(buf, sizeof(buf), "%s", ident);
+	for (char *p = buf; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	return buf;
 }
 
 static void usage(FILE *f)
@@ -73,7 +94,8 @@ static void usage(FILE *f)
 		   "scorch turns Linux perf profiles into flame graphs.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; commands[i].name; i++)
-		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-14s %s\n", display_name(commands[i].name),
+			commands[i].summary);
 	fprintf(f, "\n'scorch help COMMAND' or 'scorch COMMAND --help' shows a "
 		   "command's options.\n");
 }
@@ -82,9 +104,9 @@ static int run(const struct command *c, int argc, char **argv)
 {
 	static struct strbuf prog = SB_INIT;
 	sb_reset(&prog);
-	sb_addf(&prog, "scorch %s", c->name);
+	sb_addf(&prog, "scorch %s", display_name(c->name));
 	diag_prog = prog.buf;
-	argv[0] = (char *)c->name;
+	argv[0] = (char *)display_name(c->name);
 	int rc = c->fn(argc, argv);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		diag_error("error writing output");
