@@ -92,7 +92,7 @@ unit: $(BUILD)/unit-tests
 
 test: $(BUILD)/scorch $(BUILD)/unit-tests
 	@SCORCH=$(CURDIR)/$(BUILD)/scorch UNIT_TESTS=$(CURDIR)/$(BUILD)/unit-tests \
-		BUILD_DIR=$(CURDIR)/$(BUILD) bash tests/run.sh
+		BUILD_DIR=$(CURDIR)/$(BUILD) BUILD_SAN=$(SAN) bash tests/run.sh
 
 check:
 	@bash tests/ci.sh
