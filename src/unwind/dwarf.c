@@ -1,0 +1,403 @@
+/*
+ * dwarf: the CFI unwinder over sample stack copies (see dwarf.h).
+ * Stage: unwind. Per ELF path the session keeps one unw_dso: the opened
+ * Elf, its .eh_frame CFI, the .debug_frame CFI of a separate debug file
+ * when one is named, its PT_LOAD headers (to turn a mapped address into
+ * a file address) and a memo from file address to Dwarf_Frame. Invariant:
+ * a path is opened at most once per session, failures included.
+ */
+#include "unwind/dwarf.h"
+
+#include "base/hmap.h"
+#include "base/xalloc.h"
+#include "unwind/frame.h"
+
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MEMO_BITS 14                 /* 16384 slots per file */
+#define MEMO_MAX ((1u << MEMO_BITS) * 3 / 4)
+#define MAX_LOADS 16
+#define NO_FRAME ((Dwarf_Frame *)&memo_none)
+
+static const int memo_none;
+
+struct memo_slot {
+	uint64_t addr;                   /* file address + 1; 0 = empty */
+	Dwarf_Frame *frame;              /* NO_FRAME: no CFI covers addr */
+	bool signal;
+};
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+};
+
+struct unw_dso {
+	bool ok;                         /* the ELF opened */
+	struct elf_file main, debug;
+	Dwarf *dw;                       /* of debug (for .debug_frame) */
+	Dwarf_CFI *eh, *dbg;             /* either may be NULL */
+	GElf_Phdr loads[MAX_LOADS];
+	size_t nloads;
+	struct memo_slot *memo;
+	size_t memo_used;
+};
+
+struct unw_session {
+	struct hmap paths;               /* ELF path -> index into dsos */
+	struct unw_dso **dsos;
+	size_t ndsos, dsos_cap;
+	struct unw_stats stats;
+};
+
+static void file_close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->elf = NULL;
+	f->fd = -1;
+}
+
+/* Open path as an ELF file; false (f closed) when it is not one. */
+static bool file_open(struct elf_file *f, const char *path)
+{
+	f->elf = NULL;
+	f->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (f->fd < 0)
+		return false;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		file_close(f);
+		return false;
+	}
+	return true;
+}
+
+static void load_phdrs(struct unw_dso *d)
+{
+	size_t n = 0;
+	if (elf_getphdrnum(d->main.elf, &n) != 0)
+		return;
+	for (size_t i = 0; i < n && d->nloads < MAX_LOADS; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(d->main.elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			d->loads[d->nloads++] = ph;
+	}
+}
+
+static struct unw_dso *dso_open(const char *path, const char *debug_path)
+{
+	struct unw_dso *d = xcalloc(1, sizeof(*d));
+	d->main.fd = d->debug.fd = -1;
+	d->ok = file_open(&d->main, path);
+	if (!d->ok)
+		return d;
+	load_phdrs(d);
+	d->eh = dwarf_getcfi_elf(d->main.elf);
+	if (debug_path && file_open(&d->debug, debug_path)) {
+		d->dw = dwarf_begin_elf(d->debug.elf, DWARF_C_READ, NULL);
+		d->dbg = d->dw ? dwarf_getcfi(d->dw) : NULL;
+	}
+	if (!d->dbg && !d->eh) {
+		d->dw = dwarf_begin_elf(d->main.elf, DWARF_C_READ, NULL);
+		d->dbg = d->dw ? dwarf_getcfi(d->dw) : NULL;
+	}
+	d->memo = xcalloc(1u << MEMO_BITS, sizeof(*d->memo));
+	return d;
+}
+
+static void memo_clear(struct unw_dso *d)
+{
+	for (size_t i = 0; d->memo && i < (1u << MEMO_BITS); i++) {
+		if (d->memo[i].frame && d->memo[i].frame != NO_FRAME)
+			free(d->memo[i].frame);
+		d->memo[i].frame = NULL;
+		d->memo[i].addr = 0;
+	}
+	d->memo_used = 0;
+}
+
+static void dso_free(struct unw_dso *d)
+{
+	if (!d)
+		return;
+	memo_clear(d);
+	free(d->memo);
+	if (d->eh)
+		dwarf_cfi_end(d->eh);
+	if (d->dw)
+		dwarf_end(d->dw); /* also ends d->dbg */
+	file_close(&d->debug);
+	file_close(&d->main);
+	free(d);
+}
+
+struct unw_session *unw_session_new(void)
+{
+	struct unw_session *u = xcalloc(1, sizeof(*u));
+	elf_version(EV_CURRENT);
+	hmap_init(&u->paths);
+	return u;
+}
+
+void unw_session_free(struct unw_session *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->ndsos; i++)
+		dso_free(u->dsos[i]);
+	free(u->dsos);
+	hmap_release(&u->paths);
+	free(u);
+}
+
+const struct unw_stats *unw_session_stats(const struct unw_session *u)
+{
+	return &u->stats;
+}
+
+static struct unw_dso *session_dso(struct unw_session *u,
+				   const struct unw_module *m)
+{
+	bool added;
+	size_t id = hmap_put(&u->paths, m->path, strlen(m->path), &added);
+	if (!added)
+		return u->dsos[id];
+	XGROW(u->dsos, u->dsos_cap, u->ndsos + 1);
+	u->dsos[u->ndsos++] = dso_open(m->path, m->debug_path);
+	if (!u->dsos[id]->ok)
+		u->stats.files_missing++;
+	return u->dsos[id];
+}
+
+/* File address of a mapped address, through the PT_LOAD that holds its
+ * file offset; false when none does. */
+static bool file_addr(const struct unw_dso *d, const struct unw_module *m,
+		      uint64_t addr, uint64_t *out)
+{
+	uint64_t off = addr - m->start + m->pgoff;
+	for (size_t i = 0; i < d->nloads; i++) {
+		const GElf_Phdr *ph = &d->loads[i];
+		if (off >= ph->p_offset && off - ph->p_offset < ph->p_memsz) {
+			*out = off - ph->p_offset + ph->p_vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+static Dwarf_Frame *cfi_lookup(struct unw_dso *d, uint64_t addr)
+{
+	Dwarf_Frame *fr = NULL;
+	if (d->eh && dwarf_cfi_addrframe(d->eh, addr, &fr) == 0)
+		return fr;
+	if (d->dbg && dwarf_cfi_addrframe(d->dbg, addr, &fr) == 0)
+		return fr;
+	return NULL;
+}
+
+static struct memo_slot *memo_find(struct unw_session *u, struct unw_dso *d,
+				   uint64_t addr)
+{
+	uint64_t key = addr + 1;
+	size_t mask = (1u << MEMO_BITS) - 1;
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS));
+	for (;; i = (i + 1) & mask) {
+		struct memo_slot *s = &d->memo[i];
+		if (s->addr == key) {
+			u->stats.memo_hits++;
+			return s;
+		}
+		if (s->addr == 0)
+			break;
+	}
+	u->stats.memo_misses++;
+	if (d->memo_used >= MEMO_MAX) {
+		memo_clear(d);
+		return memo_find(u, d, addr);
+	}
+	struct memo_slot *s = &d->memo[i];
+	s->addr = key;
+	s->frame = cfi_lookup(d, addr);
+	if (!s->frame) {
+		s->frame = NO_FRAME;
+	} else {
+		Dwarf_Addr lo, hi;
+		dwarf_frame_info(s->frame, &lo, &hi, &s->signal);
+	}
+	d->memo_used++;
+	return s;
+}
+
+/* The caller's value of register regno under CFI frame fr. Returns 1
+ * with *v set, 0 when undefined, -1 on failure. */
+static int caller_reg(const struct unw_frame *f, Dwarf_Frame *fr, int regno,
+		      uint64_t cfa, uint64_t *v)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	bool is_value;
+	uint64_t r;
+
+	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0)
+		return -1;
+	if (nops == 0 && ops == mem)
+		return 0;                        /* undefined */
+	if (nops == 0) {                         /* same value */
+		if (!(f->regs.valid & (1ULL << regno)))
+			return 0;
+		*v = f->regs.r[regno];
+		return 1;
+	}
+	if (unw_expr_eval(f, ops, nops, true, cfa, &r, &is_value) != 0)
+		return -1;
+	if (!is_value && !unw_mem_read(f, r, 8, &r))
+		return -1;
+	*v = r;
+	return 1;
+}
+
+/* One CFI step from f into next. Returns 0 or a unw_stop code. */
+static int cfi_step(const struct unw_frame *f, Dwarf_Frame *fr,
+		    struct unw_regs *next)
+{
+	const struct unw_arch_info *ai = f->ai;
+	Dwarf_Op *ops;
+	size_t nops;
+	uint64_t cfa, v;
+	bool is_value;
+
+	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops == 0 ||
+	    unw_expr_eval(f, ops, nops, false, 0, &cfa, &is_value) != 0)
+		return UNW_STOP_BAD_REGS;
+	memset(next, 0, sizeof(*next));
+	for (unsigned r = 0; r < ai->nregs; r++) {
+		int k = caller_reg(f, fr, (int)r, cfa, &v);
+		if (k > 0) {
+			next->r[r] = v;
+			next->valid |= 1ULL << r;
+		} else if (k < 0 && r == ai->ra) {
+			return UNW_STOP_MEMORY;
+		}
+	}
+	int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
+	if (ra < 0 || (unsigned)ra >= ai->nregs ||
+	    !(next->valid & (1ULL << ra)))
+		return UNW_STOP_END;
+	next->pc = next->r[ra];
+	next->has_pc = true;
+	next->r[ai->sp] = cfa;
+	next->valid |= 1ULL << ai->sp;
+	return 0;
+}
+
+struct walk {
+	struct unw_session *u;
+	unw_find_fn find;
+	void *ctx;
+	struct unw_frame f;
+	bool exact_pc;       /* pc is not a return address (frame 0, signal) */
+	bool used_fp;
+};
+
+/* Step w->f to its caller. Returns 0 or a unw_stop code. */
+static int step(struct walk *w, struct unw_regs *next)
+{
+	struct unw_module m = { NULL, NULL, 0, 0, 0 };
+	uint64_t pc = w->f.regs.pc - (w->exact_pc ? 0 : 1);
+	uint64_t addr;
+
+	if (w->find(w->ctx, pc, &m) != 0 || !m.path)
+		return UNW_STOP_NO_MODULE;
+	struct unw_dso *d = session_dso(w->u, &m);
+	if (!d->ok)
+		return UNW_STOP_NO_MODULE;
+	struct memo_slot *s = NULL;
+	if (file_addr(d, &m, pc, &addr))
+		s = memo_find(w->u, d, addr);
+	if (!s || s->frame == NO_FRAME) {
+		w->used_fp = true;
+		w->exact_pc = false;
+		return unw_fp_step(&w->f, next);
+	}
+	w->used_fp = false;
+	w->exact_pc = s->signal;
+	return cfi_step(&w->f, s->frame, next);
+}
+
+static void walk_init(struct walk *w, struct unw_session *u,
+		      const struct unw_sample *smp, unw_find_fn find, void *ctx)
+{
+	w->u = u;
+	w->find = find;
+	w->ctx = ctx;
+	w->f.regs = smp->regs;
+	w->f.ai = unw_arch_info(smp->arch);
+	w->f.smp = smp;
+	w->f.stack_base = w->f.ai ? smp->regs.r[w->f.ai->sp] : 0;
+	w->exact_pc = true;
+	w->used_fp = false;
+}
+
+static size_t finish(struct unw_session *u, struct unw_result *res, size_t n,
+		     int stop, size_t fp_from)
+{
+	res->n = n;
+	res->stop = (enum unw_stop)stop;
+	res->fp_from = fp_from < n ? fp_from : n;
+	u->stats.samples++;
+	u->stats.frames += n;
+	u->stats.stops[stop]++;
+	if (fp_from < n)
+		u->stats.fp_frames += n - fp_from;
+	return n;
+}
+
+size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
+			unw_find_fn find, void *ctx, uint64_t *ips, size_t max,
+			struct unw_result *res)
+{
+	struct walk w;
+	size_t n = 0, fp_from = SIZE_MAX;
+
+	walk_init(&w, u, smp, find, ctx);
+	if (max > UNW_MAX_DEPTH)
+		max = UNW_MAX_DEPTH;
+	if (!w.f.ai || !smp->regs.has_pc ||
+	    !(smp->regs.valid & (1ULL << w.f.ai->sp)) || max == 0)
+		return finish(u, res, 0, UNW_STOP_BAD_REGS, fp_from);
+	ips[n++] = smp->regs.pc;
+	for (;;) {
+		struct unw_regs next;
+		int stop = step(&w, &next);
+		if (stop)
+			return finish(u, res, n, stop, fp_from);
+		uint64_t sp = w.f.regs.r[w.f.ai->sp];
+		if (next.r[w.f.ai->sp] <= sp)
+			return finish(u, res, n, UNW_STOP_LOOP, fp_from);
+		if (next.pc == 0)
+			return finish(u, res, n, UNW_STOP_END, fp_from);
+		if (n >= max)
+			return finish(u, res, n, UNW_STOP_DEPTH, fp_from);
+		if (w.used_fp && fp_from == SIZE_MAX)
+			fp_from = n;
+		ips[n++] = next.pc - (w.exact_pc ? 0 : 1);
+		w.f.regs = next;
+	}
+}
+
+const char *unw_stop_name(enum unw_stop s)
+{
+	static const char *const names[UNW_STOP_COUNT] = {
+		"end of stack", "no module", "no CFI", "stack copy exhausted",
+		"loop", "depth limit", "bad registers",
+	};
+	return (unsigned)s < UNW_STOP_COUNT ? names[s] : "?";
+}

@@ -1,0 +1,111 @@
+/*
+ * regs: perf register numbers to DWARF register numbers, per architecture.
+ * Stage: unwind. Tables follow the kernel's uapi asm/perf_regs.h enums and
+ * the psABI DWARF register numbering (x86_64 psABI figure 3.36; AAPCS64
+ * DWARF supplement). Invariant: nothing here reads host registers; the
+ * arch always comes from the recording.
+ */
+#include "unwind/regs.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const struct unw_arch_info arch_x86_64 = {
+	UNW_ARCH_X86_64, "x86_64", 17, 7, 6, 16,
+};
+
+static const struct unw_arch_info arch_aarch64 = {
+	UNW_ARCH_AARCH64, "aarch64", 32, 31, 29, 30,
+};
+
+const struct unw_arch_info *unw_arch_info(enum unw_arch arch)
+{
+	switch (arch) {
+	case UNW_ARCH_X86_64: return &arch_x86_64;
+	case UNW_ARCH_AARCH64: return &arch_aarch64;
+	default: return NULL;
+	}
+}
+
+enum unw_arch unw_arch_from_name(const char *name)
+{
+	if (!name)
+		return UNW_ARCH_UNKNOWN;
+	if (!strcmp(name, "x86_64") || !strcmp(name, "amd64"))
+		return UNW_ARCH_X86_64;
+	if (!strcmp(name, "aarch64") || !strcmp(name, "arm64"))
+		return UNW_ARCH_AARCH64;
+	return UNW_ARCH_UNKNOWN;
+}
+
+/* perf_event_x86_regs: AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS
+ * R8..R15 (16..23). DWARF: rax rdx rcx rbx rsi rdi rbp rsp r8..r15. */
+static const signed char x86_64_dwarf[24] = {
+	0, 3, 2, 1, 4, 5, 6, 7, -1, -1, -1, -1, -1, -1, -1, -1,
+	8, 9, 10, 11, 12, 13, 14, 15,
+};
+#define X86_PERF_IP 8
+
+/* perf_event_arm64_regs: X0..X30 (LR is 30), SP 31, PC 32; the DWARF
+ * numbers of x0..x30 and sp are the same. */
+#define ARM64_PERF_PC 32
+
+int unw_perf_to_dwarf(enum unw_arch arch, unsigned perf_reg, bool *is_pc)
+{
+	*is_pc = false;
+	if (arch == UNW_ARCH_X86_64) {
+		if (perf_reg == X86_PERF_IP)
+			*is_pc = true;
+		if (perf_reg >= sizeof(x86_64_dwarf))
+			return -1;
+		return x86_64_dwarf[perf_reg];
+	}
+	if (arch == UNW_ARCH_AARCH64) {
+		if (perf_reg == ARM64_PERF_PC) {
+			*is_pc = true;
+			return -1;
+		}
+		return perf_reg <= 31 ? (int)perf_reg : -1;
+	}
+	return -1;
+}
+
+int unw_regs_from_perf(enum unw_arch arch, uint64_t mask, const uint64_t *vals,
+		       size_t nvals, struct unw_regs *out)
+{
+	const struct unw_arch_info *ai = unw_arch_info(arch);
+	size_t i = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!ai)
+		return -EINVAL;
+	for (unsigned bit = 0; bit < 64; bit++) {
+		if (!(mask & (1ULL << bit)))
+			continue;
+		if (i >= nvals)
+			return -EINVAL;
+		bool is_pc;
+		int d = unw_perf_to_dwarf(arch, bit, &is_pc);
+		if (is_pc) {
+			out->pc = vals[i];
+			out->has_pc = true;
+		}
+		if (d >= 0) {
+			out->r[d] = vals[i];
+			out->valid |= 1ULL << d;
+		}
+		i++;
+	}
+	if (!out->has_pc || !(out->valid & (1ULL << ai->sp)))
+		return -EINVAL;
+	return 0;
+}
+
+uint64_t unw_perf_dwarf_mask(enum unw_arch arch)
+{
+	if (arch == UNW_ARCH_X86_64)
+		return 0xff0fffULL; /* perf's PERF_REGS_MASK: all but segments */
+	if (arch == UNW_ARCH_AARCH64)
+		return (1ULL << 33) - 1;
+	return 0;
+}

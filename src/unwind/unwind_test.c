@@ -1,0 +1,266 @@
+/* Unit tests for unwind/: register maps (x86_64, aarch64), the DWARF
+ * expression evaluator, and a live unwind of this very process compared
+ * with glibc's backtrace(). */
+#include "unwind/dwarf.h"
+#include "unwind/frame.h"
+#include "unwind/regs.h"
+#include "unit.h"
+
+#include <dwarf.h>
+#include <execinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+UNIT_TEST(unwind_arch_names)
+{
+	CHECK(unw_arch_from_name("x86_64") == UNW_ARCH_X86_64);
+	CHECK(unw_arch_from_name("aarch64") == UNW_ARCH_AARCH64);
+	CHECK(unw_arch_from_name("arm64") == UNW_ARCH_AARCH64);
+	CHECK(unw_arch_from_name("s390x") == UNW_ARCH_UNKNOWN);
+	CHECK(unw_arch_from_name(NULL) == UNW_ARCH_UNKNOWN);
+}
+
+UNIT_TEST(unwind_regs_x86_64)
+{
+	uint64_t mask = unw_perf_dwarf_mask(UNW_ARCH_X86_64);
+	uint64_t vals[20];
+	struct unw_regs r;
+	for (int i = 0; i < 20; i++)
+		vals[i] = 100 + i; /* value = 100 + position in the block */
+	CHECK(mask == 0xff0fff);
+	CHECK(unw_regs_from_perf(UNW_ARCH_X86_64, mask, vals, 20, &r) == 0);
+	/* block order: AX BX CX DX SI DI BP SP IP FLAGS CS SS R8..R15 */
+	CHECK(r.r[0] == 100 && r.r[3] == 101 && r.r[2] == 102 && r.r[1] == 103);
+	CHECK(r.r[6] == 106 && r.r[7] == 107 && r.pc == 108 && r.has_pc);
+	CHECK(r.r[8] == 112 && r.r[15] == 119);
+	CHECK(r.valid == 0xffff);
+	CHECK(unw_regs_from_perf(UNW_ARCH_X86_64, mask, vals, 19, &r) < 0);
+	CHECK(unw_regs_from_perf(UNW_ARCH_X86_64, 0x3f, vals, 6, &r) < 0);
+}
+
+UNIT_TEST(unwind_regs_aarch64)
+{
+	const struct unw_arch_info *ai = unw_arch_info(UNW_ARCH_AARCH64);
+	uint64_t mask = unw_perf_dwarf_mask(UNW_ARCH_AARCH64);
+	uint64_t vals[33];
+	struct unw_regs r;
+	bool is_pc;
+	for (int i = 0; i < 33; i++)
+		vals[i] = 0x1000 + i;
+	CHECK(mask == 0x1ffffffffULL);
+	CHECK(ai && ai->sp == 31 && ai->fp == 29 && ai->ra == 30 && ai->nregs == 32);
+	CHECK(unw_regs_from_perf(UNW_ARCH_AARCH64, mask, vals, 33, &r) == 0);
+	CHECK(r.r[0] == 0x1000 && r.r[29] == 0x101d && r.r[30] == 0x101e);
+	CHECK(r.r[31] == 0x101f && r.pc == 0x1020 && r.valid == 0xffffffffULL);
+	CHECK(unw_perf_to_dwarf(UNW_ARCH_AARCH64, 32, &is_pc) == -1 && is_pc);
+	CHECK(unw_perf_to_dwarf(UNW_ARCH_AARCH64, 30, &is_pc) == 30 && !is_pc);
+	CHECK(unw_perf_to_dwarf(UNW_ARCH_AARCH64, 40, &is_pc) == -1);
+	/* only sp, lr, pc sampled (bits 30..32) */
+	uint64_t three[3] = { 0x400500, 0x7ff0, 0x400123 };
+	CHECK(unw_regs_from_perf(UNW_ARCH_AARCH64, 7ULL << 30, three, 3, &r) == 0);
+	CHECK(r.r[30] == 0x400500 && r.r[31] == 0x7ff0 && r.pc == 0x400123);
+}
+
+/* A frame whose stack copy holds words 0..15 at 0x1000.. (value 0x100+i). */
+static void fake_frame(struct unw_frame *f, struct unw_sample *s, uint8_t *mem)
+{
+	memset(f, 0, sizeof(*f));
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < 16; i++) {
+		uint64_t v = 0x100 + i;
+		memcpy(mem + 8 * i, &v, 8);
+	}
+	s->stack = mem;
+	s->stack_size = 128;
+	s->arch = UNW_ARCH_X86_64;
+	f->smp = s;
+	f->ai = unw_arch_info(UNW_ARCH_X86_64);
+	f->stack_base = 0x1000;
+	f->regs.r[7] = 0x1000;
+	f->regs.r[6] = 0x1010;
+	f->regs.valid = (1 << 7) | (1 << 6);
+}
+
+UNIT_TEST(unwind_expr_eval)
+{
+	struct unw_frame f;
+	struct unw_sample s;
+	uint8_t mem[128];
+	uint64_t v;
+	bool val;
+	fake_frame(&f, &s, mem);
+	Dwarf_Op breg[] = { { DW_OP_breg7, 8, 0, 0 } };
+	CHECK(unw_expr_eval(&f, breg, 1, false, 0, &v, &val) == 0 && v == 0x1008 && val);
+	Dwarf_Op loc[] = { { DW_OP_call_frame_cfa, 0, 0, 0 }, { DW_OP_plus_uconst, 16, 0, 1 } };
+	CHECK(unw_expr_eval(&f, loc, 2, true, 0x1000, &v, &val) == 0 && v == 0x1010 && !val);
+	Dwarf_Op der[] = { { DW_OP_breg6, 8, 0, 0 }, { DW_OP_deref, 0, 0, 2 } };
+	CHECK(unw_expr_eval(&f, der, 2, false, 0, &v, &val) == 0 && v == 0x103);
+	Dwarf_Op out[] = { { DW_OP_breg6, 4096, 0, 0 }, { DW_OP_deref, 0, 0, 2 } };
+	CHECK(unw_expr_eval(&f, out, 2, false, 0, &v, &val) < 0);
+	/* the PLT rule: rsp + 8 + ((rip & 15) >= 11) * 8, with rip in r16 */
+	f.regs.r[16] = 0x40102c;
+	f.regs.valid |= 1 << 16;
+	Dwarf_Op plt[] = {
+		{ DW_OP_breg7, 8, 0, 0 }, { DW_OP_breg16, 0, 0, 2 },
+		{ DW_OP_lit15, 0, 0, 4 }, { DW_OP_and, 0, 0, 5 },
+		{ DW_OP_lit11, 0, 0, 6 }, { DW_OP_ge, 0, 0, 7 },
+		{ DW_OP_lit3, 0, 0, 8 }, { DW_OP_shl, 0, 0, 9 },
+		{ DW_OP_plus, 0, 0, 10 },
+	};
+	CHECK(unw_expr_eval(&f, plt, 9, false, 0, &v, &val) == 0 && v == 0x1010);
+	/* a backwards skip to itself must stop at the step cap */
+	Dwarf_Op loop[] = { { DW_OP_skip, (Dwarf_Word)-3, 0, 0 } };
+	CHECK(unw_expr_eval(&f, loop, 1, false, 0, &v, &val) < 0);
+	Dwarf_Op under[] = { { DW_OP_plus, 0, 0, 0 } };
+	CHECK(unw_expr_eval(&f, under, 1, false, 0, &v, &val) < 0);
+	Dwarf_Op div0[] = { { DW_OP_lit1, 0, 0, 0 }, { DW_OP_lit0, 0, 0, 1 }, { DW_OP_div, 0, 0, 2 } };
+	CHECK(unw_expr_eval(&f, div0, 3, false, 0, &v, &val) < 0);
+	s.big_endian = true;
+	CHECK(unw_mem_read(&f, 0x1000, 8, &v) && v == 0x0001000000000000ULL);
+	CHECK(!unw_mem_read(&f, 0x1000 + 124, 8, &v) && !unw_mem_read(&f, 0xfff, 1, &v));
+}
+
+#if defined(__x86_64__)
+/* ---- live unwind of this process ---- */
+
+struct live_map {
+	uint64_t start, end, pgoff;
+	char path[256];
+};
+
+struct live {
+	struct live_map maps[256];
+	size_t n;
+	uint64_t stack_end;
+};
+
+static void live_maps(struct live *l)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	l->n = 0;
+	while (f && fgets(line, sizeof(line), f) && l->n < 256) {
+		struct live_map *m = &l->maps[l->n];
+		char perm[8];
+		m->path[0] = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &m->start, &m->end,
+			   perm, &m->pgoff, m->path) < 4)
+			continue;
+		if (strstr(line, "[stack]"))
+			l->stack_end = m->end;
+		if (perm[2] == 'x' && m->path[0] == '/')
+			l->n++;
+	}
+	if (f)
+		fclose(f);
+}
+
+static int live_find(void *ctx, uint64_t addr, struct unw_module *m)
+{
+	struct live *l = ctx;
+	for (size_t i = 0; i < l->n; i++) {
+		if (addr >= l->maps[i].start && addr < l->maps[i].end) {
+			m->path = l->maps[i].path;
+			m->debug_path = NULL;
+			m->start = l->maps[i].start;
+			m->end = l->maps[i].end;
+			m->pgoff = l->maps[i].pgoff;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct snap {
+	uint64_t regs[17];   /* by DWARF number; [16] = pc */
+	uint8_t *stack;
+	size_t size;
+	void *bt[64];
+	int nbt;
+};
+
+__attribute__((no_sanitize_address, noinline))
+static void copy_stack(uint8_t *dst, const volatile uint8_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+__attribute__((noinline)) static void live_capture(struct snap *s, uint64_t stack_end)
+{
+	uint64_t *r = s->regs;
+	__asm__ volatile(
+		"movq %%rbx, 24(%0)\n\t"
+		"movq %%rbp, 48(%0)\n\t"
+		"movq %%rsp, 56(%0)\n\t"
+		"movq %%r12, 96(%0)\n\t"
+		"movq %%r13, 104(%0)\n\t"
+		"movq %%r14, 112(%0)\n\t"
+		"movq %%r15, 120(%0)\n\t"
+		"leaq 0(%%rip), %%rax\n\t"
+		"movq %%rax, 128(%0)\n\t"
+		: : "r"(r) : "rax", "memory");
+	s->size = stack_end - r[7];
+	if (s->size > 65536)
+		s->size = 65536;
+	s->stack = malloc(s->size);
+	copy_stack(s->stack, (const uint8_t *)(uintptr_t)r[7], s->size);
+	s->nbt = backtrace(s->bt, 64);
+}
+
+__attribute__((noinline)) static int live_c(struct snap *s, uint64_t e) { live_capture(s, e); __asm__ volatile("" ::: "memory"); return 1; }
+__attribute__((noinline)) static int live_b(struct snap *s, uint64_t e) { return live_c(s, e) + 1; }
+__attribute__((noinline)) static int live_a(struct snap *s, uint64_t e) { return live_b(s, e) + 1; }
+
+UNIT_TEST(unwind_live_matches_backtrace)
+{
+	static struct live l;
+	struct snap s;
+	memset(&s, 0, sizeof(s));
+	live_maps(&l);
+	CHECK(l.n > 0 && l.stack_end != 0);
+	live_a(&s, l.stack_end);
+
+	struct unw_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.arch = UNW_ARCH_X86_64;
+	for (int i = 0; i < 16; i++)
+		smp.regs.r[i] = s.regs[i];
+	smp.regs.valid = (1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12);
+	smp.regs.pc = s.regs[16];
+	smp.regs.has_pc = true;
+	smp.stack = s.stack;
+	smp.stack_size = s.size;
+
+	struct unw_session *u = unw_session_new();
+	uint64_t ips[64];
+	struct unw_result res;
+	size_t n = unw_dwarf_unwind(u, &smp, live_find, &l, ips, 64, &res);
+	/* bt[] starts inside live_capture (or an interceptor under ASan);
+	 * from the entry matching our frame 1 on, both list the same
+	 * callers: our ips are their return addresses minus one. */
+	int o = 0;
+	while (o < s.nbt && n > 1 && (uint64_t)(uintptr_t)s.bt[o] != ips[1] + 1)
+		o++;
+	bool same = n >= 5 && s.nbt - o >= 4;
+	size_t k;
+	for (k = 1; same && k < n && (int)k - 1 + o < s.nbt; k++)
+		same = ips[k] + 1 == (uint64_t)(uintptr_t)s.bt[k - 1 + o];
+	CHECK(same);
+	CHECK(k >= 5);
+	CHECK(res.fp_from == n);
+	/* a second run is served from the memo */
+	unw_dwarf_unwind(u, &smp, live_find, &l, ips, 64, &res);
+	CHECK(unw_session_stats(u)->memo_hits >= n - 1);
+	/* depth cap */
+	CHECK(unw_dwarf_unwind(u, &smp, live_find, &l, ips, 3, &res) == 3 &&
+	      res.stop == UNW_STOP_DEPTH);
+	/* a truncated stack copy stops early, with a reason */
+	smp.stack_size = 16;
+	n = unw_dwarf_unwind(u, &smp, live_find, &l, ips, 64, &res);
+	CHECK(n >= 1 && n < 5 && res.stop != UNW_STOP_END);
+	unw_session_free(u);
+	free(s.stack);
+}
+#endif
