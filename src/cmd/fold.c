@@ -1,0 +1,328 @@
+/*
+ * cmd/fold: `scorch fold [options] [FILE...]`, and the drop-ins
+ * stackcollapse-perf.pl, stackcollapse-stap.pl and stackcollapse.pl.
+ * Stage: command. Reads each input once, streaming: the format is
+ * detected from its first bytes (or --format), text goes line by line to
+ * the stacks/ parsers, perf.data to fold_perfdata; all inputs merge into
+ * one stack table printed sorted ("stack count" lines, as the Perl
+ * scripts print them). Key invariant: memory grows with distinct stacks,
+ * never with input size; messages name the file and line.
+ */
+#include "cmd/cmd.h"
+SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.data) into folded lines")
+
+#include "cmd/fold_perfdata.h"
+
+#include "base/diag.h"
+#include "base/lines.h"
+#include "base/opt.h"
+#include "base/strbuf.h"
+#include "stacks/collapse_counted.h"
+#include "stacks/collapse_perf.h"
+#include "stacks/detect.h"
+#include "stacks/table.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_CONTEXT, O_INLINE,
+	O_SRCLINE, O_EVENT_FILTER, O_FORMAT, O_TIME, O_CPU, O_COMM, O_EVENT,
+	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_NO_INLINE, O_OUTPUT,
+};
+
+static const struct opt_spec opts[] = {
+	{ "pid", 0, OPT_NONE, NULL, "process names as comm-PID", O_PID },
+	{ "tid", 0, OPT_NONE, NULL, "process names as comm-PID/TID", O_TID },
+	{ "kernel", 0, OPT_NONE, NULL, "annotate kernel frames with _[k]", O_KERNEL },
+	{ "jit", 0, OPT_NONE, NULL, "annotate JIT frames (/tmp/perf-N.map) with _[j]", O_JIT },
+	{ "all", 0, OPT_NONE, NULL, "all annotations (--kernel --jit)", O_ALL },
+	{ "addrs", 0, OPT_NONE, NULL, "unknown symbols as [dso <addr>] instead of [dso]", O_ADDRS },
+	{ "context", 0, OPT_NONE, NULL, "with --inline: add :file:line to frames", O_CONTEXT },
+	{ "inline", 0, OPT_NONE, NULL, "expand inlined functions (perf.data input; accepted for text)", O_INLINE },
+	{ "srcline", 0, OPT_NONE, NULL, "input is perf script -F+srcline: add the source line to frames", O_SRCLINE },
+	{ "event-filter", 0, OPT_REQ, "EVENT", "keep samples of EVENT only (default: the first event seen)", O_EVENT_FILTER },
+	{ "format", 0, OPT_REQ, "FMT", "input format: perf-script, stap, dtrace, perf.data (default: detect)", O_FORMAT },
+	{ "time", 0, OPT_REQ, "START,END", "perf.data: keep samples in this time range (seconds)", O_TIME },
+	{ "cpu", 0, OPT_REQ, "LIST", "perf.data: keep samples of these CPUs (e.g. 0-3,6)", O_CPU },
+	{ "comm", 0, OPT_REQ, "LIST", "perf.data: keep samples of these process names (comma-separated)", O_COMM },
+	{ "event", 0, OPT_REQ, "EVENT", "perf.data: keep samples of EVENT only", O_EVENT },
+	{ "buildid-dir", 0, OPT_REQ, "DIR", "perf.data: build-id cache directory (default ~/.debug)", O_BUILDID_DIR },
+	{ "symfs", 0, OPT_REQ, "DIR", "perf.data: look for binaries under DIR first", O_SYMFS },
+	{ "kallsyms", 0, OPT_REQ, "FILE", "perf.data: kernel symbols from FILE", O_KALLSYMS },
+	{ "jit-dir", 0, OPT_REQ, "DIR", "perf.data: directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
+	{ "no-inline", 0, OPT_NONE, NULL, "perf.data: do not add inlined frames", O_NO_INLINE },
+	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
+	OPT_END_SPEC
+};
+
+static const struct opt_cmd fold_cmd = {
+	"fold",
+	"scorch fold [options] [FILE...]",
+	"Fold stacks into \"frame;frame;... count\" lines, sorted. Input: perf\n"
+	"script text (as stackcollapse-perf.pl), SystemTap print_stack output (as\n"
+	"stackcollapse-stap.pl), DTrace stack aggregations (as stackcollapse.pl)\n"
+	"or perf.data; detected from the content. No FILE or '-': standard input.",
+	opts, false,
+};
+
+enum { PEEK_BYTES = 256 * 1024 };
+
+/* Everything one run of the command keeps. */
+struct fold_run {
+	struct fold_perfdata_opts pd;
+	enum stack_format forced;      /* FMT_UNKNOWN: detect per input */
+	const char *output;
+	struct stack_table table;
+	struct collapse_perf perf;
+	struct collapse_counted stap, dtrace;
+	bool filter_reported;
+	struct lines *cur;             /* input being read (for srcline) */
+	struct strbuf line_copy;       /* srcline: the frame line, kept */
+	const char *last_perf_input;   /* for the end-of-input note */
+};
+
+/* ---- options ---- */
+
+static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
+{
+	struct opt_state st = OPT_STATE_INIT;
+	struct collapse_opts *c = &r->pd.collapse;
+	const char *arg;
+	int id;
+	while ((id = opt_next(&st, argc, argv, &fold_cmd, &arg)) > 0) {
+		switch (id) {
+		case O_PID: c->pid = true; break;
+		case O_TID: c->tid = true; break;
+		case O_KERNEL: c->kernel = true; break;
+		case O_JIT: c->jit = true; break;
+		case O_ALL: c->all = true; break;
+		case O_ADDRS: c->addrs = true; break;
+		case O_CONTEXT: c->context = true; break;
+		case O_INLINE: c->inline_ = true; break;
+		case O_SRCLINE: c->srcline = true; break;
+		case O_EVENT_FILTER: c->event_filter = arg; break;
+		case O_FORMAT:
+			r->forced = stack_format_parse(arg);
+			if (r->forced == FMT_UNKNOWN)
+				return opt_usage_error(&fold_cmd, "unknown format '%s' "
+						       "(perf-script, stap, dtrace, perf.data)", arg);
+			break;
+		case O_TIME: r->pd.time = arg; break;
+		case O_CPU: r->pd.cpu = arg; break;
+		case O_COMM: r->pd.comm = arg; break;
+		case O_EVENT: r->pd.event = arg; break;
+		case O_BUILDID_DIR: r->pd.buildid_dir = arg; break;
+		case O_SYMFS: r->pd.symfs = arg; break;
+		case O_KALLSYMS: r->pd.kallsyms = arg; break;
+		case O_JIT_DIR: r->pd.jit_dir = arg; break;
+		case O_NO_INLINE: r->pd.no_inline = true; break;
+		case O_OUTPUT: r->output = arg; break;
+		}
+	}
+	if (id == OPT_HELP)
+		return 0;
+	if (id < 0)
+		return 2;
+	collapse_opts_finish(c);
+	*first = st.ind;
+	return -1; /* go on */
+}
+
+/* ---- text inputs ---- */
+
+static const char *srcline_next(void *ctx, size_t *len)
+{
+	struct fold_run *r = ctx;
+	const char *line;
+	if (!r->cur || lines_next(r->cur, &line, len) != 1)
+		return NULL;
+	return line;
+}
+
+static void perf_line(struct fold_run *r, const char *s, size_t len,
+		      uint64_t lineno)
+{
+	if (r->perf.opts.srcline) {
+		/* the srcline reader moves the buffer under this line */
+		sb_reset(&r->line_copy);
+		sb_add(&r->line_copy, s, len);
+		s = r->line_copy.buf;
+	}
+	collapse_perf_line(&r->perf, s, len, lineno);
+}
+
+static void report_bad_lines(struct fold_run *r, const char *name)
+{
+	struct collapse_perf *p = &r->perf;
+	if (p->bad_lines) {
+		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu: "
+			  "'%s')", name, (unsigned long long)p->bad_lines,
+			  p->bad_lines == 1 ? "" : "s",
+			  (unsigned long long)p->first_bad_line, p->first_bad.buf);
+		p->bad_lines = 0;
+		sb_reset(&p->first_bad);
+	}
+	if (p->filtered_warned && !r->filter_reported) {
+		/* the Perl script's message, naming the first event left out */
+		fprintf(stderr, "Filtering for events of type: %s\n",
+			p->filtered_event.buf);
+		r->filter_reported = true;
+	}
+}
+
+static int read_error(struct lines *lr, int rc)
+{
+	if (rc == -E2BIG)
+		diag_error("%s: line %llu: longer than %u MiB", lr->name,
+			   (unsigned long long)lr->lineno + 1, LINES_MAX_LINE >> 20);
+	else
+		diag_error("%s: read error after line %llu: %s", lr->name,
+			   (unsigned long long)lr->lineno, strerror(-rc));
+	return 1;
+}
+
+static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt)
+{
+	const char *s;
+	size_t len;
+	int rc;
+	r->cur = lr;
+	while ((rc = lines_next(lr, &s, &len)) == 1) {
+		if (fmt == FMT_PERF_SCRIPT)
+			perf_line(r, s, len, lr->lineno);
+		else if (fmt == FMT_STAP)
+			collapse_counted_line(&r->stap, s, len);
+		else
+			collapse_counted_line(&r->dtrace, s, len);
+	}
+	r->cur = NULL;
+	if (fmt == FMT_PERF_SCRIPT) {
+		report_bad_lines(r, lr->name);
+		r->last_perf_input = lr->name;
+	}
+	return rc < 0 ? read_error(lr, rc) : 0;
+}
+
+/* ---- one input ---- */
+
+static int fold_perf_data_input(struct fold_run *r, const char *path,
+				struct lines *lr)
+{
+	struct fold_perfdata_opts o = r->pd;
+	if (lr->fd == 0) {
+		const char *head;
+		o.head_len = lines_peek(lr, &head, PEEK_BYTES);
+		o.head = head;
+		return fold_perfdata("-", &o, &r->table);
+	}
+	return fold_perfdata(path, &o, &r->table);
+}
+
+static int fold_input(struct fold_run *r, const char *path)
+{
+	struct lines lr;
+	int rc = lines_open(&lr, path);
+	if (rc < 0) {
+		diag_error("%s: %s", path, strerror(-rc));
+		return 1;
+	}
+	enum stack_format fmt = r->forced;
+	const char *head;
+	size_t n = lines_peek(&lr, &head, PEEK_BYTES);
+	if (fmt == FMT_UNKNOWN) {
+		struct diag d = DIAG_INIT;
+		fmt = stack_format_detect(head, n, n < PEEK_BYTES, &d);
+		if (fmt == FMT_UNKNOWN)
+			diag_print(&d, lr.name);
+	} else if (fmt != FMT_PERF_DATA && n >= 8 &&
+		   (memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0)) {
+		diag_error("%s: this is a perf.data file, not %s text; drop --format "
+			   "(or use 'scorch fold %s')", lr.name, stack_format_name(fmt), path);
+		fmt = FMT_UNKNOWN;
+	}
+	if (fmt == FMT_UNKNOWN)
+		rc = 1;
+	else if (fmt == FMT_PERF_DATA)
+		rc = fold_perf_data_input(r, path, &lr);
+	else if (fmt != FMT_EMPTY)
+		rc = fold_text(r, &lr, fmt);
+	lines_close(&lr);
+	return rc;
+}
+
+/* ---- output ---- */
+
+static int write_output(struct fold_run *r)
+{
+	FILE *f = stdout;
+	if (r->output && strcmp(r->output, "-") != 0) {
+		f = fopen(r->output, "w");
+		if (!f) {
+			diag_error("%s: %s", r->output, strerror(errno));
+			return 1;
+		}
+	}
+	int rc = stack_table_write(&r->table, f);
+	if (f != stdout && fclose(f) != 0)
+		rc = -1;
+	if (rc < 0) {
+		diag_error("%s: write error: %s", r->output ? r->output : "<stdout>",
+			   strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static void final_notes(struct fold_run *r)
+{
+	uint64_t open = collapse_perf_open_sample(&r->perf);
+	if (open && r->last_perf_input)
+		diag_warn("%s: the sample at line %llu is not ended by a blank line; "
+			  "left out, as stackcollapse-perf.pl does",
+			  r->last_perf_input, (unsigned long long)open);
+	if (r->last_perf_input && r->perf.samples == 0 && r->perf.headers > 0)
+		diag_warn("no call chains in the perf script input; "
+			  "was 'perf record' run with -g?");
+	if (r->pd.collapse.inline_ && r->last_perf_input)
+		diag_warn("--inline needs the binaries: with perf script text, "
+			  "frames are kept as perf printed them");
+	if (collapse_counted_pending(&r->stap) || collapse_counted_pending(&r->dtrace))
+		diag_warn("frames after the last count line were left out");
+}
+
+int cmd_fold(int argc, char **argv)
+{
+	struct fold_run r;
+	memset(&r, 0, sizeof(r));
+	r.pd = (struct fold_perfdata_opts)FOLD_PERFDATA_OPTS_INIT;
+	int first = 0;
+	int rc = parse_args(&r, argc, argv, &first);
+	if (rc >= 0)
+		return rc;
+	stack_table_init(&r.table);
+	sb_init(&r.line_copy);
+	collapse_perf_init(&r.perf, &r.pd.collapse, &r.table);
+	r.perf.next_line = srcline_next;
+	r.perf.next_line_ctx = &r;
+	collapse_counted_init(&r.stap, COUNTED_STAP, &r.table);
+	collapse_counted_init(&r.dtrace, COUNTED_DTRACE, &r.table);
+
+	rc = 0;
+	if (first >= argc)
+		rc = fold_input(&r, "-");
+	for (int i = first; i < argc && rc == 0; i++)
+		rc = fold_input(&r, argv[i]);
+	if (rc == 0) {
+		final_notes(&r);
+		rc = write_output(&r);
+	}
+	collapse_counted_release(&r.stap);
+	collapse_counted_release(&r.dtrace);
+	collapse_perf_release(&r.perf);
+	sb_release(&r.line_copy);
+	stack_table_release(&r.table);
+	return rc;
+}

@@ -1,0 +1,45 @@
+/*
+ * fold_perfdata: the perf.data input of `scorch fold`.
+ * Stage: command. fold.c detects perf.data by its magic and calls
+ * fold_perfdata, which adds one folded stack per sample to out, naming
+ * frames and processes with the collapse_perf_* rules
+ * (stacks/collapse_perf.h) so that the result matches
+ * `perf script | stackcollapse-perf.pl` byte for byte.
+ * Key invariant: out only grows; on error what was added stays and the
+ * function prints its own message (it lives in cmd/) and returns 1.
+ */
+#ifndef SCORCH_CMD_FOLD_PERFDATA_H
+#define SCORCH_CMD_FOLD_PERFDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stacks/collapse_perf.h"
+#include "stacks/table.h"
+
+struct fold_perfdata_opts {
+	struct collapse_opts collapse; /* naming: --pid --tid --all ... */
+	const char *time;        /* --time START,END (perf script syntax), or NULL */
+	const char *cpu;         /* --cpu LIST, e.g. "0-3,6", or NULL */
+	const char *comm;        /* --comm LIST, comma-separated, or NULL */
+	const char *event;       /* --event EV: keep only this event, or NULL */
+	const char *buildid_dir; /* --buildid-dir DIR (default ~/.debug) */
+	const char *symfs;       /* --symfs DIR: look for path P as DIR/P first */
+	const char *kallsyms;    /* --kallsyms FILE */
+	const char *jit_dir;     /* --jit-dir DIR: where perf-PID.map files are */
+	bool no_inline;          /* --no-inline: no inline frames from DWARF */
+	/* When path is "-": standard input, whose first head_len bytes were
+	 * already read by format detection and are these. */
+	const void *head;
+	size_t head_len;
+};
+
+#define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
+				  NULL, NULL, NULL, NULL, false, NULL, 0 }
+
+/* Fold the samples of one perf.data file (or "-") into out.
+ * Returns 0, or 1 after printing a message. */
+int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
+		  struct stack_table *out);
+
+#endif

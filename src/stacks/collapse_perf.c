@@ -1,0 +1,568 @@
+/*
+ * collapse_perf: stackcollapse-perf.pl's rules and its perf script parser
+ * (see collapse_perf.h for the rules in prose).
+ * Stage: stacks. Key invariant: byte-identical output to the Perl script;
+ * its regular expressions are replaced by hand-written scans whose
+ * comments say which regex (and which backtracking case) they reproduce.
+ * Character classes are Perl's on byte strings: \s is [ \t\n\v\f\r],
+ * \d is [0-9], \w is [A-Za-z0-9_]; bytes >= 0x80 are none of them.
+ */
+#include "stacks/collapse_perf.h"
+
+#include <string.h>
+
+/* ---- character classes and small scans ---- */
+
+static inline bool is_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool is_word(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '_';
+}
+
+static inline bool is_lower_hex(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+static size_t skip_space(const char *s, size_t i, size_t len)
+{
+	while (i < len && is_space((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+static size_t skip_digits(const char *s, size_t i, size_t len)
+{
+	while (i < len && is_digit((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+static bool contains(const char *s, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	return n <= len && memmem(s, len, needle, n) != NULL;
+}
+
+void collapse_opts_finish(struct collapse_opts *o)
+{
+	if (o->all)
+		o->kernel = o->jit = true;
+}
+
+/* ---- process names ---- */
+
+void collapse_perf_comm(const struct collapse_opts *o, const char *comm,
+			size_t comm_len, const char *pid, size_t pid_len,
+			const char *tid, size_t tid_len, struct strbuf *out)
+{
+	size_t start = out->len;
+	sb_add(out, comm, comm_len);
+	if (o->tid || o->pid) {
+		sb_addc(out, '-');
+		if (pid)
+			sb_add(out, pid, pid_len);
+		else
+			sb_addc(out, '?');
+	}
+	if (o->tid) {
+		sb_addc(out, '/');
+		sb_add(out, tid, tid_len);
+	}
+	for (size_t i = start; i < out->len; i++)
+		if (out->buf[i] == ' ')
+			out->buf[i] = '_';
+}
+
+bool collapse_perf_is_java(const char *pname, size_t len)
+{
+	return len >= 4 && memcmp(pname, "java", 4) == 0;
+}
+
+/* ---- frame naming ---- */
+
+/* s/\+0x[\da-f]+$//: a trailing lower-case hex run right after "+0x". */
+static size_t strip_offset(const char *s, size_t len)
+{
+	size_t h = len;
+	while (h > 0 && is_lower_hex((unsigned char)s[h - 1]))
+		h--;
+	if (h < len && h >= 3 && memcmp(s + h - 3, "+0x", 3) == 0)
+		return h - 3;
+	return len;
+}
+
+/* The Go method test m/\.\(.*\)\./: ".(" with ")." starting after it. */
+static bool looks_like_go(const char *s, size_t len)
+{
+	const char *a = memmem(s, len, ".(", 2);
+	if (!a)
+		return false;
+	size_t from = (size_t)(a - s) + 2;
+	return memmem(s + from, len - from, ").", 2) != NULL;
+}
+
+/* s/\((?!anonymous namespace\)).* //  (without the space): length up to
+ * the first '(' that does not open "(anonymous namespace)". */
+static size_t cut_args(const char *s, size_t len)
+{
+	static const char anon[] = "anonymous namespace)";
+	size_t n = sizeof(anon) - 1;
+	for (const char *p = memchr(s, '(', len); p;
+	     p = memchr(p + 1, '(', len - (size_t)(p + 1 - s))) {
+		size_t rest = len - (size_t)(p + 1 - s);
+		if (rest < n || memcmp(p + 1, anon, n) != 0)
+			return (size_t)(p - s);
+	}
+	return len;
+}
+
+/* Tidy one name in place at the end of sb (from start): ';' -> ':', the
+ * argument cut, quote removal, the Java 'L' rule. */
+static void tidy_name(struct strbuf *sb, size_t start, bool java)
+{
+	char *s = sb->buf + start;
+	size_t len = sb->len - start;
+	for (char *p = memchr(s, ';', len); p; p = memchr(p, ';', len - (size_t)(p - s)))
+		*p = ':';
+	if (!looks_like_go(s, len))
+		len = cut_args(s, len);
+	size_t w = 0;
+	for (size_t r = 0; r < len; r++)
+		if (s[r] != '"' && s[r] != '\'')
+			s[w++] = s[r];
+	len = w;
+	if (java && len > 0 && s[0] == 'L' && memchr(s, '/', len)) {
+		memmove(s, s + 1, len - 1);
+		len--;
+	}
+	sb_setlen(sb, start + len);
+}
+
+static bool is_kernel_dso(const char *dso, size_t len)
+{
+	bool k = (len > 0 && dso[0] == '[') ||
+		 (len >= 7 && memcmp(dso + len - 7, "vmlinux", 7) == 0);
+	return k && !contains(dso, len, "unknown");
+}
+
+/* m:/tmp/perf-\d+\.map: anywhere in the dso. */
+static bool is_jit_dso(const char *dso, size_t len)
+{
+	static const char pre[] = "/tmp/perf-";
+	const char *p = dso, *end = dso + len;
+	while ((p = memmem(p, (size_t)(end - p), pre, sizeof(pre) - 1))) {
+		size_t i = (size_t)(p - dso) + sizeof(pre) - 1;
+		size_t j = skip_digits(dso, i, len);
+		if (j > i && len - j >= 4 && memcmp(dso + j, ".map", 4) == 0)
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* The srcline rule: s/\[.*?\]//g, trim \s at both ends, ":" + rest. */
+static void add_srcline(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t start = sb->len;
+	sb_addc(sb, ':');
+	size_t body = sb->len;
+	for (size_t i = 0; i < len;) {
+		const char *close = NULL;
+		if (s[i] == '[')
+			close = memchr(s + i + 1, ']', len - i - 1);
+		if (close) {
+			i = (size_t)(close - s) + 1;
+			continue;
+		}
+		sb_addc(sb, s[i++]);
+	}
+	size_t a = body, b = sb->len;
+	while (a < b && is_space((unsigned char)sb->buf[a]))
+		a++;
+	while (b > a && is_space((unsigned char)sb->buf[b - 1]))
+		b--;
+	memmove(sb->buf + body, sb->buf + a, b - a);
+	sb_setlen(sb, b > a ? body + (b - a) : start);
+}
+
+/* One "->" part: the unknown rule, tidy, annotations, srcline. */
+static void frame_part(const struct collapse_opts *o, bool java,
+		       const struct collapse_frame *f, const char *part,
+		       size_t len, size_t index, bool *unknown,
+		       struct stack_builder *b)
+{
+	struct strbuf *sb = stack_builder_begin_frame(b);
+	size_t start = sb->len;
+	if (len == 9 && memcmp(part, "[unknown]", 9) == 0) {
+		sb_addc(sb, '[');
+		if (f->dso_len == 9 && memcmp(f->dso, "[unknown]", 9) == 0) {
+			sb_adds(sb, "unknown");
+			*unknown = true;
+		} else {
+			const char *slash = memrchr(f->dso, '/', f->dso_len);
+			size_t skip = slash ? (size_t)(slash - f->dso) + 1 : 0;
+			sb_add(sb, f->dso + skip, f->dso_len - skip);
+		}
+		if (o->addrs) {
+			sb_adds(sb, " <");
+			sb_add(sb, f->pc, f->pc_len);
+			sb_addc(sb, '>');
+		}
+		sb_addc(sb, ']');
+	} else {
+		sb_add(sb, part, len);
+	}
+	tidy_name(sb, start, java);
+	const char *name = sb->buf + start;
+	size_t nlen = sb->len - start;
+	if (index > 0) {
+		if (!contains(name, nlen, "_[i]"))
+			sb_adds(sb, "_[i]");
+	} else if (o->kernel && is_kernel_dso(f->dso, f->dso_len)) {
+		sb_adds(sb, "_[k]");
+	} else if (o->jit && is_jit_dso(f->dso, f->dso_len)) {
+		if (!contains(name, nlen, "_[j]"))
+			sb_adds(sb, "_[j]");
+	}
+	if (o->srcline && !*unknown && f->srcline) {
+		size_t slen;
+		const char *src = f->srcline(f->srcline_ctx, &slen);
+		if (src)
+			add_srcline(sb, src, slen);
+	}
+	stack_builder_end_frame(b);
+}
+
+size_t collapse_perf_frame(const struct collapse_opts *o, bool java,
+			   const struct collapse_frame *f,
+			   struct stack_builder *b)
+{
+	size_t len = strip_offset(f->sym, f->sym_len);
+	const char *s = f->sym;
+	if (len > 0 && s[0] == '(')
+		return 0;
+	/* split /\->/: fields between separators; trailing empty ones go. */
+	size_t nparts = 0, end = len;
+	while (end > 0) {
+		if (end >= 2 && s[end - 2] == '-' && s[end - 1] == '>')
+			end -= 2;
+		else
+			break;
+	}
+	bool unknown = false;
+	size_t pos = 0;
+	while (pos < end) {
+		const char *sep = memmem(s + pos, end - pos, "->", 2);
+		size_t stop = sep ? (size_t)(sep - s) : end;
+		frame_part(o, java, f, s + pos, stop - pos, nparts, &unknown, b);
+		nparts++;
+		if (!sep)
+			break;
+		pos = stop + 2;
+	}
+	stack_builder_reverse_tail(b, nparts);
+	return nparts;
+}
+
+/* ---- line classifiers ---- */
+
+/*
+ * The sample header regex  ^(\S.+?)\s+(\d+)\/ *(\d+)*\s+  (no space before
+ * the '*'): the shortest
+ * comm (at least two bytes, the first not a space) followed by
+ * spaces, digits, optional slashes and digits, and a space. Backtracking
+ * inside the tail never helps (see the notes in tests), so the tail is
+ * scanned greedily at each candidate end of comm.
+ */
+struct header {
+	size_t comm_len;
+	const char *pid; size_t pid_len;
+	const char *tid; size_t tid_len; /* tid_len 0: no second number */
+};
+
+static bool header_tail(const char *s, size_t len, size_t p, struct header *h)
+{
+	size_t q = skip_space(s, p, len);
+	if (q == p)
+		return false;
+	size_t r = skip_digits(s, q, len);
+	if (r == q)
+		return false;
+	size_t t = r;
+	while (t < len && s[t] == '/')
+		t++;
+	size_t u = skip_digits(s, t, len);
+	if (u >= len || !is_space((unsigned char)s[u]))
+		return false;
+	h->comm_len = p;
+	h->pid = s + q;
+	h->pid_len = r - q;
+	h->tid = s + t;
+	h->tid_len = u - t;
+	return true;
+}
+
+static bool parse_header(const char *s, size_t len, struct header *h)
+{
+	if (len < 2 || is_space((unsigned char)s[0]))
+		return false;
+	for (size_t p = 2; p < len; p++) {
+		if (is_space((unsigned char)s[p]) && header_tail(s, len, p, h))
+			return true;
+	}
+	return false;
+}
+
+bool collapse_perf_is_header(const char *line, size_t len)
+{
+	struct header h;
+	return parse_header(line, len, &h);
+}
+
+/*
+ * The event regex /:\s*(\d+)*\s+(\S+):\s*$/ as a scan from the end:
+ * trailing spaces, a ':', the non-space run before it (the event, at
+ * least one byte besides the ':'), spaces, optional digits (the period),
+ * optional spaces, and a ':'.
+ */
+static bool parse_event(const char *s, size_t len, const char **ev,
+			size_t *ev_len, const char **period, size_t *period_len)
+{
+	size_t e = len;
+	while (e > 0 && is_space((unsigned char)s[e - 1]))
+		e--;
+	if (e < 2 || s[e - 1] != ':')
+		return false;
+	size_t b = e - 1;
+	while (b > 0 && !is_space((unsigned char)s[b - 1]))
+		b--;
+	if (b == e - 1 || b == 0)
+		return false;
+	size_t i = b;
+	while (i > 0 && is_space((unsigned char)s[i - 1]))
+		i--;
+	size_t dend = i;
+	while (i > 0 && is_digit((unsigned char)s[i - 1]))
+		i--;
+	size_t dstart = i;
+	if (dstart < dend)
+		while (i > 0 && is_space((unsigned char)s[i - 1]))
+			i--;
+	if (i == 0 || s[i - 1] != ':')
+		return false;
+	*ev = s + b;
+	*ev_len = e - 1 - b;
+	*period = s + dstart;
+	*period_len = dend - dstart;
+	return true;
+}
+
+/*
+ * The frame regex /^\s*(\w+)\s*(.+) \((.*)\)/: pc is a word run after
+ * leading spaces; the symbol runs to the last " (" that has a ')' after
+ * it; the dso runs from there to the last ')'. When that " (" leaves no
+ * room for a symbol after the pc, Perl backtracks: the symbol becomes the
+ * last space before it, or the last byte of the pc.
+ */
+static bool parse_frame(const char *s, size_t len, struct collapse_frame *f)
+{
+	size_t w = skip_space(s, 0, len);
+	size_t x = w;
+	while (x < len && is_word((unsigned char)s[x]))
+		x++;
+	if (x == w)
+		return false;
+	const char *close = memrchr(s + x, ')', len - x);
+	if (!close)
+		return false;
+	size_t lp = (size_t)(close - s);
+	size_t k = lp >= 2 ? lp - 2 : 0;
+	for (;; k--) {
+		if (k >= x && s[k] == ' ' && s[k + 1] == '(')
+			break;
+		if (k <= x)
+			return false;
+	}
+	size_t y = skip_space(s, x, len);
+	size_t sym;
+	if (k >= y + 1) {
+		sym = y;
+	} else if (k >= x + 1) {
+		sym = k - 1;
+	} else if (x - 1 >= w + 1) {
+		sym = x - 1;
+		x = x - 1;
+	} else {
+		return false;
+	}
+	f->pc = s + w;
+	f->pc_len = x - w;
+	f->sym = s + sym;
+	f->sym_len = k - sym;
+	f->dso = s + k + 2;
+	f->dso_len = lp - (k + 2);
+	return true;
+}
+
+bool collapse_perf_is_frame(const char *line, size_t len)
+{
+	struct collapse_frame f;
+	return parse_frame(line, len, &f);
+}
+
+/* ---- the parser ---- */
+
+void collapse_perf_init(struct collapse_perf *p, const struct collapse_opts *o,
+			struct stack_table *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->opts = *o;
+	collapse_opts_finish(&p->opts);
+	p->out = out;
+	stack_builder_init(&p->frames);
+	sb_init(&p->pname);
+	sb_init(&p->filter);
+	sb_init(&p->filtered_event);
+	sb_init(&p->first_bad);
+	if (o->event_filter && o->event_filter[0]) {
+		sb_adds(&p->filter, o->event_filter);
+		p->filter_set = true;
+	}
+}
+
+void collapse_perf_release(struct collapse_perf *p)
+{
+	stack_builder_release(&p->frames);
+	sb_release(&p->pname);
+	sb_release(&p->filter);
+	sb_release(&p->filtered_event);
+	sb_release(&p->first_bad);
+}
+
+static void end_sample(struct collapse_perf *p)
+{
+	if (!p->have_pname)
+		return;
+	stack_builder_push(&p->frames, p->pname.buf, p->pname.len);
+	stack_table_add_built(p->out, &p->frames, STACK_LEAF_FIRST, p->period);
+	stack_builder_reset(&p->frames);
+	p->have_pname = false;
+	p->samples++;
+}
+
+/* Perl truth of a string: "" and "0" are false. */
+static bool perl_true(const char *s, size_t len)
+{
+	return !(len == 0 || (len == 1 && s[0] == '0'));
+}
+
+static uint64_t parse_period(const char *s, size_t len)
+{
+	if (!perl_true(s, len))
+		return 1;
+	uint64_t v = 0;
+	for (size_t i = 0; i < len; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return UINT64_MAX;
+		v = v * 10 + d;
+	}
+	return v;
+}
+
+/* Event filtering; false when the sample is to be skipped. */
+static bool keep_event(struct collapse_perf *p, const char *ev, size_t len)
+{
+	if (!p->filter_set) {
+		sb_add(&p->filter, ev, len);
+		p->filter_set = p->filter_defaulted = true;
+		return true;
+	}
+	if (len == p->filter.len && memcmp(ev, p->filter.buf, len) == 0)
+		return true;
+	if (p->filter_defaulted && !p->filtered_warned) {
+		sb_add(&p->filtered_event, ev, len);
+		p->filtered_warned = true;
+	}
+	return false;
+}
+
+static void header_line(struct collapse_perf *p, const char *s, size_t len,
+			const struct header *h)
+{
+	const char *ev, *per;
+	size_t ev_len, per_len = 0;
+	if (parse_event(s, len, &ev, &ev_len, &per, &per_len) &&
+	    !keep_event(p, ev, ev_len))
+		return;
+	p->headers++;
+	p->period = parse_period(per, per_len);
+	bool two = perl_true(h->tid, h->tid_len);
+	sb_reset(&p->pname);
+	if (two)
+		collapse_perf_comm(&p->opts, s, h->comm_len, h->pid, h->pid_len,
+				   h->tid, h->tid_len, &p->pname);
+	else
+		collapse_perf_comm(&p->opts, s, h->comm_len, NULL, 0, h->pid,
+				   h->pid_len, &p->pname);
+	p->have_pname = perl_true(p->pname.buf, p->pname.len);
+}
+
+static const char *srcline_cb(void *ctx, size_t *len)
+{
+	struct collapse_perf *p = ctx;
+	return p->next_line ? p->next_line(p->next_line_ctx, len) : NULL;
+}
+
+static void bad_line(struct collapse_perf *p, const char *s, size_t len,
+		     uint64_t lineno)
+{
+	if (p->bad_lines++ == 0) {
+		p->first_bad_line = lineno;
+		sb_add(&p->first_bad, s, len < 80 ? len : 80);
+	}
+}
+
+void collapse_perf_line(struct collapse_perf *p, const char *s, size_t len,
+			uint64_t lineno)
+{
+	struct header h;
+	struct collapse_frame f;
+	if (len == 0) {
+		end_sample(p);
+		p->unterminated_line = 0;
+		return;
+	}
+	if (s[0] == '#')
+		return;
+	if (parse_header(s, len, &h)) {
+		header_line(p, s, len, &h);
+		p->unterminated_line = lineno;
+	} else if (parse_frame(s, len, &f)) {
+		if (!p->have_pname)
+			return;
+		f.srcline = srcline_cb;
+		f.srcline_ctx = p;
+		collapse_perf_frame(&p->opts,
+				    collapse_perf_is_java(p->pname.buf, p->pname.len),
+				    &f, &p->frames);
+	} else {
+		bad_line(p, s, len, lineno);
+	}
+}
+
+uint64_t collapse_perf_open_sample(const struct collapse_perf *p)
+{
+	return p->have_pname ? p->unterminated_line : 0;
+}
