@@ -1,0 +1,516 @@
+/*
+ * record: `scorch record [options] -- command` (or -p/-t/-a).
+ * Stage: command. Parses options, starts the workload stopped on a pipe
+ * so the events exist before it execs (enable_on_exec), runs the
+ * session until the workload exits or we get SIGINT/SIGTERM, then
+ * finishes the file and passes the workload's exit status through.
+ * Invariant: once the output file is created it is always finished
+ * (header, features) before we return, whatever stopped the recording.
+ */
+#include "cmd/cmd.h"
+#include "base/diag.h"
+#include "base/opt.h"
+#include "base/xalloc.h"
+#include "record/record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+SCORCH_COMMAND(record, "sample a command or processes with perf_event_open and write perf.data")
+
+enum {
+	O_EVENT = 1, O_FREQ, O_COUNT, O_G, O_CALLGRAPH, O_ALL, O_CPU, O_PID,
+	O_TID, O_NO_INHERIT, O_OUTPUT, O_COMPRESS, O_MMAP, O_NO_CACHE,
+	O_NO_BUILDID, O_SVG, O_FOLDED, O_QUIET,
+};
+
+static const struct opt_spec opts[] = {
+	{ "event", 'e', OPT_REQ, "EVENT", "event to sample: cpu-clock, task-clock, page-faults, context-switches, cycles, ..., or subsystem:tracepoint (repeatable, comma lists)", O_EVENT },
+	{ "freq", 'F', OPT_REQ, "HZ", "samples per second (default 4000; prefer an odd rate such as 99 or 997)", O_FREQ },
+	{ "count", 'c', OPT_REQ, "PERIOD", "sample every PERIOD events instead of a frequency", O_COUNT },
+	{ "callchain", 'g', OPT_NONE, NULL, "record call chains with frame pointers (kernel and user)", O_G },
+	{ "call-graph", 0, OPT_REQ, "MODE", "call chains: fp, or dwarf[,SIZE] (user registers and SIZE bytes of stack, default 8192)", O_CALLGRAPH },
+	{ "all-cpus", 'a', OPT_NONE, NULL, "system-wide: every process on every cpu", O_ALL },
+	{ "cpu", 'C', OPT_REQ, "LIST", "only these cpus, e.g. 0-3,6", O_CPU },
+	{ "pid", 'p', OPT_REQ, "PID", "existing processes and all their threads (comma list)", O_PID },
+	{ "tid", 't', OPT_REQ, "TID", "existing threads (comma list)", O_TID },
+	{ "no-inherit", 0, OPT_NONE, NULL, "do not follow threads and children created later", O_NO_INHERIT },
+	{ "output", 'o', OPT_REQ, "FILE", "output file (default perf.data, the old one kept as perf.data.old; - for pipe mode on stdout)", O_OUTPUT },
+	{ "compression-level", 'z', OPT_OPTIONAL, "LEVEL", "compress the records with zstd (level 1-22, default 1)", O_COMPRESS },
+	{ "mmap-pages", 'm', OPT_REQ, "PAGES", "ring buffer data pages per cpu, a power of two (default 128, 512 with dwarf)", O_MMAP },
+	{ "no-buildid-cache", 'N', OPT_NONE, NULL, "do not copy the sampled binaries into ~/.debug", O_NO_CACHE },
+	{ "no-buildid", 'B', OPT_NONE, NULL, "do not write build ids (nor fill the cache)", O_NO_BUILDID },
+	{ "svg", 0, OPT_REQ, "FILE", "also write a flame graph of the recording to FILE", O_SVG },
+	{ "folded", 0, OPT_REQ, "FILE", "also write the folded stacks of the recording to FILE", O_FOLDED },
+	{ "quiet", 'q', OPT_NONE, NULL, "no summary line at the end", O_QUIET },
+	OPT_END_SPEC
+};
+
+static const struct opt_cmd cmd = {
+	"record", "scorch record [options] [--] [COMMAND [ARGS...]]",
+	"sample a command or processes with perf_event_open and write perf.data",
+	opts, false,
+};
+
+struct record_args {
+	struct rec_opts o;
+	const char *output;
+	int zlevel;             /* 0: no compression */
+	bool no_cache, no_buildid, quiet, mmap_set;
+	const char *svg, *folded;
+	char **argv;            /* workload command, or NULL */
+};
+
+/* ---- option parsing ---- */
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		return false;
+	*v = x;
+	return true;
+}
+
+static int add_events(struct record_args *a, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		struct diag d = DIAG_INIT;
+		a->o.events = xreallocarray(a->o.events, a->o.nr_events + 1,
+					    sizeof(*a->o.events));
+		if (rec_event_parse(&a->o.events[a->o.nr_events], t, &d) < 0) {
+			diag_print(&d, NULL);
+			free(copy);
+			return -1;
+		}
+		a->o.nr_events++;
+	}
+	free(copy);
+	return 0;
+}
+
+static int add_pids(pid_t **list, size_t *n, const char *s)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		if (!parse_u64(t, &v) || v == 0 || v > 0x7fffffff) {
+			free(copy);
+			return -1;
+		}
+		*list = xreallocarray(*list, *n + 1, sizeof(**list));
+		(*list)[(*n)++] = (pid_t)v;
+	}
+	free(copy);
+	return 0;
+}
+
+static int parse_callgraph(struct record_args *a, const char *m)
+{
+	if (!strcmp(m, "fp")) {
+		a->o.callgraph = REC_CG_FP;
+		return 0;
+	}
+	if (strncmp(m, "dwarf", 5) || (m[5] && m[5] != ','))
+		return -1;
+	a->o.callgraph = REC_CG_DWARF;
+	if (m[5] == ',') {
+		uint64_t size;
+		if (!parse_u64(m + 6, &size) || size == 0 || size > 65528)
+			return -1;
+		a->o.stack_size = (uint32_t)((size + 7) & ~7ULL);
+	}
+	return 0;
+}
+
+static int one_option(struct record_args *a, int id, const char *arg)
+{
+	uint64_t v;
+	switch (id) {
+	case O_EVENT:
+		return add_events(a, arg) < 0 ? 1 : 0;
+	case O_FREQ:
+		if (!parse_u64(arg, &v) || v == 0)
+			return opt_usage_error(&cmd, "bad -F '%s'", arg);
+		a->o.freq = v;
+		return 0;
+	case O_COUNT:
+		if (!parse_u64(arg, &v) || v == 0)
+			return opt_usage_error(&cmd, "bad -c '%s'", arg);
+		a->o.period = v;
+		return 0;
+	case O_G:
+		a->o.callgraph = REC_CG_FP;
+		return 0;
+	case O_CALLGRAPH:
+		if (parse_callgraph(a, arg) < 0)
+			return opt_usage_error(&cmd, "bad --call-graph '%s' (fp or dwarf[,SIZE], SIZE up to 65528)", arg);
+		return 0;
+	case O_ALL:
+		a->o.system_wide = true;
+		return 0;
+	case O_CPU:
+		a->o.cpu_list = arg;
+		return 0;
+	case O_PID:
+		if (add_pids(&a->o.pids, &a->o.nr_pids, arg) < 0)
+			return opt_usage_error(&cmd, "bad -p '%s'", arg);
+		return 0;
+	case O_TID:
+		if (add_pids(&a->o.tids, &a->o.nr_tids, arg) < 0)
+			return opt_usage_error(&cmd, "bad -t '%s'", arg);
+		return 0;
+	case O_NO_INHERIT:
+		a->o.inherit = false;
+		return 0;
+	case O_OUTPUT:
+		a->output = arg;
+		return 0;
+	case O_COMPRESS:
+		a->zlevel = 1;
+		if (arg && (!parse_u64(arg, &v) || v < 1 || v > 22))
+			return opt_usage_error(&cmd, "bad compression level '%s' (1-22)", arg);
+		if (arg)
+			a->zlevel = (int)v;
+		return 0;
+	case O_MMAP:
+		if (!parse_u64(arg, &v) || v == 0 || (v & (v - 1)) || v > (1u << 20))
+			return opt_usage_error(&cmd, "bad -m '%s' (a power of two)", arg);
+		a->o.mmap_pages = (size_t)v;
+		a->mmap_set = true;
+		return 0;
+	case O_NO_CACHE:
+		a->no_cache = true;
+		return 0;
+	case O_NO_BUILDID:
+		a->no_buildid = a->no_cache = true;
+		return 0;
+	case O_SVG:
+		a->svg = arg;
+		return 0;
+	case O_FOLDED:
+		a->folded = arg;
+		return 0;
+	case O_QUIET:
+		a->quiet = true;
+		return 0;
+	}
+	return 2;
+}
+
+static int parse_args(struct record_args *a, int argc, char **argv)
+{
+	struct opt_state st = OPT_STATE_INIT;
+	const char *arg;
+	int id, r;
+	a->o.freq = 4000;
+	a->o.inherit = true;
+	a->o.stack_size = 8192;
+	a->o.mmap_pages = 128;
+	a->output = "perf.data";
+	while ((id = opt_next(&st, argc, argv, &cmd, &arg)) > 0)
+		if ((r = one_option(a, id, arg)) != 0)
+			return r;
+	if (id == OPT_HELP)
+		return -1;
+	if (id < 0)
+		return 2;
+	if (st.ind < argc)
+		a->argv = argv + st.ind;
+	if (!a->argv && !a->o.system_wide && !a->o.nr_pids && !a->o.nr_tids)
+		return opt_usage_error(&cmd, "nothing to record: give a command, -p, -t or -a");
+	if (a->o.system_wide && (a->o.nr_pids || a->o.nr_tids))
+		return opt_usage_error(&cmd, "-a cannot be combined with -p or -t");
+	if (a->argv && (a->o.nr_pids || a->o.nr_tids))
+		return opt_usage_error(&cmd, "a command cannot be combined with -p or -t");
+	if (!a->o.nr_events) {
+		if (add_events(a, "cycles") < 0)
+			return 1;
+		a->o.events[0].is_default = true;
+	}
+	if (a->o.callgraph == REC_CG_DWARF && !a->mmap_set)
+		a->o.mmap_pages = 512;
+	if (!strcmp(a->output, "-") && (a->svg || a->folded))
+		return opt_usage_error(&cmd, "--svg and --folded need a file, not -o -");
+	return 0;
+}
+
+/* ---- the workload ---- */
+
+struct workload {
+	pid_t pid;
+	int go;        /* write end: one byte starts the exec */
+	int err;       /* read end: errno of a failed exec, or EOF */
+};
+
+static int workload_prepare(struct workload *w, char **argv)
+{
+	int go[2], err[2];
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char c;
+		close(go[1]);
+		close(err[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		prctl(PR_SET_NAME, "scorch-exec");
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	w->pid = pid;
+	w->go = go[1];
+	w->err = err[0];
+	return 0;
+}
+
+/* Let the workload exec; returns 0 or the errno of a failed exec. */
+static int workload_start(struct workload *w)
+{
+	int e = 0;
+	ssize_t n;
+	if (write(w->go, "g", 1) != 1)
+		return errno;
+	close(w->go);
+	w->go = -1;
+	do
+		n = read(w->err, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(w->err);
+	w->err = -1;
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+static void workload_abort(struct workload *w)
+{
+	if (w->go >= 0)
+		close(w->go);
+	if (w->err >= 0)
+		close(w->err);
+	if (w->pid > 0)
+		waitpid(w->pid, NULL, 0);
+}
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+static void set_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/* ---- output ---- */
+
+static int open_output(const char *path, bool *pipe_mode)
+{
+	*pipe_mode = !strcmp(path, "-");
+	if (*pipe_mode)
+		return STDOUT_FILENO;
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", path);
+		if (rename(path, old) < 0)
+			diag_warn("cannot move %s to %s: %s", path, old, strerror(errno));
+	}
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		diag_error("%s: %s", path, strerror(errno));
+	return fd;
+}
+
+static int setup_writer(struct record_args *a, struct rec_session *s,
+			struct pd_writer *w, int fd, bool pipe_mode,
+			int argc, char **argv)
+{
+	pd_writer_open(w, fd, pipe_mode);
+	if (a->zlevel) {
+		uint32_t mmap_len = (uint32_t)(a->o.mmap_pages * (size_t)sysconf(_SC_PAGESIZE));
+		if (pd_writer_compress(w, a->zlevel, mmap_len) < 0) {
+			diag_error("zstd compression is not available");
+			return -1;
+		}
+	}
+	rec_sysinfo_features(w, argc, argv);
+	bool tracepoints = false;
+	for (size_t i = 0; i < a->o.nr_events; i++)
+		tracepoints |= a->o.events[i].type == PERF_TYPE_TRACEPOINT;
+	if (tracepoints) {
+		struct strbuf sb = SB_INIT;
+		struct diag d = DIAG_INIT;
+		if (rec_tracing_data(&sb, a->o.events, a->o.nr_events, &d) < 0) {
+			diag_print(&d, NULL);
+			sb_release(&sb);
+			return -1;
+		}
+		pd_writer_tracing_data(w, sb.buf, sb.len);
+		sb_release(&sb);
+	}
+	if (!pipe_mode && !a->no_buildid)
+		s->dsos = rec_dsos_new();
+	return 0;
+}
+
+/* ---- the loop ---- */
+
+static int exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+/* Run until the workload exits, the targets are gone, or a signal.
+ * Returns the workload's wait status in *status (or -1). */
+static int run(struct rec_session *s, struct workload *wl, int *status)
+{
+	bool got;
+	int r = 0, waited = 0;
+	*status = -1;
+	while (r == 0) {
+		r = rec_session_poll(s, 100, &got);
+		if (wl->pid > 0 && *status == -1 &&
+		    waitpid(wl->pid, status, WNOHANG) == wl->pid)
+			break;
+		if (wl->pid <= 0 && rec_session_targets_gone(s))
+			break;
+		if (!stop_signal)
+			continue;
+		if (wl->pid <= 0)
+			break;
+		/* stop the workload too, and keep draining until it is gone */
+		kill(wl->pid, waited++ < 50 ? SIGTERM : SIGKILL);
+	}
+	if (wl->pid > 0 && *status == -1 && r < 0) {
+		kill(wl->pid, SIGKILL);
+		waitpid(wl->pid, status, 0);
+	}
+	return r;
+}
+
+static void summary(struct record_args *a, struct rec_session *s,
+		    uint64_t size)
+{
+	if (s->lost)
+		diag_warn("lost %llu samples in %llu LOST records: the ring buffer "
+			  "filled up; use a larger -m or a lower -F",
+			  (unsigned long long)s->lost,
+			  (unsigned long long)s->lost_records);
+	if (!a->quiet)
+		fprintf(stderr, "[ scorch record: wrote %.3f MB %s (%llu samples) ]\n",
+			(double)size / 1e6, a->output, (unsigned long long)s->samples);
+}
+
+static int record(struct record_args *a, int argc, char **argv)
+{
+	struct workload wl = { 0, -1, -1 };
+	struct rec_session s;
+	struct pd_writer w;
+	bool pipe_mode;
+	int status = -1, fd = -1, rc = 1;
+
+	set_signals();
+	if (a->argv && workload_prepare(&wl, a->argv) < 0) {
+		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
+		return 1;
+	}
+	if (rec_session_open(&s, &a->o, wl.pid) < 0) {
+		diag_print(&s.diag, NULL);
+		goto out_session;
+	}
+	fd = open_output(a->output, &pipe_mode);
+	if (fd < 0)
+		goto out_session;
+	if (setup_writer(a, &s, &w, fd, pipe_mode, argc, argv) < 0 ||
+	    rec_session_start(&s, &w) < 0) {
+		diag_print(&w.diag, a->output);
+		pd_writer_release(&w);
+		goto out_session;
+	}
+	if (a->o.system_wide || !wl.pid)
+		rec_session_enable(&s);
+	if (wl.pid) {
+		int e = workload_start(&wl);
+		if (e) {
+			diag_error("cannot run %s: %s", a->argv[0], strerror(e));
+			rc = 127;
+		}
+	}
+	int r = run(&s, &wl, &status);
+	if (r < 0)
+		diag_print(&s.diag, NULL);
+	r = rec_session_stop(&s, !a->no_cache) < 0 ? -1 : r;
+	uint64_t size = pd_writer_size(&w);
+	if (pd_writer_finish(&w) < 0) {
+		diag_print(&w.diag, a->output);
+		r = -1;
+	}
+	if (r == 0) {
+		summary(a, &s, size);
+		if (rc != 127)
+			rc = status != -1 ? exit_status(status) : 0;
+	}
+	wl.pid = 0;
+out_session:
+	rec_session_close(&s);
+	workload_abort(&wl);
+	if (fd > STDOUT_FILENO)
+		close(fd);
+	return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_args a;
+	memset(&a, 0, sizeof(a));
+	int r = parse_args(&a, argc, argv);
+	if (r == -1)
+		r = 0;
+	else if (r == 0)
+		r = record(&a, argc, argv);
+	free(a.o.events);
+	free(a.o.pids);
+	free(a.o.tids);
+	return r;
+}

@@ -1,0 +1,150 @@
+/*
+ * record: sampling with perf_event_open(2) into a perf.data writer.
+ * Stage: record (sits on perfdata; used only by cmd/record.c). A
+ * session opens one event fd per (event, cpu, thread), sends every fd of
+ * a cpu into that cpu's ring buffer, synthesizes what already exists
+ * (kernel map, COMM/FORK/MMAP2 of running targets from /proc) and then
+ * copies ring buffer records to the writer until the target ends or
+ * rec_session_stop is called. Invariant: ring buffer bytes are passed
+ * on unchanged (whole records, in ring order); only our own synthesized
+ * records are built here, each with a zeroed sample_id trailer sized
+ * for the events' sample_type, as perf writes them.
+ * Errors: 0 or -errno, with the detail in the session's diag (and a hint
+ * naming the fix for permission problems).
+ */
+#ifndef SCORCH_RECORD_RECORD_H
+#define SCORCH_RECORD_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+#include "base/diag.h"
+#include "base/strbuf.h"
+#include "perfdata/writer.h"
+
+/* ---- events (events.c) ---- */
+
+struct rec_event {
+	char name[128];         /* as given, e.g. "cpu-clock", "sched:sched_switch" */
+	uint32_t type;          /* PERF_TYPE_* */
+	uint64_t config;
+	bool exclude_user, exclude_kernel;  /* :u / :k modifiers */
+	bool is_default;        /* not asked for: fall back quietly */
+};
+
+/* Parse one event name (no commas) into ev. Tracepoints are looked up
+ * in tracefs. Returns 0, -ENOENT (unknown name or tracepoint). */
+int rec_event_parse(struct rec_event *ev, const char *spec, struct diag *d);
+/* Switch a hardware cycles event to cpu-clock (perf's fallback). Returns
+ * true when it did. */
+bool rec_event_fallback(struct rec_event *ev);
+
+/* ---- tracefs (tracefs.c) ---- */
+
+/* The tracefs mount point, mounting it on /sys/kernel/tracing when no
+ * tracefs is mounted; NULL when there is none. */
+const char *rec_tracefs_dir(void);
+/* Tracepoint id of "sys:name", or -ENOENT / -errno. */
+int rec_tracepoint_id(const char *sys, const char *name, uint64_t *id,
+		      struct diag *d);
+/* perf's tracing data blob (trace-event-info.c layout, version 0.6) for
+ * the tracepoint events in evs. Returns 0 or -errno. */
+int rec_tracing_data(struct strbuf *out, const struct rec_event *evs,
+		     size_t nr, struct diag *d);
+
+/* ---- host description features (sysinfo.c) ---- */
+
+/* HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID,
+ * TOTAL_MEM, CMDLINE (argv as given, argv[0] replaced by our path). */
+void rec_sysinfo_features(struct pd_writer *w, int argc, char **argv);
+
+/* ---- options and session (session.c) ---- */
+
+enum rec_callgraph { REC_CG_NONE, REC_CG_FP, REC_CG_DWARF };
+
+struct rec_opts {
+	struct rec_event *events;
+	size_t nr_events;
+	uint64_t freq;          /* -F; 0 when period is used */
+	uint64_t period;        /* -c */
+	enum rec_callgraph callgraph;
+	uint32_t stack_size;    /* dwarf dump size */
+	bool system_wide;       /* -a */
+	const char *cpu_list;   /* --cpu */
+	pid_t *pids;            /* -p: processes (all their threads) */
+	size_t nr_pids;
+	pid_t *tids;            /* -t: threads */
+	size_t nr_tids;
+	bool inherit;           /* follow children (default true) */
+	size_t mmap_pages;      /* data pages per ring (power of two) */
+};
+
+struct rec_ring;
+struct rec_dsos;
+
+struct rec_session {
+	struct rec_opts *opts;
+	struct pd_writer *w;
+	struct perf_event_attr *attrs;   /* one per event */
+	uint64_t **ids;                  /* per event */
+	size_t *nr_ids;
+	int *fds;
+	size_t nr_fds;
+	struct rec_ring *rings;          /* one per cpu */
+	size_t nr_rings;
+	int *cpus;
+	size_t nr_cpus;
+	pid_t workload;                  /* command started by us, or 0 */
+	size_t id_hdr_size;              /* sample_id trailer size */
+	uint64_t samples, lost, lost_records, bytes;
+	uint64_t first_time, last_time;
+	struct rec_dsos *dsos;
+	struct strbuf stage;             /* ring copy */
+	struct diag diag;
+};
+
+/* Build attrs, open and map everything. workload: pid of a stopped
+ * child to be exec'd (enable_on_exec), or 0. */
+int rec_session_open(struct rec_session *s, struct rec_opts *o, pid_t workload);
+/* Write the attrs and the synthesized startup records to w. */
+int rec_session_start(struct rec_session *s, struct pd_writer *w);
+/* Enable counting (for -p/-a/-t; a workload enables itself on exec). */
+void rec_session_enable(struct rec_session *s);
+/* Drain every ring once; *got says whether anything was read. timeout_ms
+ * waits with poll first (-1 forever, 0 none). Returns 0 or -errno. */
+int rec_session_poll(struct rec_session *s, int timeout_ms, bool *got);
+/* Whether every target thread is gone (per-thread fds hung up). */
+bool rec_session_targets_gone(struct rec_session *s);
+void rec_session_disable(struct rec_session *s);
+/* Final drain, SAMPLE_TIME and BUILD_ID features; does not finish w. */
+int rec_session_stop(struct rec_session *s, bool buildid_cache);
+void rec_session_close(struct rec_session *s);
+/* Write one synthesized record (a multiple of 8 bytes, trailer
+ * included) and let the DSO tracker see it. */
+int rec_session_emit(struct rec_session *s, const void *rec, size_t len);
+
+/* ---- synthesized records (synth.c) ---- */
+
+int rec_synth_kernel(struct rec_session *s);
+/* COMM (and FORK for other threads) of pid's threads, MMAP2 of its
+ * executable maps; comm_only for a workload not yet exec'd. */
+int rec_synth_process(struct rec_session *s, pid_t pid, bool comm_only);
+/* Every process in /proc (system-wide mode). */
+int rec_synth_all(struct rec_session *s);
+
+/* ---- DSO hits and build ids (dsos.c) ---- */
+
+struct rec_dsos *rec_dsos_new(void);
+void rec_dsos_free(struct rec_dsos *ds);
+/* Feed a record (synthesized or from a ring): maps, forks, execs,
+ * samples. sample_type of the record's event. */
+void rec_dsos_record(struct rec_dsos *ds, const uint8_t *rec, size_t len,
+		     uint64_t sample_type);
+/* BUILD_ID feature payload for the DSOs with hits; fills the build-id
+ * cache under $HOME/.debug when cache is set. */
+void rec_dsos_buildids(struct rec_dsos *ds, struct strbuf *out, bool cache);
+
+#endif
