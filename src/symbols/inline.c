@@ -1,0 +1,221 @@
+/*
+ * inline: inlined-call frames from DWARF scopes (see inline.h).
+ * Stage: symbols. dwarf_addrdie finds the compile unit (falling back to
+ * a walk over all units when .debug_aranges lacks the address); a walk
+ * down the DIE tree through the scopes whose ranges hold the address
+ * collects the subprogram and inlined_subroutine DIEs, which become
+ * frames (dwarf_getscopes would follow abstract origins instead).
+ * Invariant: each file is opened once (failures remembered) and each
+ * (file, address) looked up once; results are ranges of one array.
+ */
+#include "symbols/inline.h"
+
+#include "base/arena.h"
+#include "base/hmap.h"
+#include "base/xalloc.h"
+#include "symbols/demangle.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct inl_file {
+	int fd;
+	Dwarf *dw;               /* NULL: no DWARF (or not an ELF file) */
+	struct hmap memo;        /* address (8 bytes) -> value below */
+	uint64_t *vals;          /* per memo id: first << 8 | count */
+	size_t vals_cap;
+};
+
+struct sym_inline {
+	struct hmap paths;       /* path -> index into files */
+	struct inl_file **files;
+	size_t nfiles, files_cap;
+	struct sym_inline_frame *frames;   /* all results, back to back */
+	size_t nframes, frames_cap;
+	struct arena names;
+	struct sym_inline_stats stats;
+};
+
+struct sym_inline *sym_inline_new(void)
+{
+	struct sym_inline *c = xcalloc(1, sizeof(*c));
+	hmap_init(&c->paths);
+	arena_init(&c->names);
+	return c;
+}
+
+static void file_free(struct inl_file *f)
+{
+	if (f->dw)
+		dwarf_end(f->dw);
+	if (f->fd >= 0)
+		close(f->fd);
+	hmap_release(&f->memo);
+	free(f->vals);
+	free(f);
+}
+
+void sym_inline_free(struct sym_inline *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nfiles; i++)
+		file_free(c->files[i]);
+	free(c->files);
+	free(c->frames);
+	hmap_release(&c->paths);
+	arena_release(&c->names);
+	free(c);
+}
+
+const struct sym_inline_stats *sym_inline_stats(const struct sym_inline *c)
+{
+	return &c->stats;
+}
+
+bool sym_inline_is_symbol(const struct sym_inline_frame *f,
+			  const char *sym_name)
+{
+	return sym_name && strcmp(f->name, sym_name) == 0;
+}
+
+static struct inl_file *file_get(struct sym_inline *c, const char *path)
+{
+	bool added;
+	size_t id = hmap_put(&c->paths, path, strlen(path), &added);
+	if (!added)
+		return c->files[id];
+	struct inl_file *f = xcalloc(1, sizeof(*f));
+	hmap_init(&f->memo);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd >= 0)
+		f->dw = dwarf_begin(f->fd, DWARF_C_READ);
+	c->stats.files++;
+	if (!f->dw)
+		c->stats.files_without_dwarf++;
+	XGROW(c->files, c->files_cap, c->nfiles + 1);
+	c->files[c->nfiles++] = f;
+	return f;
+}
+
+/* The compile unit whose ranges hold addr. */
+static bool find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	if (dwarf_addrdie(dw, addr, cu))
+		return true;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+/* Linkage name (demangled) when present, else DW_AT_name, via the
+ * abstract origin / specification for inlined and out-of-line copies. */
+static const char *frame_name(struct sym_inline *c, Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *name = dwarf_formstring(
+		dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+	if (!name)
+		name = dwarf_formstring(
+			dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at));
+	if (name) {
+		char *d = sym_demangle(name);
+		if (d) {
+			const char *s = arena_strdup(&c->names, d);
+			free(d);
+			return s;
+		}
+		return arena_strdup(&c->names, name);
+	}
+	name = dwarf_diename(die);
+	return arena_strdup(&c->names, name ? name : "??");
+}
+
+static void add_frame(struct sym_inline *c, const char *name)
+{
+	XGROW(c->frames, c->frames_cap, c->nframes + 1);
+	c->frames[c->nframes].name = name;
+	c->frames[c->nframes].file = NULL;
+	c->frames[c->nframes].line = 0;
+	c->nframes++;
+}
+
+/* Containers whose children may hold code without ranges of their own. */
+static bool is_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_module;
+}
+
+/* Walk down from parent through the scopes holding addr, appending the
+ * function-like ones outermost first into dies[*n]. Depth is bounded by
+ * SYM_INLINE_MAX frames and a cap on nesting, so bad DWARF can't loop. */
+static void descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *dies,
+		    size_t *n, int depth)
+{
+	Dwarf_Die child;
+	if (depth > 64 || *n >= SYM_INLINE_MAX || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (is_container(tag)) {
+			size_t before = *n;
+			descend(&child, addr, dies, n, depth + 1);
+			if (*n > before)
+				return;
+			continue;
+		}
+		if (dwarf_haspc(&child, addr) <= 0)
+			continue;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			dies[(*n)++] = child;
+		descend(&child, addr, dies, n, depth + 1);
+		return;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* Append the frames at addr, innermost first; returns how many. */
+static size_t scan(struct sym_inline *c, Dwarf *dw, uint64_t addr)
+{
+	Dwarf_Die cu, dies[SYM_INLINE_MAX];
+	size_t n = 0;
+	if (!find_cu(dw, addr, &cu))
+		return 0;
+	descend(&cu, addr, dies, &n, 0);
+	for (size_t i = n; i > 0; i--)
+		add_frame(c, frame_name(c, &dies[i - 1]));
+	return n;
+}
+
+size_t sym_inline_frames(struct sym_inline *c, const char *path,
+			 uint64_t addr, const struct sym_inline_frame **out)
+{
+	struct inl_file *f = file_get(c, path);
+	bool added;
+	c->stats.lookups++;
+	*out = NULL;
+	if (!f->dw)
+		return 0;
+	size_t id = hmap_put(&f->memo, &addr, sizeof(addr), &added);
+	if (added) {
+		size_t first = c->nframes;
+		size_t n = scan(c, f->dw, addr);
+		XGROW(f->vals, f->vals_cap, id + 1);
+		f->vals[id] = (uint64_t)first << 8 | n;
+	} else {
+		c->stats.memo_hits++;
+	}
+	size_t n = f->vals[id] & 0xff;
+	*out = n ? &c->frames[f->vals[id] >> 8] : NULL;
+	return n;
+}

@@ -1,0 +1,62 @@
+/*
+ * inline: the inlined-call frames at a code address, from DWARF.
+ * Stage: symbols. For an address inside a function that had calls
+ * inlined into it, DWARF nests DW_TAG_inlined_subroutine scopes; this
+ * file turns them into the frame list perf prints (innermost first, one
+ * row per function): for `now` inlined into `spin`, { "now", "spin" }.
+ * The last frame is the concrete function holding the address. Names
+ * are the linkage name when DWARF has one (demangled), else DW_AT_name,
+ * which is what perf 6.1 gets from addr2line -i.
+ *
+ * perf's rule for printing (perf script, stackcollapse input): every
+ * frame becomes a row at the same ip; a frame whose name equals the ELF
+ * symbol's name is that symbol, printed "sym+off (dso)"; any other frame
+ * prints "name+off (inlined)", off still relative to the ELF symbol.
+ * When no DWARF covers the address (0 frames), the symbol row alone.
+ *
+ * Caching: one libdw handle per file and a memo per (file, address), so
+ * each address is looked up once per run; memory grows with distinct
+ * addresses seen, not with the number of samples.
+ * Ownership: names live until sym_inline_free; the frames array returned
+ * by sym_inline_frames is valid until the next call.
+ */
+#ifndef SCORCH_SYMBOLS_INLINE_H
+#define SCORCH_SYMBOLS_INLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYM_INLINE_MAX 32   /* deeper nests are cut, as perf does */
+
+struct sym_inline_frame {
+	const char *name;       /* never NULL ("??" when DWARF has none) */
+	const char *file;       /* call or source file, or NULL */
+	unsigned line;          /* 0 when unknown */
+};
+
+struct sym_inline;
+
+/* Never returns NULL. */
+struct sym_inline *sym_inline_new(void);
+void sym_inline_free(struct sym_inline *c);   /* NULL-safe */
+
+/* Frames at file address addr (the ELF's own virtual address, not the
+ * runtime one) of path, the file holding .debug_info: the binary or its
+ * separate debug file. Returns the number of frames stored at *out
+ * (0 when path has no DWARF for addr, or can't be opened: never an
+ * error, the caller then prints the plain symbol). */
+size_t sym_inline_frames(struct sym_inline *c, const char *path,
+			 uint64_t addr, const struct sym_inline_frame **out);
+
+/* True when frame is the ELF symbol itself under perf's rule. */
+bool sym_inline_is_symbol(const struct sym_inline_frame *f,
+			  const char *sym_name);
+
+/* Statistics: lookups served from the memo and files that had no DWARF. */
+struct sym_inline_stats {
+	uint64_t lookups, memo_hits, files, files_without_dwarf;
+};
+const struct sym_inline_stats *sym_inline_stats(const struct sym_inline *c);
+
+#endif

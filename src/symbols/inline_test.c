@@ -1,0 +1,69 @@
+/* Unit tests for symbols/inline: inlined frames of the corpus work_nofp
+ * binary and of libc's detached debug file, as perf 6.1 prints them. */
+#include "symbols/inline.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *shared_path(char *buf, size_t len, const char *rel)
+{
+	const char *sh = getenv("SHARED");
+	snprintf(buf, len, "%s/%s", sh ? sh : "../shared", rel);
+	return buf;
+}
+
+#define WORK_NOFP "corpus/dwarf/buildid/tmp/mkcorpus.TLgv/work_nofp/" \
+	"989fb780e649c895b78740862027683e16b1442e/elf"
+#define LIBC_DEBUG "/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug"
+
+UNIT_TEST(inline_work_nofp)
+{
+	char path[512];
+	const struct sym_inline_frame *fr;
+	struct sym_inline *c = sym_inline_new();
+	shared_path(path, sizeof(path), WORK_NOFP);
+	if (access(path, R_OK) != 0) {
+		CHECK(!"corpus work_nofp missing (set SHARED)");
+		sym_inline_free(c);
+		return;
+	}
+	/* spin+0x74: now() inlined into spin() */
+	size_t n = sym_inline_frames(c, path, 0x1244, &fr);
+	CHECK(n == 2);
+	CHECK(n == 2 && !strcmp(fr[0].name, "now") && !strcmp(fr[1].name, "spin"));
+	CHECK(n == 2 && !sym_inline_is_symbol(&fr[0], "spin") &&
+	      sym_inline_is_symbol(&fr[1], "spin"));
+	/* leaf_a+0x8: no inlining */
+	n = sym_inline_frames(c, path, 0x12b8, &fr);
+	CHECK(n == 1 && !strcmp(fr[0].name, "leaf_a"));
+	/* memo */
+	n = sym_inline_frames(c, path, 0x1244, &fr);
+	CHECK(n == 2 && sym_inline_stats(c)->memo_hits == 1);
+	/* outside any function, and a file without DWARF */
+	CHECK(sym_inline_frames(c, path, 0x10, &fr) == 0);
+	CHECK(sym_inline_frames(c, "/nonexistent/file", 0x1244, &fr) == 0);
+	CHECK(sym_inline_stats(c)->files_without_dwarf == 1);
+	sym_inline_free(c);
+}
+
+UNIT_TEST(inline_libc_names)
+{
+	const struct sym_inline_frame *fr;
+	struct sym_inline *c = sym_inline_new();
+	if (access(LIBC_DEBUG, R_OK) != 0) {
+		printf("ok - unit inline_libc_names # SKIP libc6-dbg debug file absent\n");
+		sym_inline_free(c);
+		return;
+	}
+	/* the linkage name wins over DW_AT_name (perf prints it "(inlined)"
+	 * since the ELF symbol perf picks is clock_gettime) */
+	size_t n = sym_inline_frames(c, LIBC_DEBUG, 0xcf438, &fr);
+	CHECK(n == 1 && !strcmp(fr[0].name, "__GI___clock_gettime"));
+	n = sym_inline_frames(c, LIBC_DEBUG, 0x27304, &fr);
+	CHECK(n == 1 && !strcmp(fr[0].name, "__libc_start_main_impl"));
+	n = sym_inline_frames(c, LIBC_DEBUG, 0x27249, &fr);
+	CHECK(n == 1 && !strcmp(fr[0].name, "__libc_start_call_main"));
+	sym_inline_free(c);
+}
