@@ -1,0 +1,63 @@
+# t7001: scorch fold on empty, binary, unknown and damaged input: empty in,
+# empty out and exit 0; binary or unknown text: one message naming the
+# file and line, non-zero exit; weird lines: one warning with a count.
+: > empty.txt
+"$SCORCH" fold empty.txt > out 2> err; rc=$?
+check "empty file: exit 0" test $rc -eq 0
+check "empty file: no output" test ! -s out
+"$SCORCH" fold < /dev/null > out 2> err; rc=$?
+check "empty stdin: exit 0 and no output" test $rc -eq 0 -a ! -s out
+printf '# only a comment\n\n' > comments.txt
+"$SCORCH" fold comments.txt > out 2> err; rc=$?
+check "comments only: exit 0, no output" test $rc -eq 0 -a ! -s out
+
+printf 'hello\nworld\0\001\002binary\n' > bin.dat
+"$SCORCH" fold bin.dat > out 2> err; rc=$?
+check "binary: non-zero exit" test $rc -ne 0
+check_grep "binary: message names file and line" '^scorch fold: bin\.dat: line 2: binary data' err
+check "binary: one line of message" test "$(wc -l < err)" -eq 1
+check "binary: no output" test ! -s out
+head -c 4096 /dev/urandom > random.dat 2>/dev/null
+check_fails "random bytes: non-zero exit" "$SCORCH" fold random.dat
+
+printf 'Dear reader,\nthis is a letter, not a profile.\n' > letter.txt
+"$SCORCH" fold letter.txt > out 2> err; rc=$?
+check "unknown text: non-zero exit" test $rc -ne 0
+check_grep "unknown text: message names file and line" '^scorch fold: letter\.txt: line 1: not a known stack format' err
+check "unknown text: one line of message" test "$(wc -l < err)" -eq 1
+check_fails "unknown text on stdin fails" sh -c "\"$SCORCH\" fold < letter.txt"
+check_fails "missing file fails" "$SCORCH" fold no-such-file.txt
+"$SCORCH" fold no-such-file.txt 2> err
+check_grep "missing file: message names it" 'no-such-file\.txt: No such file' err
+
+# weird lines inside perf script text: one warning with a count
+{
+	printf 'prog 12 [000] 1.000001: 1 cpu-clock:\n\tffff0001 leaf+0x1 (/bin/prog)\n'
+	for i in 1 2 3 4 5; do printf '!!! weird line %d\n' $i; done
+	printf '\tffff0002 main+0x2 (/bin/prog)\n\n'
+} > weird.txt
+"$SCORCH" fold weird.txt > out 2> err; rc=$?
+check "weird lines: exit 0" test $rc -eq 0
+check_grep "weird lines: one warning with the count and first line" 'ignored 5 unrecognized lines \(first at line 3' err
+check "weird lines: exactly one warning" test "$(wc -l < err)" -eq 1
+printf 'prog;main;leaf 1\n' > exp
+check_same "weird lines: the stack is still folded" exp out
+
+# a line longer than anything sane is still handled (no crash)
+{ printf 'prog 12 [000] 1.000001: 1 cpu-clock:\n\tffff0001 '; head -c 3000000 /dev/zero | tr '\0' 'x'; printf ' (/bin/prog)\n\n'; } > long.txt
+"$SCORCH" fold long.txt > out 2> err; rc=$?
+check "3 MB frame name: exit 0" test $rc -eq 0
+check "3 MB frame name: one stack" test "$(wc -l < out)" -eq 1
+
+# perf.data given where text was forced: a clear message
+printf 'PERFILE2\0\0\0\0\0\0\0\0' > fake.data
+"$SCORCH" fold --format=perf-script fake.data > out 2> err; rc=$?
+check "perf.data forced as text: non-zero exit" test $rc -ne 0
+check_grep "perf.data forced as text: says so" 'fake\.data: this is a perf\.data file' err
+check_fails "bad --format value is a usage error" "$SCORCH" fold --format=xml empty.txt
+"$SCORCH" fold --format=xml empty.txt 2>/dev/null; rc=$?
+check "bad --format: exit 2" test $rc -eq 2
+# -o writes a file
+"$SCORCH" fold -o o.folded "$SHARED/corpus/fp/perf-script.txt"
+check_same "-o FILE" "$SHARED/corpus/fp/stackcollapse.folded" o.folded
+check_fails "-o into a missing directory fails" "$SCORCH" fold -o no/such/dir/x "$SHARED/corpus/fp/perf-script.txt"
