@@ -254,7 +254,9 @@ struct workload {
 	int err;       /* read end: errno of a failed exec, or EOF */
 };
 
-static int workload_prepare(struct workload *w, char **argv)
+/* pipe_mode: our stdout carries perf.data, so the workload's stdout goes
+ * to stderr (as perf does). */
+static int workload_prepare(struct workload *w, char **argv, bool pipe_mode)
 {
 	int go[2], err[2];
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
@@ -269,6 +271,8 @@ static int workload_prepare(struct workload *w, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		prctl(PR_SET_NAME, "scorch-exec");
+		if (pipe_mode)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(argv[0], argv);
@@ -451,7 +455,7 @@ static int record(struct record_args *a, int argc, char **argv)
 	int status = -1, fd = -1, rc = 1;
 
 	set_signals();
-	if (a->argv && workload_prepare(&wl, a->argv) < 0) {
+	if (a->argv && workload_prepare(&wl, a->argv, !strcmp(a->output, "-")) < 0) {
 		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
 		return 1;
 	}

@@ -228,6 +228,8 @@ static void build_attr(struct rec_session *s, size_t i)
 		a->sample_regs_user = DWARF_REGS_X86_64;
 		a->sample_stack_user = o->stack_size;
 		a->exclude_callchain_user = 1;
+		/* perf's unwinder wants the [stack] map: record data maps */
+		a->mmap_data = (i == 0);
 	}
 }
 

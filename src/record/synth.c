@@ -3,7 +3,8 @@
  * Stage: record. The kernel map (an MMAP of "[kernel.kallsyms]_text"
  * with pgoff = the address of _text, for KASLR relocation), and per
  * running process a FORK and COMM for each thread plus an MMAP2 for each
- * executable mapping in /proc/PID/maps, as perf's synthetic-events.c
+ * executable mapping in /proc/PID/maps (every mapping when the events
+ * record data maps, as the DWARF mode does), as perf's synthetic-events.c
  * does. Invariant: every record is padded to 8 bytes and ends with a
  * zeroed sample_id trailer of s->id_hdr_size bytes (perf reads id 0 as
  * "synthesized": the first event).
@@ -171,7 +172,8 @@ static int synth_map(struct rec_session *s, struct strbuf *sb, pid_t pid,
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perm,
 		   &off, &maj, &min, &ino, &name_at) < 7 || strlen(perm) < 4)
 		return 0;
-	if (perm[2] != 'x')
+	bool exec = perm[2] == 'x';
+	if (!exec && !s->attrs[0].mmap_data)
 		return 0;
 	char name[4096];
 	snprintf(name, sizeof(name), "%s", name_at ? line + name_at : "");
@@ -179,8 +181,9 @@ static int synth_map(struct rec_session *s, struct strbuf *sb, pid_t pid,
 	if (!name[0])
 		snprintf(name, sizeof(name), "//anon");
 	uint32_t prot = (perm[0] == 'r' ? PROT_READ : 0) |
-			(perm[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
-	header(sb, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+			(perm[1] == 'w' ? PROT_WRITE : 0) | (exec ? PROT_EXEC : 0);
+	header(sb, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER |
+	       (exec ? 0 : PERF_RECORD_MISC_MMAP_DATA));
 	put32(sb, (uint32_t)pid);
 	put32(sb, (uint32_t)pid);
 	put64(sb, start);

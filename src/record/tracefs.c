@@ -7,7 +7,8 @@
  * "header_page" and "header_event" each with a u64 size and the file;
  * the ftrace formats of the events used (u32 count, u64 size + text
  * each); the event systems used (u32 count; per system its name, u32
- * count, u64 size + format text per event); /proc/kallsyms (u32 size);
+ * count, u64 size + format text per event); an empty kallsyms (u32 0,
+ * as perf writes since 5.x);
  * printk_formats (u32 size); saved_cmdlines (u64 size). Integers are in
  * host order, which the endianness byte announces.
  * Invariant: directories are walked in readdir order, as perf does, so
@@ -241,8 +242,10 @@ int rec_tracing_data(struct strbuf *out, const struct rec_event *evs,
 		snprintf(path, sizeof(path), "%s/events", dir);
 		goto bad;
 	}
-	if (sized_file(out, "/proc/kallsyms", 4) < 0)
-		memset(out->buf + out->len - 4, 0, 4);
+	/* kallsyms: perf writes an empty one (the kernel map comes from the
+	 * build-id cache instead) */
+	uint32_t none = 0;
+	sb_add(out, &none, 4);
 	snprintf(path, sizeof(path), "%s/printk_formats", dir);
 	if (sized_file(out, path, 4) < 0)
 		memset(out->buf + out->len - 4, 0, 4);
