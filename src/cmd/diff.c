@@ -1,0 +1,242 @@
+/*
+ * diff: two folded profiles into differential folded lines, as
+ * difffolded.pl prints them ("stack before after"; 0 where a stack is
+ * missing), or straight into a red/blue differential flame graph with
+ * --svg. Stage: command. Both inputs are streamed line by line into one
+ * map of distinct stacks; output is sorted by stack so it is the same on
+ * every run (difffolded.pl prints in Perl's random hash order).
+ */
+#include "cmd/cmd.h"
+SCORCH_COMMAND(diff, "compare two folded profiles (difffolded.pl), optionally as a differential SVG")
+
+#include "base/diag.h"
+#include "base/hmap.h"
+#include "base/lines.h"
+#include "base/opt.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "render/flame.h"
+#include "render/tree.h"
+#include "stacks/folded.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { O_NORMALIZE = 1, O_STRIP_HEX, O_SVG, O_TITLE, O_NEGATE };
+
+static const struct opt_spec diff_opts[] = {
+	{ "normalize", 'n', OPT_NONE, NULL, "scale the first profile's counts to the second's total", O_NORMALIZE },
+	{ "strip-hex", 's', OPT_NONE, NULL, "replace hexadecimal numbers (0x...) in stacks before comparing", O_STRIP_HEX },
+	{ "svg", 0, OPT_NONE, NULL, "write the differential flame graph (SVG) instead of folded lines", O_SVG },
+	{ "title", 0, OPT_REQ, "TEXT", "title of the --svg graph", O_TITLE },
+	{ "negate", 0, OPT_NONE, NULL, "--svg: swap red and blue", O_NEGATE },
+	OPT_END_SPEC
+};
+
+static const struct opt_cmd diff_cmd = {
+	"diff", "scorch diff [options] BEFORE AFTER",
+	"Compare two folded profiles: print \"stack BEFORE AFTER\" for every stack in\n"
+	"either (as difffolded.pl does), or draw them as a differential flame graph\n"
+	"(--svg): widths from AFTER, red where a frame grew, blue where it shrank.",
+	diff_opts, false,
+};
+
+struct diff_run {
+	struct hmap stacks;   /* stack -> id */
+	double *counts;       /* two per id: before, after */
+	size_t cap;
+	double total[2];
+	bool normalize, strip_hex, svg, negate;
+	const char *title;
+	size_t bad;
+	char first_bad[512];
+	struct strbuf tmp;
+};
+
+/* Copy of s with every 0x[0-9a-fA-F]+ replaced by "0x...". */
+static void strip_hex(struct strbuf *out, const char *s, size_t len)
+{
+	sb_reset(out);
+	for (size_t i = 0; i < len;) {
+		if (i + 2 < len && s[i] == '0' && s[i + 1] == 'x' &&
+		    strchr("0123456789abcdefABCDEF", s[i + 2]) && s[i + 2]) {
+			size_t j = i + 2;
+			while (j < len && s[j] && strchr("0123456789abcdefABCDEF", s[j]))
+				j++;
+			sb_adds(out, "0x...");
+			i = j;
+		} else {
+			sb_addc(out, s[i++]);
+		}
+	}
+}
+
+static void add(struct diff_run *r, int side, const char *stack, size_t len, double v)
+{
+	if (r->strip_hex) {
+		strip_hex(&r->tmp, stack, len);
+		stack = r->tmp.buf;
+		len = r->tmp.len;
+	}
+	bool added;
+	size_t id = hmap_put(&r->stacks, stack, len, &added);
+	if (2 * id + 2 > r->cap) {
+		size_t old = r->cap;
+		XGROW(r->counts, r->cap, 2 * id + 2);
+		memset(r->counts + old, 0, (r->cap - old) * sizeof(*r->counts));
+	}
+	r->counts[2 * id + side] += v;
+	r->total[side] += v;
+}
+
+static int read_side(struct diff_run *r, int side, const char *path)
+{
+	struct lines lr;
+	int rc = lines_open(&lr, path);
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	if (rc < 0) {
+		diag_error("%s: %s", name, strerror(-rc));
+		return 1;
+	}
+	const char *line;
+	size_t len;
+	struct stack_folded f;
+	while ((rc = lines_next(&lr, &line, &len)) > 0) {
+		if (len == 0)
+			continue;
+		if (stack_folded_parse(line, len, &f) < 0) {
+			if (r->bad++ == 0)
+				snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", name,
+					 (unsigned long long)lr.lineno);
+			continue;
+		}
+		add(r, side, f.stack, f.stack_len, f.count);
+	}
+	if (rc < 0)
+		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
+			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	lines_close(&lr);
+	return rc < 0 ? 1 : 0;
+}
+
+static const struct hmap *sort_stacks;
+
+static int by_stack(const void *a, const void *b)
+{
+	const struct hmap_entry *x = &sort_stacks->entries[*(const size_t *)a];
+	const struct hmap_entry *y = &sort_stacks->entries[*(const size_t *)b];
+	int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* difffolded.pl -n: int(before * total_after / total_before). */
+static void normalize(struct diff_run *r)
+{
+	if (!r->normalize || r->total[0] == r->total[1] || r->total[0] == 0)
+		return;
+	for (size_t id = 0; id < r->stacks.count; id++)
+		r->counts[2 * id] = trunc(r->counts[2 * id] * r->total[1] / r->total[0]);
+}
+
+static int print_folded(struct diff_run *r, const size_t *order)
+{
+	struct strbuf sb = SB_INIT;
+	char a[40], b[40];
+	int rc = 0;
+	for (size_t i = 0; i < r->stacks.count && !rc; i++) {
+		const struct hmap_entry *e = hmap_at(&r->stacks, order[i]);
+		stack_folded_format_count(r->counts[2 * order[i]], a);
+		stack_folded_format_count(r->counts[2 * order[i] + 1], b);
+		sb_add(&sb, e->key, e->len);
+		sb_addf(&sb, " %s %s\n", a, b);
+		if (sb.len > (1 << 20) && sb_flush(&sb, stdout) < 0)
+			rc = 1;
+	}
+	if (sb_flush(&sb, stdout) < 0)
+		rc = 1;
+	sb_release(&sb);
+	if (rc)
+		diag_error("error writing output: %s", strerror(errno));
+	return rc;
+}
+
+static int print_svg(struct diff_run *r, const size_t *order)
+{
+	struct render_tree t;
+	struct render_flame_opts o;
+	struct diag d = DIAG_INIT;
+	render_flame_opts_init(&o);
+	o.title = r->title ? r->title : "Differential Flame Graph";
+	o.negate = r->negate;
+	render_tree_init(&t, false, false);
+	for (size_t i = 0; i < r->stacks.count; i++) {
+		const struct hmap_entry *e = hmap_at(&r->stacks, order[i]);
+		double before = r->counts[2 * order[i]], after = r->counts[2 * order[i] + 1];
+		render_tree_add(&t, e->key, e->len, after, after - before, true);
+	}
+	int rc = 0;
+	if (t.nodes[0].value <= 0) {
+		diag_error("no samples in the second profile");
+		render_flame_write_empty(&o, stdout);
+		rc = 2;
+	} else if (render_flame_write(&t, &o, stdout, &d) < 0) {
+		diag_print(&d, NULL);
+		rc = 1;
+	}
+	render_tree_release(&t);
+	return rc;
+}
+
+static int run(struct diff_run *r, const char *before, const char *after)
+{
+	if (read_side(r, 0, before) || read_side(r, 1, after))
+		return 1;
+	if (r->bad)
+		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
+			  r->bad == 1 ? "" : "s", r->first_bad);
+	normalize(r);
+	size_t n = r->stacks.count;
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_stacks = &r->stacks;
+	qsort(order, n, sizeof(*order), by_stack);
+	int rc = r->svg ? print_svg(r, order) : print_folded(r, order);
+	free(order);
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_run r;
+	memset(&r, 0, sizeof(r));
+	hmap_init(&r.stacks);
+	sb_init(&r.tmp);
+	struct opt_state st = OPT_STATE_INIT;
+	const char *arg;
+	int id, rc;
+	while ((id = opt_next(&st, argc, argv, &diff_cmd, &arg)) > 0) {
+		switch (id) {
+		case O_NORMALIZE: r.normalize = true; break;
+		case O_STRIP_HEX: r.strip_hex = true; break;
+		case O_SVG: r.svg = true; break;
+		case O_TITLE: r.title = arg; break;
+		case O_NEGATE: r.negate = true; break;
+		}
+	}
+	if (id == OPT_HELP)
+		rc = 0;
+	else if (id < 0)
+		rc = 2;
+	else if (argc - st.ind != 2)
+		rc = opt_usage_error(&diff_cmd, "expected two folded files, BEFORE and AFTER");
+	else
+		rc = run(&r, argv[st.ind], argv[st.ind + 1]);
+	hmap_release(&r.stacks);
+	free(r.counts);
+	sb_release(&r.tmp);
+	return rc;
+}

@@ -1,0 +1,283 @@
+/*
+ * flame: folded stacks in, SVG flame graph out (drop-in for
+ * flamegraph.pl). Stage: command. Reads each input line by line and
+ * merges it into the call tree at once (memory grows with distinct
+ * stacks, not input size); malformed lines are skipped and reported once
+ * with a count; empty input gives the "No samples" SVG and exit 2.
+ */
+#include "cmd/cmd.h"
+SCORCH_COMMAND(flame, "draw folded stacks as an interactive SVG flame graph")
+
+#include "base/diag.h"
+#include "base/lines.h"
+#include "base/opt.h"
+#include "render/flame.h"
+#include "render/nameattr.h"
+#include "render/palette.h"
+#include "render/tree.h"
+#include "stacks/folded.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	O_TITLE = 1, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
+	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_NAMEATTR, O_FACTOR,
+	O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_DETERMINISTIC, O_CP, O_PALETTE,
+	O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL,
+	O_SEARCH_COLOR, O_TRUNC_RIGHT, O_TRUNC_LEFT, O_ENCODING,
+};
+
+static const struct opt_spec flame_opts[] = {
+	{ "title", 0, OPT_REQ, "TEXT", "title text (default \"Flame Graph\")", O_TITLE },
+	{ "subtitle", 0, OPT_REQ, "TEXT", "second line of title", O_SUBTITLE },
+	{ "width", 0, OPT_REQ, "PX", "image width (default 1200)", O_WIDTH },
+	{ "height", 0, OPT_REQ, "PX", "height of each frame (default 16)", O_HEIGHT },
+	{ "minwidth", 0, OPT_REQ, "PX[%]", "merge frames narrower than PX pixels or PX% of the total (default 0.1)", O_MINWIDTH },
+	{ "fonttype", 0, OPT_REQ, "FONT", "font family (default Verdana)", O_FONTTYPE },
+	{ "fontsize", 0, OPT_REQ, "PX", "font size (default 12)", O_FONTSIZE },
+	{ "fontwidth", 0, OPT_REQ, "RATIO", "average character width / font size (default 0.59)", O_FONTWIDTH },
+	{ "countname", 0, OPT_REQ, "NAME", "count type label (default \"samples\")", O_COUNTNAME },
+	{ "nametype", 0, OPT_REQ, "NAME", "name type label (default \"Function:\")", O_NAMETYPE },
+	{ "nameattr", 0, OPT_REQ, "FILE", "file of per-function SVG attributes", O_NAMEATTR },
+	{ "factor", 0, OPT_REQ, "NUM", "factor to scale counts by in tooltips", O_FACTOR },
+	{ "colors", 0, OPT_REQ, "PALETTE", "colour palette: hot (default), mem, io, wakeup, chain, java, js, perl, python, rust, red, green, blue, aqua, yellow, purple, orange", O_COLORS },
+	{ "bgcolors", 0, OPT_REQ, "COLOR", "background: yellow, blue, green, grey or #rrggbb", O_BGCOLORS },
+	{ "hash", 0, OPT_NONE, NULL, "colours from flamegraph.pl's name hash", O_HASH },
+	{ "random", 0, OPT_NONE, NULL, "random colours (not reproducible)", O_RANDOM },
+	{ "deterministic", 0, OPT_NONE, NULL, NULL, O_DETERMINISTIC },
+	{ "cp", 0, OPT_NONE, NULL, "consistent colours through ./palette.map", O_CP },
+	{ "palette", 0, OPT_REQ, "FILE", "consistent colours through FILE (like --cp)", O_PALETTE },
+	{ "reverse", 0, OPT_NONE, NULL, "reverse stacks: merge from the leaf", O_REVERSE },
+	{ "inverted", 0, OPT_NONE, NULL, "icicle graph: root at the top", O_INVERTED },
+	{ "flamechart", 0, OPT_NONE, NULL, "flame chart: keep input (time) order, no merging across lines", O_FLAMECHART },
+	{ "negate", 0, OPT_NONE, NULL, "differential: swap red and blue", O_NEGATE },
+	{ "notes", 0, OPT_REQ, "TEXT", "notes stored in the SVG", O_NOTES },
+	{ "total", 0, OPT_REQ, "NUM", "widths relative to NUM when above the input total", O_TOTAL },
+	{ "search-color", 0, OPT_REQ, "COLOR", "colour of search matches (default rgb(230,0,230))", O_SEARCH_COLOR },
+	{ "truncate-text-right", 0, OPT_NONE, NULL, "labels that do not fit keep their start: \"name..\" (default)", O_TRUNC_RIGHT },
+	{ "truncate-text-left", 0, OPT_NONE, NULL, "labels that do not fit keep their end: \"..name\"", O_TRUNC_LEFT },
+	{ "encoding", 0, OPT_REQ, "ENC", "encoding named in the XML declaration", O_ENCODING },
+	OPT_END_SPEC
+};
+
+static const struct opt_cmd flame_cmd = {
+	"flame", "scorch flame [options] [FILE...] > graph.svg",
+	"Draw folded stacks (\"a;b;c 42\", one stack per line; stdin when no FILE;\n"
+	"several files are merged) as an interactive SVG flame graph. Two count\n"
+	"columns (\"a;b 10 14\") draw a differential graph.",
+	flame_opts, false,
+};
+
+struct flame_run {
+	struct render_flame_opts o;
+	struct render_tree tree;
+	struct render_palette_map map;
+	struct render_nameattr na;
+	const char *palette_file;
+	const char *nameattr_file;
+	bool reverse;
+	size_t bad, lines;
+	char first_bad[512];
+};
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int set_minwidth(struct render_flame_opts *o, const char *s)
+{
+	size_t n = strlen(s);
+	char buf[64];
+	if (n == 0 || n >= sizeof(buf) || strspn(s, "0123456789.%") != n ||
+	    (strchr(s, '%') && strchr(s, '%') != s + n - 1))
+		return -EINVAL;
+	memcpy(buf, s, n + 1);
+	o->minwidth_pct = buf[n - 1] == '%';
+	if (o->minwidth_pct)
+		buf[n - 1] = '\0';
+	return parse_num(buf, 0, 1e9, &o->minwidth);
+}
+
+/* Options that take a number or a name; returns 0 or the exit status. */
+static int set_option(struct flame_run *r, int id, const char *arg)
+{
+	struct render_flame_opts *o = &r->o;
+	double v = 0;
+	int bad = 0;
+	switch (id) {
+	case O_TITLE: o->title = arg; break;
+	case O_SUBTITLE: o->subtitle = arg; break;
+	case O_WIDTH: bad = parse_num(arg, 40, 1e6, &v); o->width = (int)v; break;
+	case O_HEIGHT: bad = parse_num(arg, 2, 1000, &v); o->frameheight = (int)v; break;
+	case O_MINWIDTH: bad = set_minwidth(o, arg); break;
+	case O_FONTTYPE: o->fonttype = arg; break;
+	case O_FONTSIZE: bad = parse_num(arg, 0.5, 1000, &o->fontsize); break;
+	case O_FONTWIDTH: bad = parse_num(arg, 0.01, 10, &o->fontwidth); break;
+	case O_COUNTNAME: o->countname = arg; break;
+	case O_NAMETYPE: o->nametype = arg; break;
+	case O_NAMEATTR: r->nameattr_file = arg; break;
+	case O_FACTOR: bad = parse_num(arg, 0, 1e300, &o->factor); break;
+	case O_COLORS: bad = render_palette_parse(arg, &o->palette); break;
+	case O_BGCOLORS: {
+		const char *a, *b;
+		bad = render_palette_bg(arg, PAL_HOT, &a, &b);
+		o->bgcolor = arg;
+		break;
+	}
+	case O_HASH: o->color_mode = COLOR_HASH; break;
+	case O_RANDOM: o->color_mode = COLOR_RANDOM; break;
+	case O_DETERMINISTIC: o->color_mode = COLOR_NAME; break;
+	case O_CP: r->palette_file = "palette.map"; break;
+	case O_PALETTE: r->palette_file = arg; break;
+	case O_REVERSE: r->reverse = true; break;
+	case O_INVERTED: o->inverted = true; break;
+	case O_FLAMECHART: o->flamechart = true; break;
+	case O_NEGATE: o->negate = true; break;
+	case O_NOTES: o->notes = arg; break;
+	case O_TOTAL: bad = parse_num(arg, 0, 1e300, &o->total); break;
+	case O_SEARCH_COLOR: o->search_color = arg; break;
+	case O_TRUNC_RIGHT: o->truncate_left = false; break;
+	case O_TRUNC_LEFT: o->truncate_left = true; break;
+	case O_ENCODING: o->encoding = arg; break;
+	}
+	if (bad && id == O_COLORS)
+		return opt_usage_error(&flame_cmd, "unknown palette '%s' (known: %s)",
+				       arg, render_palette_names);
+	if (bad)
+		return opt_usage_error(&flame_cmd, "invalid value '%s' for --%s", arg,
+				       flame_opts[id - 1].name);
+	return 0;
+}
+
+static void read_line(struct flame_run *r, const char *line, size_t len,
+		      const char *file, unsigned long long lineno)
+{
+	struct stack_folded f;
+	if (len == 0 || (len == 1 && line[0] == '\r'))
+		return;
+	if (stack_folded_parse(line, len, &f) < 0) {
+		if (r->bad++ == 0)
+			snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", file, lineno);
+		return;
+	}
+	r->lines++;
+	render_tree_add(&r->tree, f.stack, f.stack_len, f.count,
+			f.count - f.count1, f.two);
+}
+
+static int read_input(struct flame_run *r, const char *path)
+{
+	struct lines lr;
+	int rc = lines_open(&lr, path);
+	const char *name = path && strcmp(path, "-") ? path : "<stdin>";
+	if (rc < 0) {
+		diag_error("%s: %s", name, strerror(-rc));
+		return 1;
+	}
+	const char *line;
+	size_t len;
+	while ((rc = lines_next(&lr, &line, &len)) > 0)
+		read_line(r, line, len, name, (unsigned long long)lr.lineno);
+	if (rc < 0)
+		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
+			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	lines_close(&lr);
+	return rc < 0 ? 1 : 0;
+}
+
+static int load_side_files(struct flame_run *r)
+{
+	struct diag d = DIAG_INIT;
+	size_t bad = 0;
+	if (r->nameattr_file) {
+		if (render_nameattr_load(&r->na, r->nameattr_file, &bad, &d) < 0) {
+			diag_print(&d, r->nameattr_file);
+			return 1;
+		}
+		if (bad)
+			diag_warn("%s: ignored %zu invalid attribute%s", r->nameattr_file,
+				  bad, bad == 1 ? "" : "s");
+		r->o.nameattr = &r->na;
+	}
+	if (r->palette_file) {
+		if (render_palette_map_load(&r->map, r->palette_file, &bad, &d) < 0) {
+			diag_print(&d, r->palette_file);
+			return 1;
+		}
+		if (bad)
+			diag_warn("%s: ignored %zu invalid line%s", r->palette_file, bad,
+				  bad == 1 ? "" : "s");
+		r->o.palette_map = &r->map;
+	}
+	return 0;
+}
+
+static int draw(struct flame_run *r)
+{
+	struct diag d = DIAG_INIT;
+	if (r->bad)
+		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
+			  r->bad == 1 ? "" : "s", r->first_bad);
+	if (r->tree.nodes[0].value <= 0) {
+		diag_error("no stack counts found");
+		render_flame_write_empty(&r->o, stdout);
+		return 2;
+	}
+	if (render_flame_write(&r->tree, &r->o, stdout, &d) < 0) {
+		diag_print(&d, NULL);
+		return 1;
+	}
+	if (r->palette_file && (r->map.dirty || r->map.names.count == 0)) {
+		if (render_palette_map_save(&r->map, r->palette_file, &d) < 0) {
+			diag_print(&d, r->palette_file);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int cmd_flame(int argc, char **argv)
+{
+	struct flame_run r;
+	memset(&r, 0, sizeof(r));
+	render_flame_opts_init(&r.o);
+	render_palette_map_init(&r.map);
+	render_nameattr_init(&r.na);
+	struct opt_state st = OPT_STATE_INIT;
+	const char *arg;
+	int id, rc = 0;
+	while ((id = opt_next(&st, argc, argv, &flame_cmd, &arg)) > 0)
+		if ((rc = set_option(&r, id, arg)) != 0)
+			goto out;
+	if (id == OPT_HELP)
+		goto out;
+	if (id < 0) {
+		rc = 2;
+		goto out;
+	}
+	if ((rc = load_side_files(&r)) != 0)
+		goto out;
+	render_tree_init(&r.tree, r.o.flamechart, r.reverse);
+	if (st.ind >= argc)
+		rc = read_input(&r, NULL);
+	for (int i = st.ind; i < argc && !rc; i++)
+		rc = read_input(&r, argv[i]);
+	if (!rc)
+		rc = draw(&r);
+	render_tree_release(&r.tree);
+out:
+	render_palette_map_release(&r.map);
+	render_nameattr_release(&r.na);
+	return rc;
+}

@@ -1,0 +1,218 @@
+/*
+ * tree: merging folded stacks into a call tree (see tree.h).
+ * Stage: render. Child lookup is a hash table keyed by (parent, name id)
+ * over the node array; a stack that shares a prefix with the previous one
+ * reuses the previous path for that prefix without hashing.
+ */
+#include "render/tree.h"
+
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint64_t key_hash(uint32_t parent, uint32_t name)
+{
+	uint64_t x = ((uint64_t)parent << 32) | name;
+	x ^= x >> 31;
+	x *= 0x9e3779b97f4a7c15ULL;
+	x ^= x >> 29;
+	return x;
+}
+
+static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
+{
+	XGROW(t->nodes, t->cap, t->count + 1);
+	uint32_t id = (uint32_t)t->count++;
+	struct render_node *n = &t->nodes[id];
+	n->name = name;
+	n->parent = parent;
+	n->child = RENDER_NONE;
+	n->value = 0;
+	if (parent != RENDER_NONE) {
+		n->next = t->nodes[parent].child;
+		t->nodes[parent].child = id;
+	} else {
+		n->next = RENDER_NONE;
+	}
+	if (t->delta) {
+		if (t->delta_cap < t->cap) {
+			t->delta = xreallocarray(t->delta, t->cap, sizeof(*t->delta));
+			t->delta_cap = t->cap;
+		}
+		t->delta[id] = 0;
+	}
+	return id;
+}
+
+void render_tree_init(struct render_tree *t, bool flamechart, bool reverse)
+{
+	memset(t, 0, sizeof(*t));
+	hmap_init(&t->names);
+	t->flamechart = flamechart;
+	t->reverse = reverse;
+	uint32_t root = (uint32_t)hmap_put(&t->names, "all", 3, NULL);
+	new_node(t, RENDER_NONE, root);
+}
+
+void render_tree_release(struct render_tree *t)
+{
+	free(t->nodes);
+	free(t->delta);
+	free(t->slots);
+	free(t->prev);
+	free(t->path);
+	free(t->ends);
+	free(t->frames);
+	free(t->frame_lens);
+	hmap_release(&t->names);
+	memset(t, 0, sizeof(*t));
+}
+
+static void rehash(struct render_tree *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 1024;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+	for (size_t id = 1; id < t->count; id++) {
+		const struct render_node *nd = &t->nodes[id];
+		size_t i = key_hash(nd->parent, nd->name) & (n - 1);
+		while (slots[i])
+			i = (i + 1) & (n - 1);
+		slots[i] = (uint32_t)id + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = n;
+}
+
+/* The child of parent named name, created when absent. */
+static uint32_t child_hashed(struct render_tree *t, uint32_t parent, uint32_t name)
+{
+	if ((t->count + 1) * 2 > t->nslots)
+		rehash(t);
+	size_t mask = t->nslots - 1;
+	size_t i = key_hash(parent, name) & mask;
+	for (;;) {
+		uint32_t s = t->slots[i];
+		if (!s)
+			break;
+		const struct render_node *nd = &t->nodes[s - 1];
+		if (nd->parent == parent && nd->name == name)
+			return s - 1;
+		i = (i + 1) & mask;
+	}
+	uint32_t id = new_node(t, parent, name);
+	t->slots[i] = id + 1;
+	return id;
+}
+
+/* Flame chart: merge only with the most recent child (time order). */
+static uint32_t child_recent(struct render_tree *t, uint32_t parent, uint32_t name)
+{
+	uint32_t c = t->nodes[parent].child;
+	if (c != RENDER_NONE && t->nodes[c].name == name)
+		return c;
+	return new_node(t, parent, name);
+}
+
+static uint32_t child(struct render_tree *t, uint32_t parent, const char *f, size_t len)
+{
+	uint32_t name = (uint32_t)hmap_put(&t->names, f, len, NULL);
+	return t->flamechart ? child_recent(t, parent, name)
+			     : child_hashed(t, parent, name);
+}
+
+static void remember(struct render_tree *t, size_t depth, uint32_t node, size_t end)
+{
+	if (depth >= t->path_cap) {
+		size_t cap = t->path_cap;
+		XGROW(t->path, cap, depth + 1);
+		t->ends = xreallocarray(t->ends, cap, sizeof(*t->ends));
+		t->path_cap = cap;
+	}
+	t->path[depth] = node;
+	t->ends[depth] = end;
+}
+
+/* Frames of the previous stack that this one repeats byte for byte. */
+static size_t shared_frames(const struct render_tree *t, const char *s, size_t len)
+{
+	size_t n = len < t->prev_len ? len : t->prev_len, l = 0;
+	while (l < n && s[l] == t->prev[l])
+		l++;
+	size_t k = 0;
+	while (k < t->depth && (t->ends[k] < l ||
+	       (t->ends[k] == l && (l == len || s[l] == ';'))))
+		k++;
+	return k;
+}
+
+static void add_forward(struct render_tree *t, const char *s, size_t len, double value)
+{
+	size_t k = shared_frames(t, s, len);
+	uint32_t node = 0;
+	t->nodes[0].value += value;
+	for (size_t d = 0; d < k; d++) {
+		node = t->path[d];
+		t->nodes[node].value += value;
+	}
+	size_t pos = k ? t->ends[k - 1] + 1 : 0;
+	size_t depth = k;
+	while (pos <= len && len > 0) {
+		const char *semi = memchr(s + pos, ';', len - pos);
+		size_t end = semi ? (size_t)(semi - s) : len;
+		node = child(t, node, s + pos, end - pos);
+		t->nodes[node].value += value;
+		remember(t, depth++, node, end);
+		pos = end + 1;
+	}
+	t->depth = depth;
+	if (len > t->prev_cap) {
+		t->prev_cap = len + 64;
+		t->prev = xrealloc(t->prev, t->prev_cap);
+	}
+	memcpy(t->prev, s, len);
+	t->prev_len = len;
+	t->last = node;
+}
+
+static void add_reverse(struct render_tree *t, const char *s, size_t len, double value)
+{
+	size_t n = 0, pos = 0;
+	while (pos <= len && len > 0) {
+		const char *semi = memchr(s + pos, ';', len - pos);
+		size_t end = semi ? (size_t)(semi - s) : len;
+		if (n >= t->frames_cap) {
+			size_t cap = t->frames_cap;
+			XGROW(t->frames, cap, n + 1);
+			t->frame_lens = xreallocarray(t->frame_lens, cap,
+						      sizeof(*t->frame_lens));
+			t->frames_cap = cap;
+		}
+		t->frames[n] = s + pos;
+		t->frame_lens[n++] = end - pos;
+		pos = end + 1;
+	}
+	uint32_t node = 0;
+	t->nodes[0].value += value;
+	while (n-- > 0) {
+		node = child(t, node, t->frames[n], t->frame_lens[n]);
+		t->nodes[node].value += value;
+	}
+	t->last = node;
+}
+
+void render_tree_add(struct render_tree *t, const char *stack, size_t len,
+		     double value, double delta, bool has_delta)
+{
+	if (has_delta && !t->delta) {
+		t->delta = xcalloc(t->cap, sizeof(*t->delta));
+		t->delta_cap = t->cap;
+	}
+	if (t->reverse)
+		add_reverse(t, stack, len, value);
+	else
+		add_forward(t, stack, len, value);
+	if (has_delta)
+		t->delta[t->last] += delta;
+}

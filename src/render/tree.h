@@ -1,0 +1,73 @@
+/*
+ * tree: the merged call tree a flame graph is drawn from.
+ * Stage: render. Folded stacks are merged line by line as they arrive:
+ * each distinct path from the root gets one node whose value is the sum
+ * of the counts of all stacks through it. Memory grows with distinct
+ * paths (nodes) and distinct frame names, never with input size.
+ * Key invariants: node 0 is the root ("all"); a node's value is at least
+ * the sum of its children's values (the rest is its self time); names
+ * are interned in t->names and borrowed from it until release.
+ * Children are linked newest-first; the layout orders them (by name for
+ * a flame graph, input order for a flame chart) only where it draws.
+ */
+#ifndef SCORCH_RENDER_TREE_H
+#define SCORCH_RENDER_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hmap.h"
+
+#define RENDER_NONE UINT32_MAX
+
+struct render_node {
+	uint32_t name;   /* id in names */
+	uint32_t parent; /* RENDER_NONE for the root */
+	uint32_t child;  /* first child or RENDER_NONE */
+	uint32_t next;   /* next sibling or RENDER_NONE */
+	double value;    /* inclusive count (the 2nd column of diff lines) */
+};
+
+struct render_tree {
+	struct render_node *nodes;
+	size_t count, cap;
+	double *delta;         /* self delta per node (differential), or NULL */
+	size_t delta_cap;
+	struct hmap names;     /* frame name -> id */
+	uint32_t *slots;       /* (parent, name) -> node + 1; open addressing */
+	size_t nslots;
+	bool flamechart;       /* merge only with the most recent child */
+	bool reverse;          /* stacks are merged leaf first */
+	/* The previous stack and its path, to skip lookups for a shared
+	 * prefix (folded input is usually sorted). */
+	char *prev;
+	size_t prev_len, prev_cap;
+	uint32_t *path;        /* node per depth of the previous stack */
+	size_t *ends;          /* end offset of each frame in prev */
+	size_t depth, path_cap;
+	const char **frames;   /* scratch for --reverse */
+	size_t *frame_lens;
+	size_t frames_cap;
+	uint32_t last;         /* leaf of the stack added last */
+};
+
+void render_tree_init(struct render_tree *t, bool flamechart, bool reverse);
+void render_tree_release(struct render_tree *t);
+
+/* Merge one stack ("a;b;c", len bytes) with value, and delta (after -
+ * before, for differential input) added to the leaf's self delta. An
+ * empty stack adds to the root only. Cannot fail (allocation failure is
+ * fatal). */
+void render_tree_add(struct render_tree *t, const char *stack, size_t len,
+		     double value, double delta, bool has_delta);
+
+static inline const char *render_tree_name(struct render_tree *t, uint32_t node,
+					   size_t *len)
+{
+	struct hmap_entry *e = hmap_at(&t->names, t->nodes[node].name);
+	*len = e->len;
+	return e->key;
+}
+
+#endif
