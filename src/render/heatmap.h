@@ -1,0 +1,101 @@
+/*
+ * heatmap: latency heat maps (time on x, latency bands on y, colour by
+ * count), with trace2heatmap.pl's bucketing, drawn as SVG or as a cell list.
+ * Stage: render. Input is a stream of (time, latency) pairs; they are
+ * spooled to an unlinked temporary file (not memory) because the default
+ * bands need the largest latency before the first pair can be bucketed.
+ * Key invariant: memory grows with the number of non-empty cells, never
+ * with the number of pairs; every cell that was counted is drawn (unless
+ * quirks mode asks for trace2heatmap.pl's hidden last column / top band).
+ *
+ * Bucketing (see docs/scorch-heatmap.md and ../shared/heatmap/README.md):
+ *   start = smallest time; largest = largest latency of all pairs
+ *   maxlat = opt or largest; step = opt or int((maxlat - minlat) / rows)
+ *   pair kept when minlat <= lat <= maxlat (and col <= maxcol if given)
+ *   col = int(((t - start) / timefactor) / stepsec)
+ *   row = int((lat - minlat) / step)
+ * Ownership: strings in heatmap_opts are borrowed for the map's life.
+ */
+#ifndef SCORCH_RENDER_HEATMAP_H
+#define SCORCH_RENDER_HEATMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "base/hmap.h"
+#include "base/strbuf.h"
+
+#define HEATMAP_MAX_COLS 10000   /* as trace2heatmap.pl's $limit_col */
+#define HEATMAP_MAX_ROWS 100000
+
+struct heatmap_opts {
+	double timefactor;      /* time units per second: 1, 1e3, 1e6, 1e9 */
+	const char *unitslabel; /* suffix of latency labels */
+	double minlat;          /* drop latency below */
+	double maxlat;          /* drop latency above; 0 = largest seen */
+	double steplat;         /* band height; 0 = derived from rows */
+	long rows;              /* wanted bands when steplat is derived */
+	double stepsec;         /* seconds per column */
+	long maxcol;            /* drop columns above; -1 = none */
+	const char *title;
+	const char *fonttype;
+	long fontsize;
+	long boxsize;           /* cell size in px */
+	bool accstats;          /* tooltip adds cumulative counts */
+	bool grid;              /* grid lines and labels */
+	bool quirks;            /* hide the last column and the top band as
+				 * trace2heatmap.pl does */
+};
+
+void heatmap_opts_init(struct heatmap_opts *o);
+
+struct heatmap_cell {
+	long col, row;
+	uint64_t count;
+	uint64_t acc;      /* cumulative count bottom-up in its column */
+	uint64_t coltotal; /* sum of the drawn cells of its column */
+};
+
+struct heatmap {
+	struct heatmap_opts o;
+	FILE *spool;            /* pairs as two doubles each */
+	uint64_t npairs;
+	double min_t, max_t, largest_lat;
+	/* layout, set by heatmap_build */
+	double start, maxlat, step;
+	long largest_col, largest_row;
+	uint64_t largest_count, kept;
+	struct hmap cells;      /* key: two longs (col, row); value: count */
+	struct heatmap_cell *drawn; /* sorted column-major, bottom-up */
+	size_t ndrawn;
+};
+
+void heatmap_init(struct heatmap *hm, const struct heatmap_opts *o);
+void heatmap_release(struct heatmap *hm);
+/* Add one pair; both must be finite. Returns 0 or -errno (spool I/O). */
+int heatmap_add(struct heatmap *hm, double t, double lat);
+/* Bucket the spooled pairs. Returns 0, or negative with d filled (no
+ * data, row resolution too high, too many columns or rows). */
+int heatmap_build(struct heatmap *hm, struct diag *d);
+/* Number of columns and rows drawn (after heatmap_build). */
+long heatmap_ncols(const struct heatmap *hm);
+long heatmap_nrows(const struct heatmap *hm);
+/* Append the cell list as TSV with a header line:
+ * col row count acc coltotal time_label range_label fill x y */
+void heatmap_write_cells(const struct heatmap *hm, struct strbuf *out);
+/* Append the interactive SVG. */
+void heatmap_write_svg(const struct heatmap *hm, struct strbuf *out);
+/* Label helpers (also used by the SVG): the column's time range and the
+ * row's latency range as trace2heatmap.pl prints them. */
+void heatmap_time_label(const struct heatmap *hm, long col, struct strbuf *sb);
+void heatmap_range_label(const struct heatmap *hm, long row, struct strbuf *sb);
+
+/* Parse one "time latency" text line into *t, *lat: 1 = a pair, 0 = a
+ * line to skip silently (fewer than two fields), -1 = not numeric. */
+int heatmap_parse_line(const char *line, size_t len, double *t, double *lat);
+/* true when a first line is a header (contains a letter). */
+bool heatmap_is_header(const char *line, size_t len);
+
+#endif
