@@ -48,10 +48,27 @@ static size_t skip_digits(const char *s, size_t i, size_t len)
 	return i;
 }
 
+/* First "ab" in s (memmem is slow to start for such short needles). */
+static const char *find2(const char *s, size_t len, char a, char b)
+{
+	const char *end = s + len;
+	for (const char *p = memchr(s, a, len); p && p + 1 < end;
+	     p = memchr(p + 1, a, (size_t)(end - p - 1)))
+		if (p[1] == b)
+			return p;
+	return NULL;
+}
+
 static bool contains(const char *s, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
-	return n <= len && memmem(s, len, needle, n) != NULL;
+	if (n > len)
+		return false;
+	for (const char *p = find2(s, len, needle[0], needle[1]); p;
+	     p = find2(p + 1, len - (size_t)(p + 1 - s), needle[0], needle[1]))
+		if ((size_t)(s + len - p) >= n && memcmp(p, needle, n) == 0)
+			return true;
+	return false;
 }
 
 void collapse_opts_finish(struct collapse_opts *o)
@@ -105,11 +122,11 @@ static size_t strip_offset(const char *s, size_t len)
 /* The Go method test m/\.\(.*\)\./: ".(" with ")." starting after it. */
 static bool looks_like_go(const char *s, size_t len)
 {
-	const char *a = memmem(s, len, ".(", 2);
+	const char *a = find2(s, len, '.', '(');
 	if (!a)
 		return false;
 	size_t from = (size_t)(a - s) + 2;
-	return memmem(s + from, len - from, ").", 2) != NULL;
+	return find2(s + from, len - from, ')', '.') != NULL;
 }
 
 /* s/\((?!anonymous namespace\)).* //  (without the space): length up to
@@ -127,21 +144,40 @@ static size_t cut_args(const char *s, size_t len)
 	return len;
 }
 
+/* Bytes that some tidy rule looks at; most names have none of them. */
+enum { SP_SEMI = 1, SP_PAREN = 2, SP_QUOTE = 4, SP_DASH = 8 };
+static const unsigned char special[256] = {
+	[';'] = SP_SEMI, ['('] = SP_PAREN, ['"'] = SP_QUOTE, ['\''] = SP_QUOTE,
+	['-'] = SP_DASH,
+};
+
+static unsigned specials(const char *s, size_t len)
+{
+	unsigned m = 0;
+	for (size_t i = 0; i < len; i++)
+		m |= special[(unsigned char)s[i]];
+	return m;
+}
+
 /* Tidy one name in place at the end of sb (from start): ';' -> ':', the
  * argument cut, quote removal, the Java 'L' rule. */
 static void tidy_name(struct strbuf *sb, size_t start, bool java)
 {
 	char *s = sb->buf + start;
 	size_t len = sb->len - start;
-	for (char *p = memchr(s, ';', len); p; p = memchr(p, ';', len - (size_t)(p - s)))
-		*p = ':';
-	if (!looks_like_go(s, len))
+	unsigned m = specials(s, len);
+	if (m & SP_SEMI)
+		for (char *p = memchr(s, ';', len); p; p = memchr(p, ';', len - (size_t)(p - s)))
+			*p = ':';
+	if ((m & SP_PAREN) && !looks_like_go(s, len))
 		len = cut_args(s, len);
-	size_t w = 0;
-	for (size_t r = 0; r < len; r++)
-		if (s[r] != '"' && s[r] != '\'')
-			s[w++] = s[r];
-	len = w;
+	if (m & SP_QUOTE) {
+		size_t w = 0;
+		for (size_t r = 0; r < len; r++)
+			if (s[r] != '"' && s[r] != '\'')
+				s[w++] = s[r];
+		len = w;
+	}
 	if (java && len > 0 && s[0] == 'L' && memchr(s, '/', len)) {
 		memmove(s, s + 1, len - 1);
 		len--;
@@ -263,7 +299,7 @@ size_t collapse_perf_frame(const struct collapse_opts *o, bool java,
 	bool unknown = false;
 	size_t pos = 0;
 	while (pos < end) {
-		const char *sep = memmem(s + pos, end - pos, "->", 2);
+		const char *sep = find2(s + pos, end - pos, '-', '>');
 		size_t stop = sep ? (size_t)(sep - s) : end;
 		frame_part(o, java, f, s + pos, stop - pos, nparts, &unknown, b);
 		nparts++;
@@ -387,12 +423,16 @@ static bool parse_frame(const char *s, size_t len, struct collapse_frame *f)
 	if (!close)
 		return false;
 	size_t lp = (size_t)(close - s);
-	size_t k = lp >= 2 ? lp - 2 : 0;
-	for (;; k--) {
-		if (k >= x && s[k] == ' ' && s[k + 1] == '(')
-			break;
-		if (k <= x)
+	/* k: the last " (" at or after x that ends before lp */
+	size_t k = 0, lim = lp;
+	for (;;) {
+		const char *open = lim > x + 1 ? memrchr(s + x + 1, '(', lim - x - 1) : NULL;
+		if (!open)
 			return false;
+		k = (size_t)(open - s) - 1;
+		if (s[k] == ' ')
+			break;
+		lim = k + 1;
 	}
 	size_t y = skip_space(s, x, len);
 	size_t sym;
