@@ -258,11 +258,14 @@ static int open_error(struct rec_session *s, size_t ev, pid_t tid, int cpu,
 			 "lower it: sysctl -w kernel.perf_event_paranoid=%d",
 			 name, tid == -1 ? " system-wide" : "", paranoid(),
 			 tid == -1 ? 0 : 1);
+	} else if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV) &&
+		   s->attrs[ev].type == PERF_TYPE_HARDWARE) {
+		diag_set(&s->diag, "event '%s' is not supported by this machine: "
+			 "it has no hardware PMU that counts it (use a software "
+			 "event such as -e cpu-clock)", name);
 	} else if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV) {
 		diag_set(&s->diag, "event '%s' is not supported by this machine "
-			 "(%s)%s", name, strerror(err),
-			 s->attrs[ev].type == PERF_TYPE_HARDWARE
-			 ? "; there is no hardware PMU: use -e cpu-clock" : "");
+			 "(%s)", name, strerror(err));
 	} else if (err == ESRCH) {
 		diag_set(&s->diag, "no such thread: %d", (int)tid);
 	} else if (err == EMFILE) {
@@ -284,6 +287,17 @@ static int open_one(struct rec_session *s, size_t ev, pid_t tid, int cpu)
 			return (int)fd;
 		int err = errno;
 		struct rec_event *e = &s->opts->events[ev];
+		struct perf_event_attr *a = &s->attrs[ev];
+		if ((err == EACCES || err == EPERM) && tid != -1 &&
+		    !a->exclude_kernel && paranoid() >= 2) {
+			/* as perf does: user space only is still allowed */
+			diag_warn("kernel.perf_event_paranoid is %d: recording "
+				  "user space only (lower it to 1 for kernel "
+				  "frames)", paranoid());
+			e->exclude_kernel = true;
+			build_attr(s, ev);
+			continue;
+		}
 		if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV) &&
 		    rec_event_fallback(e)) {
 			if (!e->is_default)
