@@ -137,4 +137,10 @@ void pd_attr_default_name(const struct pd_attr *a, char *buf, size_t size);
 /* "IP|TID|TIME|CALLCHAIN|PERIOD" as perf prints sample_type. */
 void pd_attr_sample_type_str(uint64_t sample_type, char *buf, size_t size);
 
+/* The attr fields perf report --header-only lists after an event's name
+ * and ids, each as ", field = value" (only non-zero fields, perf's order
+ * and number formats). */
+struct strbuf;
+void pd_attr_format(const struct pd_attr *a, struct strbuf *out);
+
 #endif

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "perfdata/attr.h"
 
 struct strbuf;
 
@@ -49,6 +50,14 @@ struct pd_feature_raw {
 	uint64_t offset;            /* file offset (0 in pipe mode) */
 };
 
+/* One EVENT_DESC entry: an attr copy with its name and ids. */
+struct pd_event_desc {
+	struct pd_attr attr;
+	const char *name;
+	const uint64_t *ids;
+	size_t nr_ids;
+};
+
 struct pd_features {
 	uint8_t state[PD_FEAT_MAX]; /* PD_FEAT_ABSENT / _OK / _BAD */
 	struct pd_feature_raw raw[PD_FEAT_MAX];
@@ -66,6 +75,11 @@ struct pd_features {
 	uint64_t clock_data_tod_ns, clock_data_clockid_ns;
 	uint32_t compressed_type, compressed_level;    /* COMPRESSED */
 	uint32_t compressed_ratio, compressed_mmap_len;
+	size_t nr_event_desc;                          /* EVENT_DESC */
+	struct pd_event_desc *event_desc;
+	size_t nr_pmu;                                 /* PMU_MAPPINGS */
+	uint32_t *pmu_type;
+	const char **pmu_name;
 
 	struct arena mem;           /* decoded strings and payload copies */
 };

@@ -1,0 +1,305 @@
+/*
+ * reader: opens perf.data (file or pipe mode), reads header, attrs and
+ * features, and streams the data section record by record.
+ * Stage: perfdata. Byte order is settled here, at the edge: the magic
+ * tells the writer's order and every later read goes through a cursor
+ * with the swap flag. Records are framed from a bounded window
+ * (source.c); COMPRESSED payloads are inflated into a second buffer that
+ * holds at most one partial record between chunks (zstd.c).
+ * Invariant: a record is handed on only after its whole header.size is
+ * buffered; damage stops the stream with one message naming the offset
+ * and record type, and everything read before it stays valid.
+ */
+#include "perfdata/reader_impl.h"
+
+#include "base/cursor.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool host_is_be(void)
+{
+	const uint16_t one = 1;
+	uint8_t b;
+	memcpy(&b, &one, 1);
+	return b == 0;
+}
+
+void pd_reader_note(struct pd_reader *r, const char *fmt, ...)
+{
+	struct strbuf sb = SB_INIT;
+	va_list ap;
+
+	if (r->nr_notes >= 64)
+		return;
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	XGROW(r->notes, r->notes_cap, r->nr_notes + 1);
+	r->notes[r->nr_notes++] = sb_detach(&sb, NULL);
+}
+
+/* First damage wins; it also ends the stream. */
+void pd_reader_damage(struct pd_reader *r, uint64_t off, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	r->damaged = true;
+	if (r->diag.set)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_set_at(&r->diag, off, "%s", msg);
+}
+
+const char *pd_reader_type_name(uint32_t type, char *buf, size_t size)
+{
+	const char *n = pd_record_name(type);
+	snprintf(buf, size, "%s (%" PRIu32 ")", n ? n : "unknown type", type);
+	return buf;
+}
+
+/* ---- attrs and ids ---- */
+
+void pd_reader_map_id(struct pd_reader *r, uint64_t id, size_t idx)
+{
+	size_t slot = hmap_put(&r->ids, &id, sizeof(id), NULL);
+	hmap_at(&r->ids, slot)->value = idx + 1;
+}
+
+const struct pd_attr *pd_reader_attr_by_id(const struct pd_reader *r,
+					    uint64_t id)
+{
+	size_t slot = hmap_find(&r->ids, &id, sizeof(id));
+
+	if (slot == (size_t)-1)
+		return NULL;
+	uint64_t v = r->ids.entries[slot].value;
+	return v && v <= r->nr_attrs ? r->attrs[v - 1] : NULL;
+}
+
+static void set_default_name(struct pd_reader *r, struct pd_attr *a)
+{
+	char buf[128];
+
+	pd_attr_default_name(a, buf, sizeof(buf));
+	a->name = arena_strdup(&r->mem, buf);
+}
+
+/* Add an attr decoded from p/len with ids (n u64s at idp, file order). */
+struct pd_attr *pd_reader_add_attr(struct pd_reader *r, const uint8_t *p,
+				   size_t len, const uint8_t *idp, size_t n)
+{
+	struct pd_attr *a = arena_alloc(&r->mem, sizeof(*a));
+	struct cursor c;
+
+	memset(a, 0, sizeof(*a));
+	if (pd_attr_decode(a, p, len, r->swap) < 0)
+		return NULL;
+	a->index = r->nr_attrs;
+	uint64_t *ids = arena_alloc(&r->mem, n ? n * 8 : 8);
+	cur_init(&c, idp, n * 8, 0, r->swap);
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = cur_u64(&c);
+		pd_reader_map_id(r, ids[i], a->index);
+	}
+	a->ids = ids;
+	a->nr_ids = n;
+	set_default_name(r, a);
+	XGROW(r->attrs, r->attrs_cap, r->nr_attrs + 1);
+	r->attrs[r->nr_attrs++] = a;
+	r->id_pos = pd_sample_id_pos(r->attrs[0]->sample_type);
+	r->trailer_pos = pd_trailer_id_pos(r->attrs[0]->sample_type);
+	if (r->nr_attrs > 1 && !(a->sample_type & PD_SAMPLE_IDENTIFIER) &&
+	    pd_sample_id_pos(a->sample_type) != r->id_pos)
+		pd_reader_note(r, "events have non-matching sample_type "
+			       "(id positions differ); samples may be "
+			       "attributed to the wrong event");
+	return a;
+}
+
+/* Names from EVENT_DESC (by id, else by index), tracing data, PMUs. */
+void pd_reader_apply_names(struct pd_reader *r)
+{
+	const struct pd_features *f = &r->feat;
+
+	for (size_t i = 0; i < r->nr_attrs; i++) {
+		struct pd_attr *a = r->attrs[i];
+		const char *name = NULL;
+		for (size_t j = 0; j < f->nr_event_desc && !name; j++) {
+			const struct pd_event_desc *e = &f->event_desc[j];
+			if (e->nr_ids && a->nr_ids && e->ids[0] == a->ids[0])
+				name = e->name;
+		}
+		if (!name && i < f->nr_event_desc &&
+		    (!f->event_desc[i].nr_ids || !a->nr_ids))
+			name = f->event_desc[i].name;
+		if (!name && a->type == PD_TYPE_TRACEPOINT)
+			name = pd_reader_tracepoint_name(r, a->config);
+		if (!name && a->type >= 6)
+			name = pd_reader_pmu_name(r, a);
+		if (name && *name)
+			a->name = name;
+	}
+}
+
+/* ---- public accessors ---- */
+
+const struct diag *pd_reader_diag(const struct pd_reader *r) { return &r->diag; }
+bool pd_reader_damaged(const struct pd_reader *r) { return r->damaged; }
+size_t pd_reader_nr_warnings(const struct pd_reader *r) { return r->nr_notes; }
+const char *pd_reader_warning(const struct pd_reader *r, size_t i)
+{
+	return i < r->nr_notes ? r->notes[i] : NULL;
+}
+bool pd_reader_is_pipe(const struct pd_reader *r) { return r->pipe; }
+bool pd_reader_swapped(const struct pd_reader *r) { return r->swap; }
+bool pd_reader_big_endian(const struct pd_reader *r) { return r->writer_be; }
+const struct pd_file_header *pd_reader_header(const struct pd_reader *r)
+{
+	return &r->hdr;
+}
+size_t pd_reader_nr_attrs(const struct pd_reader *r) { return r->nr_attrs; }
+const struct pd_attr *pd_reader_attr(const struct pd_reader *r, size_t i)
+{
+	return i < r->nr_attrs ? r->attrs[i] : NULL;
+}
+const struct pd_features *pd_reader_features(const struct pd_reader *r)
+{
+	return &r->feat;
+}
+const uint8_t *pd_reader_tracing_data(const struct pd_reader *r, size_t *size)
+{
+	if (r->tracing_size) {
+		*size = r->tracing_size;
+		return r->tracing;
+	}
+	*size = r->feat.raw[PD_FEAT_TRACING_DATA].size;
+	return r->feat.raw[PD_FEAT_TRACING_DATA].data;
+}
+const struct pd_reader_stats *pd_reader_stats(const struct pd_reader *r)
+{
+	return &r->stats;
+}
+
+/* ---- open ---- */
+
+static struct pd_reader *reader_new(const char *name)
+{
+	struct pd_reader *r = xcalloc(1, sizeof(*r));
+
+	r->name = xstrdup(name);
+	hmap_init(&r->ids);
+	arena_init(&r->mem);
+	arena_init(&r->feat.mem);
+	r->id_pos = -1;
+	r->trailer_pos = -1;
+	return r;
+}
+
+void pd_reader_free(struct pd_reader *r)
+{
+	if (!r)
+		return;
+	src_close(&r->src);
+	pd_zstd_release(r);
+	pd_decoder_release(&r->dc);
+	hmap_release(&r->ids);
+	arena_release(&r->mem);
+	pd_features_release(&r->feat);
+	for (size_t i = 0; i < r->nr_notes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	free(r->attrs);
+	free(r->tracing);
+	free(r->tp_names);
+	free(r->name);
+	free(r);
+}
+
+/* Magic and mode from the first 16 bytes. */
+static int detect(struct pd_reader *r, const uint8_t *p, size_t n,
+		  struct diag *d)
+{
+	struct cursor c;
+	uint64_t size;
+
+	if (n < 16) {
+		diag_set(d, "not a perf.data file: only %zu bytes", n);
+		return -EINVAL;
+	}
+	if (memcmp(p, "PERFILE2", 8) == 0) {
+		r->writer_be = false;
+	} else if (memcmp(p, "2ELIFREP", 8) == 0) {
+		r->writer_be = true;
+	} else if (memcmp(p, "PERFFILE", 8) == 0) {
+		diag_set(d, "legacy perf.data format (PERFFILE, perf before "
+			 "2.6.39) is not supported");
+		return -EINVAL;
+	} else {
+		diag_set(d, "not a perf.data file (bad magic)");
+		return -EINVAL;
+	}
+	r->swap = r->writer_be != host_is_be();
+	r->dc.writer_be = r->writer_be;
+	cur_init(&c, p + 8, 8, 8, r->swap);
+	size = cur_u64(&c);
+	if (size == 16) {
+		r->pipe = true;
+		return 0;
+	}
+	if (size == 104 || size == 72)
+		return 0;
+	diag_set_at(d, 8, "header size %" PRIu64 " is neither 16 (pipe) "
+		    "nor 104 (file)", size);
+	return -EINVAL;
+}
+
+static struct pd_reader *finish_open(struct pd_reader *r, struct diag *d)
+{
+	const uint8_t *p;
+	size_t n = src_peek(&r->src, 16, &p);
+
+	if (detect(r, p, n, d) < 0) {
+		pd_reader_free(r);
+		return NULL;
+	}
+	if (r->pipe) {
+		src_consume(&r->src, 16);
+		return r;
+	}
+	if (pd_reader_open_file_mode(r, d) < 0) {
+		pd_reader_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct pd_reader *pd_reader_open(const char *path, struct diag *d)
+{
+	struct pd_reader *r = reader_new(path);
+	int rc = src_open(&r->src, path);
+
+	if (rc < 0) {
+		diag_set(d, "cannot open: %s", strerror(-rc));
+		pd_reader_free(r);
+		return NULL;
+	}
+	return finish_open(r, d);
+}
+
+struct pd_reader *pd_reader_open_mem(const void *data, size_t size,
+				     const char *name, struct diag *d)
+{
+	struct pd_reader *r = reader_new(name);
+
+	src_open_mem(&r->src, data, size);
+	return finish_open(r, d);
+}

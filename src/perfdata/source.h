@@ -1,0 +1,45 @@
+/*
+ * source: a bounded read-ahead window over a file, pipe or memory buffer
+ * (internal to perfdata).
+ * Stage: perfdata. The window holds at most cap bytes (grown only to fit
+ * one record of at most 64 KiB plus the read-ahead), so memory does not
+ * grow with the input. Pointers returned by src_peek are valid until the
+ * next src_peek/src_consume/src_skip call.
+ */
+#ifndef SCORCH_PERFDATA_SOURCE_H
+#define SCORCH_PERFDATA_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_source {
+	int fd;                 /* -1 in memory mode */
+	bool own_fd;
+	bool seekable;          /* pread works */
+	uint64_t file_size;     /* seekable or memory: total size */
+	const uint8_t *mem;     /* memory mode */
+	uint8_t *buf;           /* window (fd mode) */
+	size_t cap, start, end; /* valid bytes buf[start, end) */
+	uint64_t pos;           /* file offset of the next unread byte */
+	uint64_t limit;         /* stop reading here (UINT64_MAX: EOF) */
+	int err;                /* -errno of a failed read, sticky */
+};
+
+int src_open(struct pd_source *s, const char *path);
+void src_open_mem(struct pd_source *s, const void *data, size_t size);
+void src_close(struct pd_source *s);
+
+/* Make up to n bytes at pos available; returns how many are (< n only
+ * at EOF/limit or on error, see s->err). *p points at them. */
+size_t src_peek(struct pd_source *s, size_t n, const uint8_t **p);
+void src_consume(struct pd_source *s, size_t n);
+/* Skip n bytes (seek when possible); returns bytes skipped. */
+uint64_t src_skip(struct pd_source *s, uint64_t n);
+/* Jump to offset (seekable/memory only); window is dropped. */
+int src_seek(struct pd_source *s, uint64_t off);
+/* Random-access read of n bytes at off into dst (seekable/memory
+ * only). Returns 0 or -errno/-EIO on short read. */
+int src_pread(struct pd_source *s, void *dst, size_t n, uint64_t off);
+
+#endif
