@@ -14,9 +14,11 @@
 static inline uint64_t key_hash(uint32_t parent, uint32_t name)
 {
 	uint64_t x = ((uint64_t)parent << 32) | name;
-	x ^= x >> 31;
-	x *= 0x9e3779b97f4a7c15ULL;
-	x ^= x >> 29;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
 	return x;
 }
 
@@ -28,10 +30,12 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 	n->name = name;
 	n->parent = parent;
 	n->child = RENDER_NONE;
+	n->nchild = 0;
 	n->value = 0;
 	if (parent != RENDER_NONE) {
 		n->next = t->nodes[parent].child;
 		t->nodes[parent].child = id;
+		t->nodes[parent].nchild++;
 	} else {
 		n->next = RENDER_NONE;
 	}
@@ -69,40 +73,74 @@ void render_tree_release(struct render_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Children of a node with at most SMALL children are found by walking
+ * its child list; only children of wider nodes go into the hash table.
+ * Deep, mostly unique stacks then cost no random memory access per new
+ * frame: the parent was just created and has no children yet. */
+enum { SMALL = 6 };
+
+static void slot_put(struct render_slot *slots, size_t n, uint32_t parent,
+		     uint32_t name, uint32_t id)
+{
+	size_t i = key_hash(parent, name) & (n - 1);
+	while (slots[i].node)
+		i = (i + 1) & (n - 1);
+	slots[i] = (struct render_slot){ parent, name, id + 1 };
+}
+
 static void rehash(struct render_tree *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 1024;
-	uint32_t *slots = xcalloc(n, sizeof(*slots));
+	struct render_slot *slots = xcalloc(n, sizeof(*slots));
 	for (size_t id = 1; id < t->count; id++) {
 		const struct render_node *nd = &t->nodes[id];
-		size_t i = key_hash(nd->parent, nd->name) & (n - 1);
-		while (slots[i])
-			i = (i + 1) & (n - 1);
-		slots[i] = (uint32_t)id + 1;
+		if (t->nodes[nd->parent].nchild > SMALL)
+			slot_put(slots, n, nd->parent, nd->name, (uint32_t)id);
 	}
 	free(t->slots);
 	t->slots = slots;
 	t->nslots = n;
 }
 
-/* The child of parent named name, created when absent. */
+static void index_child(struct render_tree *t, uint32_t id)
+{
+	if ((t->nhashed + 1) * 3 > t->nslots * 2)
+		rehash(t);
+	else
+		slot_put(t->slots, t->nslots, t->nodes[id].parent, t->nodes[id].name, id);
+	t->nhashed++;
+}
+
+static uint32_t child_listed(struct render_tree *t, uint32_t parent, uint32_t name)
+{
+	for (uint32_t c = t->nodes[parent].child; c != RENDER_NONE; c = t->nodes[c].next)
+		if (t->nodes[c].name == name)
+			return c;
+	uint32_t id = new_node(t, parent, name);
+	if (t->nodes[parent].nchild == SMALL + 1) /* crossed: index them all */
+		for (uint32_t c = t->nodes[parent].child; c != RENDER_NONE; c = t->nodes[c].next)
+			index_child(t, c);
+	return id;
+}
+
+/* The child of parent named name, created when absent. The key lives in
+ * the slot, so a lookup touches one cache line, not two. */
 static uint32_t child_hashed(struct render_tree *t, uint32_t parent, uint32_t name)
 {
-	if ((t->count + 1) * 2 > t->nslots)
-		rehash(t);
+	if (t->nodes[parent].nchild <= SMALL)
+		return child_listed(t, parent, name);
 	size_t mask = t->nslots - 1;
 	size_t i = key_hash(parent, name) & mask;
 	for (;;) {
-		uint32_t s = t->slots[i];
-		if (!s)
+		const struct render_slot *sl = &t->slots[i];
+		if (!sl->node)
 			break;
-		const struct render_node *nd = &t->nodes[s - 1];
-		if (nd->parent == parent && nd->name == name)
-			return s - 1;
+		if (sl->parent == parent && sl->name == name)
+			return sl->node - 1;
 		i = (i + 1) & mask;
 	}
 	uint32_t id = new_node(t, parent, name);
-	t->slots[i] = id + 1;
+	index_child(t, id);
 	return id;
 }
 

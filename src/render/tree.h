@@ -26,7 +26,12 @@ struct render_node {
 	uint32_t parent; /* RENDER_NONE for the root */
 	uint32_t child;  /* first child or RENDER_NONE */
 	uint32_t next;   /* next sibling or RENDER_NONE */
+	uint32_t nchild; /* number of children */
 	double value;    /* inclusive count (the 2nd column of diff lines) */
+};
+
+struct render_slot {
+	uint32_t parent, name, node; /* node + 1; 0 = empty */
 };
 
 struct render_tree {
@@ -35,8 +40,8 @@ struct render_tree {
 	double *delta;         /* self delta per node (differential), or NULL */
 	size_t delta_cap;
 	struct hmap names;     /* frame name -> id */
-	uint32_t *slots;       /* (parent, name) -> node + 1; open addressing */
-	size_t nslots;
+	struct render_slot *slots; /* (parent, name) -> node; open addressing */
+	size_t nslots, nhashed;
 	bool flamechart;       /* merge only with the most recent child */
 	bool reverse;          /* stacks are merged leaf first */
 	/* The previous stack and its path, to skip lookups for a shared
