@@ -8,10 +8,14 @@
  * (header, features) before we return, whatever stopped the recording.
  */
 #include "cmd/cmd.h"
+#include "cmd/fold_perfdata.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "base/xalloc.h"
 #include "record/record.h"
+#include "render/flame.h"
+#include "render/tree.h"
+#include "stacks/table.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -446,6 +450,67 @@ static void summary(struct record_args *a, struct rec_session *s,
 			(double)size / 1e6, a->output, (unsigned long long)s->samples);
 }
 
+/* ---- one-shot: the folded stacks and flame graph of the new file ---- */
+
+static int write_folded(const struct stack_table *t, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || stack_table_write(t, f) < 0 || fclose(f) != 0) {
+		diag_error("%s: %s", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int write_svg(const struct stack_table *t, const char *path)
+{
+	struct render_tree tree;
+	struct render_flame_opts o;
+	struct diag d = DIAG_INIT;
+	size_t *ids = stack_table_sorted(t);
+	render_tree_init(&tree, false, false);
+	for (size_t i = 0; i < stack_table_count(t); i++) {
+		size_t len;
+		const char *k = stack_table_key(t, ids[i], &len);
+		render_tree_add(&tree, k, len, (double)stack_table_value(t, ids[i]),
+				0, false);
+	}
+	free(ids);
+	render_flame_opts_init(&o);
+	FILE *f = fopen(path, "w");
+	int r = f ? 0 : -errno;
+	if (f && stack_table_count(t) == 0)
+		r = render_flame_write_empty(&o, f);
+	else if (f)
+		r = render_flame_write(&tree, &o, f, &d);
+	if (f && fclose(f) != 0 && r == 0)
+		r = -errno;
+	render_tree_release(&tree);
+	if (r < 0) {
+		diag_error("%s: %s", path, d.set ? d.msg : strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+static int oneshot(struct record_args *a)
+{
+	struct fold_perfdata_opts fo = FOLD_PERFDATA_OPTS_INIT;
+	struct stack_table t;
+	int rc = 0;
+	stack_table_init(&t);
+	if (fold_perfdata(a->output, &fo, &t) != 0) {
+		diag_error("%s was written, but could not be folded", a->output);
+		rc = 1;
+	}
+	if (rc == 0 && a->folded)
+		rc = write_folded(&t, a->folded);
+	if (rc == 0 && a->svg)
+		rc = write_svg(&t, a->svg);
+	stack_table_release(&t);
+	return rc;
+}
+
 static int record(struct record_args *a, int argc, char **argv)
 {
 	struct workload wl = { 0, -1, -1 };
@@ -494,6 +559,8 @@ static int record(struct record_args *a, int argc, char **argv)
 		summary(a, &s, size);
 		if (rc != 127)
 			rc = status != -1 ? exit_status(status) : 0;
+		if ((a->svg || a->folded) && oneshot(a) != 0 && rc == 0)
+			rc = 1;
 	}
 	wl.pid = 0;
 out_session:
