@@ -24,7 +24,7 @@ SCORCH_COMMAND(header, "print the header of a perf.data file like perf report --
 enum { O_INFO = 1 };
 
 static const struct opt_spec opts[] = {
-	{ "header-info", 'I', OPT_NONE, NULL, "also print the details (CPU and NUMA topology, caches, memory nodes)", O_INFO },
+	{ "show-info", 'I', OPT_NONE, NULL, "also print the details (CPU and NUMA topology, caches, memory nodes)", O_INFO },
 	OPT_END_SPEC
 };
 
