@@ -1,17 +1,217 @@
 /*
- * fold_perfdata: placeholder for the perf.data input of `scorch fold`
- * (see fold_perfdata.h). Stage: command. The symbols work replaces this
- * body; until then it says so and fails.
+ * fold_perfdata: the perf.data input of `scorch fold` (see
+ * fold_perfdata.h). Stage: command. Each sample becomes the strings
+ * `perf script` would print for it (process name, ids, and per frame the
+ * address, symbol and dso), which go through the same collapse_perf_*
+ * functions as the text path, so both paths fold identically.
+ * Key invariant: what perf script would not show (filtered samples, an
+ * event other than the first one met unless --event-filter) is skipped
+ * exactly as stackcollapse-perf.pl skips it.
  */
 #include "cmd/fold_perfdata.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "base/diag.h"
+#include "base/strbuf.h"
+#include "cmd/symopts.h"
+#include "process/session.h"
+
+struct fold_ctx {
+	const struct fold_perfdata_opts *o;
+	struct collapse_opts copts;
+	struct stack_table *out;
+	struct sample_filter filter;
+	struct stack_builder b;
+	struct strbuf pname, scratch;
+	struct strbuf event;       /* the event kept (given or first seen) */
+	bool event_set, event_defaulted, warned;
+	uint64_t samples;
+};
+
+/* The event name perf script ends the header with, or NULL when the
+ * header line does not end with "event:" (tracepoints print their
+ * fields after it; samples without a call chain print the ip). */
+static const char *header_event(const struct proc_sample *ps)
+{
+	const struct pd_attr *a = ps->s->attr;
+	if (!a || a->type == PD_TYPE_TRACEPOINT)
+		return NULL;
+	if (!(ps->s->sample_type & PD_SAMPLE_CALLCHAIN))
+		return NULL;
+	return sample_event_name(ps);
+}
+
+static bool keep_event(struct fold_ctx *c, const char *ev)
+{
+	if (!ev)
+		return true;
+	if (!c->event_set) {
+		sb_adds(&c->event, ev);
+		c->event_set = true;
+		c->event_defaulted = true;
+		return true;
+	}
+	if (strcmp(ev, c->event.buf) == 0)
+		return true;
+	if (c->event_defaulted && !c->warned) {
+		diag_warn("Filtering for events of type: %s", c->event.buf);
+		c->warned = true;
+	}
+	return false;
+}
+
+static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java)
+{
+	struct strbuf *s = &c->scratch;
+	sb_reset(s);
+	sb_addf(s, "%llx", (unsigned long long)f->addr);
+	size_t pc_len = s->len;
+	const char *sym = f->sym ? f->sym->name : "[unknown]";
+	const char *dso = f->dso ? f->dso->name : "[unknown]";
+	struct collapse_frame cf = {
+		s->buf, pc_len, sym, strlen(sym), dso, strlen(dso), NULL, NULL
+	};
+	collapse_perf_frame(&c->copts, java, &cf, &c->b);
+}
+
+static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct fold_ctx *c = ctx;
+	(void)ses;
+	if (!sample_filter_keep(&c->filter, ps))
+		return 0;
+	const char *ev = header_event(ps);
+	if (!keep_event(c, ev))
+		return 0;
+	uint64_t weight = 1;
+	if (ev && (ps->s->sample_type & PD_SAMPLE_PERIOD) && ps->s->period)
+		weight = ps->s->period;
+	char pid[16], tid[16];
+	int pl = snprintf(pid, sizeof(pid), "%d", (int)ps->s->pid);
+	int tl = snprintf(tid, sizeof(tid), "%d", (int)ps->s->tid);
+	sb_reset(&c->pname);
+	const char *comm = ps->thread->comm;
+	collapse_perf_comm(&c->copts, comm, strlen(comm), pid, (size_t)pl, tid,
+			   (size_t)tl, &c->pname);
+	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
+	stack_builder_reset(&c->b);
+	if (ps->s->sample_type & PD_SAMPLE_CALLCHAIN)
+		for (size_t i = 0; i < ps->nframes; i++)
+			push_frame(c, &ps->frames[i], java);
+	stack_builder_push(&c->b, c->pname.buf, c->pname.len);
+	stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
+	c->samples++;
+	return 0;
+}
+
+/* ---- standard input whose first bytes fold.c already read ---- */
+
+struct pump {
+	int wfd;
+	const void *head;
+	size_t head_len;
+};
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+		if (w <= 0)
+			return false;
+		s += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static void *pump_main(void *arg)
+{
+	struct pump *p = arg;
+	char buf[65536];
+	if (write_all(p->wfd, p->head, p->head_len)) {
+		ssize_t n;
+		while ((n = read(0, buf, sizeof(buf))) > 0)
+			if (!write_all(p->wfd, buf, (size_t)n))
+				break;
+	}
+	close(p->wfd);
+	return NULL;
+}
+
+static int run(const char *path, const struct fold_perfdata_opts *o,
+	       struct stack_table *out)
+{
+	struct symopts so = { o->buildid_dir, o->symfs, o->kallsyms, o->vdso,
+			      o->jit_dir, NULL, NULL };
+	struct sym_config cfg;
+	if (symopts_config(&so, &cfg))
+		return 1;
+	struct fold_ctx c;
+	memset(&c, 0, sizeof(c));
+	c.o = o;
+	c.copts = o->collapse;
+	collapse_opts_finish(&c.copts);
+	c.out = out;
+	if (sample_filter_init(&c.filter, o->time, o->cpu, o->comm, o->event, "fold")) {
+		symopts_release(&so);
+		return 1;
+	}
+	if (c.copts.event_filter) {
+		sb_adds(&c.event, c.copts.event_filter);
+		c.event_set = true;
+	}
+	struct proc_session ses;
+	int rc = proc_session_open(&ses, path, &cfg);
+	if (rc < 0) {
+		diag_print(&ses.diag, path);
+		proc_session_close(&ses);
+		symopts_release(&so);
+		return 1;
+	}
+	rc = proc_session_run(&ses, on_sample, &c);
+	if (rc < 0)
+		diag_print(&ses.diag, path);
+	else
+		symopts_report_warnings(&ses, path);
+	proc_session_close(&ses);
+	symopts_release(&so);
+	stack_builder_release(&c.b);
+	sb_release(&c.pname);
+	sb_release(&c.scratch);
+	sb_release(&c.event);
+	return rc < 0 ? 1 : 0;
+}
 
 int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 		  struct stack_table *out)
 {
-	(void)o;
-	(void)out;
-	diag_error("%s: reading perf.data is not available in this build yet; "
-		   "use 'perf script -i %s | scorch fold'", path, path);
-	return 1;
+	if (strcmp(path, "-") != 0 || !o->head_len)
+		return run(path, o, out);
+	int fds[2];
+	if (pipe(fds) != 0) {
+		diag_error("<stdin>: %s", strerror(errno));
+		return 1;
+	}
+	struct pump p = { fds[1], o->head, o->head_len };
+	pthread_t th;
+	if (pthread_create(&th, NULL, pump_main, &p) != 0) {
+		close(fds[0]);
+		close(fds[1]);
+		diag_error("<stdin>: cannot start a reader thread");
+		return 1;
+	}
+	char dev[32];
+	snprintf(dev, sizeof(dev), "/dev/fd/%d", fds[0]);
+	int rc = run(dev, o, out);
+	close(fds[0]);
+	pthread_join(th, NULL);
+	return rc;
 }

@@ -32,10 +32,11 @@ struct fold_perfdata_opts {
 	 * already read by format detection and are these. */
 	const void *head;
 	size_t head_len;
+	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 };
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, 0 }
+				  NULL, NULL, NULL, NULL, false, NULL, 0, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */

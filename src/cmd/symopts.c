@@ -1,0 +1,239 @@
+/*
+ * symopts: symbol source options and sample filters shared by the
+ * perf.data commands (see symopts.h). Stage: command helpers.
+ */
+#include "cmd/symopts.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "symbols/archive.h"
+#include "symbols/fs.h"
+
+int symopts_config(struct symopts *so, struct sym_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	const char *dir = so->buildid_dir;
+	if (dir && sym_fs_is_file(dir)) {
+		struct diag d = DIAG_INIT;
+		so->tmpdir = sym_archive_unpack(dir, &d);
+		if (!so->tmpdir) {
+			diag_print(&d, dir);
+			return 1;
+		}
+		dir = so->tmpdir;
+	}
+	if (!dir)
+		dir = getenv("PERF_BUILDID_DIR");
+	if (!dir || !*dir) {
+		const char *home = getenv("HOME");
+		if (home && *home) {
+			so->home_debug = sym_fs_join(home, ".debug");
+			dir = so->home_debug;
+		}
+	}
+	if (dir)
+		cfg->buildid_dirs[cfg->nr_buildid_dirs++] = dir;
+	cfg->symfs = so->symfs;
+	cfg->kallsyms = so->kallsyms;
+	cfg->vdso = so->vdso;
+	cfg->jit_dir = so->jit_dir;
+	return 0;
+}
+
+void symopts_release(struct symopts *so)
+{
+	if (so->tmpdir)
+		sym_archive_remove_tree(so->tmpdir);
+	free(so->tmpdir);
+	free(so->home_debug);
+	so->tmpdir = so->home_debug = NULL;
+}
+
+/* "2390.371200" -> ns; returns 0 or -1. */
+static int parse_seconds(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0;
+	int fd = 0;
+	for (; i < n && isdigit((unsigned char)s[i]); i++) {
+		if (sec > UINT64_MAX / 10 / 1000000000u)
+			return -1;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == 0 && (i >= n || s[i] != '.'))
+		return -1;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && isdigit((unsigned char)s[i]); i++)
+			if (fd < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				fd++;
+			}
+	}
+	if (i != n)
+		return -1;
+	while (fd++ < 9)
+		frac *= 10;
+	*out = sec * 1000000000u + frac;
+	return 0;
+}
+
+static int parse_time(struct sample_filter *f, const char *t)
+{
+	const char *comma = strchr(t, ',');
+	if (!comma)
+		return -1;
+	const char *a = t, *b = comma + 1;
+	size_t an = (size_t)(comma - t), bn = strlen(b);
+	if ((an && a[0] == '+') || (bn && b[0] == '+')) {
+		f->relative = true;
+		if (an && a[0] == '+')
+			a++, an--;
+		if (bn && b[0] == '+')
+			b++, bn--;
+	}
+	if (an) {
+		if (parse_seconds(a, an, &f->start) < 0)
+			return -1;
+		f->have_start = true;
+	}
+	if (bn) {
+		if (parse_seconds(b, bn, &f->end) < 0)
+			return -1;
+		f->have_end = true;
+	}
+	return 0;
+}
+
+static int parse_cpus(struct sample_filter *f, const char *s)
+{
+	const char *p = s;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+		if (end == p || a < 0 || a >= 1024)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a || b >= 1024)
+				return -1;
+			p = end;
+		}
+		for (long c = a; c <= b; c++)
+			f->cpus[c / 64] |= 1ull << (c % 64);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	f->have_cpus = true;
+	return 0;
+}
+
+int sample_filter_init(struct sample_filter *f, const char *time,
+		       const char *cpu, const char *comm, const char *event,
+		       const char *cmd)
+{
+	memset(f, 0, sizeof(*f));
+	if (time && parse_time(f, time) < 0) {
+		diag_error("bad --time '%s': expected START,END in seconds (either may be empty, +S for seconds from the first sample)", time);
+		return 2;
+	}
+	if (cpu && parse_cpus(f, cpu) < 0) {
+		diag_error("bad --cpu '%s': expected a list such as 0-3,6", cpu);
+		return 2;
+	}
+	f->comms = comm;
+	f->event = event;
+	(void)cmd;
+	return 0;
+}
+
+static bool in_list(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+	for (const char *p = list; *p;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		if (len == n && memcmp(p, s, n) == 0)
+			return true;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return false;
+}
+
+const char *sample_event_name(const struct proc_sample *ps)
+{
+	return ps->s->attr && ps->s->attr->name ? ps->s->attr->name : "unknown";
+}
+
+static bool event_match(const char *want, const char *name)
+{
+	size_t n = strlen(want);
+	if (strcmp(want, name) == 0)
+		return true;
+	if (strncmp(want, name, n) != 0 || name[n] != ':')
+		return false;
+	for (const char *p = name + n + 1; *p; p++)
+		if (!strchr("ukhpPGHSDIW", *p))
+			return false;
+	return true;
+}
+
+bool sample_filter_keep(struct sample_filter *f, const struct proc_sample *ps)
+{
+	const struct pd_sample *s = ps->s;
+	if (!f->have_first) {
+		f->first_time = s->time;
+		f->have_first = true;
+	}
+	if (f->have_start || f->have_end) {
+		uint64_t t = s->time;
+		if (f->relative)
+			t = t >= f->first_time ? t - f->first_time : 0;
+		if ((f->have_start && t < f->start) || (f->have_end && t > f->end))
+			return false;
+	}
+	if (f->have_cpus) {
+		if (!(s->sample_type & PD_SAMPLE_CPU) || s->cpu >= 1024 ||
+		    !(f->cpus[s->cpu / 64] >> (s->cpu % 64) & 1))
+			return false;
+	}
+	if (f->comms && !in_list(f->comms, ps->thread->comm))
+		return false;
+	if (f->event && !event_match(f->event, sample_event_name(ps)))
+		return false;
+	return true;
+}
+
+void symopts_report_warnings(struct proc_session *ses, const char *path)
+{
+	struct sym_dsos *d = &ses->dsos;
+	if (d->nr_warnings) {
+		const char *p = d->warnings.buf;
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			diag_warn("%.*s", (int)len, p);
+			p += len + (nl != NULL);
+		}
+	}
+	const struct diag *dmg = proc_session_damage(ses);
+	if (dmg) {
+		fprintf(stderr, "%s: warning: ", diag_prog);
+		fprintf(stderr, "%s: ", path);
+		if (dmg->has_offset)
+			fprintf(stderr, "at offset %#llx: ", (unsigned long long)dmg->offset);
+		fprintf(stderr, "%s (kept what was read before)\n", dmg->msg);
+	}
+}

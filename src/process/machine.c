@@ -1,0 +1,265 @@
+/*
+ * machine: threads and address spaces from task and mmap records (see
+ * machine.h). Stage: process. Invariant: every proc_maps stays sorted by
+ * start with no overlaps, so lookups are a binary search.
+ */
+#include "process/machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
+{
+	memset(m, 0, sizeof(*m));
+	m->dsos = dsos;
+	hmap_init(&m->threads);
+	hmap_init(&m->pids);
+	arena_init(&m->comms);
+	m->clear_on_exec = true;
+	m->kernel_dso = sym_dsos_findnew(dsos, "[kernel.kallsyms]");
+	struct proc_thread *idle = proc_machine_findnew_thread(m, 0, 0);
+	idle->comm = "swapper";
+	idle->comm_set = true;
+}
+
+void proc_machine_release(struct proc_machine *m)
+{
+	for (size_t i = 0; i < m->nthreads; i++)
+		free(m->thread[i]);
+	free(m->thread);
+	for (size_t i = 0; i < m->nspaces; i++)
+		free(m->spaces[i].v);
+	free(m->spaces);
+	free(m->kernel.v);
+	hmap_release(&m->threads);
+	hmap_release(&m->pids);
+	arena_release(&m->comms);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t space_of(struct proc_machine *m, uint32_t pid)
+{
+	bool added;
+	size_t id = hmap_put(&m->pids, &pid, sizeof(pid), &added);
+	if (added) {
+		XGROW(m->spaces, m->spaces_cap, m->nspaces + 1);
+		memset(&m->spaces[m->nspaces], 0, sizeof(m->spaces[0]));
+		hmap_at(&m->pids, id)->value = m->nspaces++;
+	}
+	return hmap_at(&m->pids, id)->value;
+}
+
+struct proc_thread *proc_machine_find_thread(struct proc_machine *m, uint32_t tid)
+{
+	size_t id = hmap_find(&m->threads, &tid, sizeof(tid));
+	return id == (size_t)-1 ? NULL : m->thread[hmap_at(&m->threads, id)->value];
+}
+
+struct proc_thread *proc_machine_findnew_thread(struct proc_machine *m,
+						uint32_t pid, uint32_t tid)
+{
+	bool added;
+	size_t id = hmap_put(&m->threads, &tid, sizeof(tid), &added);
+	if (!added) {
+		struct proc_thread *t = m->thread[hmap_at(&m->threads, id)->value];
+		if (t->pid != pid && pid != (uint32_t)-1 && t->pid == (uint32_t)-1) {
+			t->pid = pid;
+			t->maps_id = space_of(m, pid);
+		}
+		return t;
+	}
+	struct proc_thread *t = xcalloc(1, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	char buf[32];
+	snprintf(buf, sizeof(buf), ":%u", tid);
+	t->comm = arena_strdup(&m->comms, buf);
+	t->maps_id = space_of(m, pid);
+	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
+	hmap_at(&m->threads, id)->value = m->nthreads;
+	m->thread[m->nthreads++] = t;
+	return t;
+}
+
+void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
+		       const char *comm, bool exec)
+{
+	struct proc_thread *t = proc_machine_findnew_thread(m, pid, tid);
+	if (!t->comm_set || strcmp(t->comm, comm) != 0)
+		t->comm = arena_strdup(&m->comms, comm);
+	t->comm_set = true;
+	if (exec && m->clear_on_exec)
+		m->spaces[t->maps_id].n = 0;
+}
+
+static void copy_maps(struct proc_maps *dst, const struct proc_maps *src)
+{
+	if (dst == src)
+		return;
+	dst->n = 0;
+	XGROW(dst->v, dst->cap, src->n);
+	if (src->n)
+		memcpy(dst->v, src->v, src->n * sizeof(*src->v));
+	dst->n = src->n;
+}
+
+void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
+		       uint32_t tid, uint32_t ptid)
+{
+	struct proc_thread *parent = proc_machine_findnew_thread(m, ppid, ptid);
+	const char *pcomm = parent->comm;
+	bool pset = parent->comm_set;
+	size_t pspace = parent->maps_id;
+	struct proc_thread *child = proc_machine_find_thread(m, tid);
+	if (child && child->pid != pid) { /* tid reused by a new process */
+		child->pid = pid;
+		child->maps_id = space_of(m, pid);
+	}
+	if (!child)
+		child = proc_machine_findnew_thread(m, pid, tid);
+	child->comm = pcomm;
+	child->comm_set = pset;
+	if (pid != ppid) {
+		size_t cs = child->maps_id;
+		copy_maps(&m->spaces[cs], &m->spaces[pspace]);
+	}
+}
+
+/* Remove [start, end) from maps, splitting partial overlaps. */
+static void punch(struct proc_maps *ms, uint64_t start, uint64_t end)
+{
+	size_t out = 0;
+	struct proc_map tail = { 0, 0, 0, NULL, false };
+	bool have_tail = false;
+	for (size_t i = 0; i < ms->n; i++) {
+		struct proc_map mp = ms->v[i];
+		if (mp.end <= start || mp.start >= end) {
+			ms->v[out++] = mp;
+			continue;
+		}
+		if (mp.end > end) {
+			tail = mp;
+			tail.pgoff += tail.identity ? 0 : end - mp.start;
+			tail.start = end;
+			have_tail = true;
+		}
+		if (mp.start < start) {
+			mp.end = start;
+			ms->v[out++] = mp;
+		}
+	}
+	ms->n = out;
+	if (have_tail) {
+		XGROW(ms->v, ms->cap, ms->n + 1);
+		ms->v[ms->n++] = tail;
+	}
+}
+
+static int by_start(const void *pa, const void *pb)
+{
+	const struct proc_map *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static void insert_map(struct proc_maps *ms, const struct proc_map *mp)
+{
+	punch(ms, mp->start, mp->end);
+	XGROW(ms->v, ms->cap, ms->n + 1);
+	size_t i = ms->n;
+	while (i > 0 && ms->v[i - 1].start > mp->start) {
+		ms->v[i] = ms->v[i - 1];
+		i--;
+	}
+	ms->v[i] = *mp;
+	ms->n++;
+	/* punch may have appended a tail out of order */
+	for (size_t k = 1; k < ms->n; k++)
+		if (ms->v[k - 1].start > ms->v[k].start) {
+			qsort(ms->v, ms->n, sizeof(*ms->v), by_start);
+			break;
+		}
+}
+
+static bool is_anon(const char *f)
+{
+	return strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 ||
+	       strncmp(f, "/anon_hugepage", 14) == 0 || strncmp(f, "[anon", 5) == 0;
+}
+
+static bool is_no_dso(const char *f)
+{
+	return strncmp(f, "[stack", 6) == 0 || strncmp(f, "/SYSV", 5) == 0 ||
+	       strcmp(f, "[heap]") == 0;
+}
+
+static void kernel_mmap(struct proc_machine *m, uint64_t start, uint64_t end,
+			uint64_t pgoff, const char *filename,
+			const uint8_t *bid, size_t bid_size)
+{
+	struct sym_dso *d;
+	if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 ||
+	    strncmp(filename, "[guest.kernel.kallsyms", 22) == 0)
+		d = m->kernel_dso;
+	else
+		d = sym_dsos_findnew(m->dsos, filename);
+	if (bid && bid_size)
+		sym_dso_set_buildid(d, bid, bid_size);
+	struct proc_map mp = { start, end, pgoff, d, true };
+	insert_map(&m->kernel, &mp);
+}
+
+void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
+		       uint64_t start, uint64_t len, uint64_t pgoff,
+		       const char *filename, bool exec,
+		       const uint8_t *build_id, size_t build_id_size)
+{
+	uint64_t end = start + len < start ? UINT64_MAX : start + len;
+	if (len == 0)
+		return;
+	if (kernel || pid == (uint32_t)-1) {
+		kernel_mmap(m, start, end, pgoff, filename, build_id, build_id_size);
+		return;
+	}
+	if (!exec)
+		return;
+	struct proc_thread *t = proc_machine_findnew_thread(m, pid, pid);
+	bool identity = false;
+	char jit[64];
+	if (is_anon(filename) || is_no_dso(filename)) {
+		identity = true;
+		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", pid);
+		filename = jit;
+	}
+	struct sym_dso *d = sym_dsos_findnew(m->dsos, filename);
+	if (build_id && build_id_size)
+		sym_dso_set_buildid(d, build_id, build_id_size);
+	struct proc_map mp = { start, end, pgoff, d, identity };
+	insert_map(&m->spaces[t->maps_id], &mp);
+}
+
+static const struct proc_map *find_in(const struct proc_maps *ms, uint64_t addr)
+{
+	size_t lo = 0, hi = ms->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ms->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= ms->v[lo - 1].end)
+		return NULL;
+	return &ms->v[lo - 1];
+}
+
+const struct proc_map *proc_thread_find_map(struct proc_machine *m,
+					    const struct proc_thread *t,
+					    bool kernel, uint64_t addr)
+{
+	if (kernel)
+		return find_in(&m->kernel, addr);
+	return t ? find_in(&m->spaces[t->maps_id], addr) : NULL;
+}

@@ -1,0 +1,93 @@
+/*
+ * machine: threads, processes and their address spaces, rebuilt from the
+ * COMM, FORK, EXIT and MMAP/MMAP2 records of a recording.
+ * Stage: process. Threads are keyed by tid; all threads of a process
+ * (same pid) share one address space, as in the kernel. FORK into a new
+ * process copies the parent's maps, FORK of a thread shares them; COMM
+ * with the exec flag starts an empty address space (the MMAPs of the new
+ * image follow). Kernel maps ([kernel.kallsyms], modules) live in one
+ * kernel address space shared by all. An MMAP replaces whatever part of
+ * older maps it overlaps. A thread first seen in a sample is created
+ * with perf's name ":TID"; tid 0 is "swapper".
+ *
+ * For the unwinder: proc_machine_find_thread -> proc_thread_find_map
+ * (map for an address) -> map->dso (sym_dso: elf_path, segs for the
+ * load bias: file offset = addr - map->start + map->pgoff).
+ * Ownership: threads, maps and comm strings belong to the machine until
+ * proc_machine_release; dsos belong to the sym_dsos given at init.
+ */
+#ifndef SCORCH_PROCESS_MACHINE_H
+#define SCORCH_PROCESS_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/hmap.h"
+#include "symbols/dso.h"
+
+struct proc_map {
+	uint64_t start, end;   /* [start, end) */
+	uint64_t pgoff;
+	struct sym_dso *dso;
+	bool identity;         /* map address = address (kernel, JIT, anon) */
+};
+
+struct proc_maps {
+	struct proc_map *v;    /* sorted by start, non-overlapping */
+	size_t n, cap;
+};
+
+struct proc_thread {
+	uint32_t pid, tid;
+	const char *comm;      /* arena string; ":TID" until a COMM */
+	bool comm_set;
+	size_t maps_id;        /* index into machine->spaces */
+};
+
+struct proc_machine {
+	struct sym_dsos *dsos;
+	struct hmap threads;       /* key: tid (4 bytes) -> index in thread */
+	struct proc_thread **thread;
+	size_t nthreads, thread_cap;
+	struct hmap pids;          /* key: pid -> index in spaces */
+	struct proc_maps *spaces;
+	size_t nspaces, spaces_cap;
+	struct proc_maps kernel;   /* kernel and module maps */
+	struct sym_dso *kernel_dso;
+	struct arena comms;
+	bool clear_on_exec;        /* default true */
+};
+
+void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos);
+void proc_machine_release(struct proc_machine *m);
+
+struct proc_thread *proc_machine_findnew_thread(struct proc_machine *m,
+						uint32_t pid, uint32_t tid);
+/* NULL when never seen. */
+struct proc_thread *proc_machine_find_thread(struct proc_machine *m,
+					     uint32_t tid);
+
+void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
+		       const char *comm, bool exec);
+void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
+		       uint32_t tid, uint32_t ptid);
+/* MMAP/MMAP2: pid (uint32_t)-1 or kernel cpumode means kernel maps.
+ * build_id may be NULL. exec false (data maps) are ignored. */
+void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
+		       uint64_t start, uint64_t len, uint64_t pgoff,
+		       const char *filename, bool exec,
+		       const uint8_t *build_id, size_t build_id_size);
+
+/* The map holding addr: kernel maps when kernel, else the thread's
+ * process maps. NULL when none. */
+const struct proc_map *proc_thread_find_map(struct proc_machine *m,
+					    const struct proc_thread *t,
+					    bool kernel, uint64_t addr);
+static inline uint64_t proc_map_addr(const struct proc_map *map, uint64_t addr)
+{
+	return map->identity ? addr : addr - map->start + map->pgoff;
+}
+
+#endif

@@ -1,0 +1,370 @@
+/*
+ * session: time-ordered replay of a recording onto a machine, with call
+ * chains resolved to symbols (see session.h). Stage: process.
+ * Invariant: queued events own deep copies of everything they point to,
+ * because the reader's buffers are reused after each handler returns.
+ */
+#include "process/session.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cursor.h"
+#include "base/xalloc.h"
+
+enum { QEV_SAMPLE, QEV_MMAP, QEV_COMM, QEV_TASK };
+
+struct proc_qev {
+	uint64_t time, seq;
+	int kind;
+	union {
+		struct pd_sample s;
+		struct pd_mmap m;
+		struct pd_comm c;
+		struct pd_task t;
+	} u;
+	uint8_t data[]; /* copies of the arrays and strings */
+};
+
+/* ---- BUILD_ID feature ---- */
+
+static void apply_build_id(struct proc_session *ses, int cpumode,
+			   const char *name, const uint8_t *id, size_t size)
+{
+	struct sym_dso *d;
+	bool kernel = cpumode == PD_MISC_KERNEL || cpumode == PD_MISC_GUEST_KERNEL;
+	if (kernel && (strcmp(name, "[kernel.kallsyms]") == 0 || name[0] != '/'))
+		d = ses->machine.kernel_dso;
+	else
+		d = sym_dsos_findnew(&ses->dsos, name);
+	if (!d->buildid.size)
+		sym_dso_set_buildid(d, id, size);
+}
+
+static void read_buildid_feature(struct proc_session *ses)
+{
+	const struct pd_features *f = pd_reader_features(ses->reader);
+	if (!f || f->state[PD_FEAT_BUILD_ID] == PD_FEAT_ABSENT)
+		return;
+	const struct pd_feature_raw *raw = &f->raw[PD_FEAT_BUILD_ID];
+	struct cursor c;
+	cur_init(&c, raw->data, raw->size, raw->offset, f->swap);
+	while (c.left >= 8 + 4 + 24) {
+		cur_u32(&c);
+		uint16_t misc = cur_u16(&c);
+		uint16_t size = cur_u16(&c);
+		if (size < 8 + 4 + 24 || (size_t)size - 8 > c.left)
+			break;
+		struct cursor e = cur_sub(&c, size - 8u);
+		cur_u32(&e); /* pid */
+		const uint8_t *id = cur_bytes(&e, 24);
+		size_t namelen = e.left;
+		const char *name = (const char *)cur_bytes(&e, namelen);
+		if (!id || !name || !memchr(name, '\0', namelen))
+			break;
+		size_t idsize = (misc & PD_MISC_BUILD_ID_SIZE) && id[20] <= 20 ? id[20] : 20;
+		apply_build_id(ses, misc & PD_MISC_CPUMODE_MASK, name, id, idsize);
+	}
+}
+
+int proc_session_open(struct proc_session *ses, const char *path,
+		      const struct sym_config *cfg)
+{
+	memset(ses, 0, sizeof(*ses));
+	ses->max_stack = 127;
+	ses->resolve = true;
+	ses->reader = pd_reader_open(path, &ses->diag);
+	if (!ses->reader)
+		return -EINVAL;
+	sym_dsos_init(&ses->dsos, cfg);
+	proc_machine_init(&ses->machine, &ses->dsos);
+	read_buildid_feature(ses);
+	return 0;
+}
+
+void proc_session_close(struct proc_session *ses)
+{
+	for (size_t i = 0; i < ses->nq; i++)
+		free(ses->q[i]);
+	free(ses->q);
+	free(ses->frames);
+	if (ses->reader) {
+		proc_machine_release(&ses->machine);
+		sym_dsos_release(&ses->dsos);
+		pd_reader_free(ses->reader);
+	}
+	memset(ses, 0, sizeof(*ses));
+}
+
+const struct diag *proc_session_damage(const struct proc_session *ses)
+{
+	return pd_reader_damaged(ses->reader) ? pd_reader_diag(ses->reader) : NULL;
+}
+
+/* ---- resolution ---- */
+
+void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
+			  bool kernel, uint64_t ip, struct proc_frame *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ip = ip;
+	out->kernel = kernel;
+	const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
+	if (!map)
+		return;
+	out->map = map;
+	out->dso = map->dso;
+	out->addr = proc_map_addr(map, ip);
+	struct sym_dso *symdso = map->dso;
+	if (kernel && symdso->kind == SYM_DSO_MODULE)
+		symdso = ses->machine.kernel_dso; /* module symbols from kallsyms */
+	out->sym = sym_dsos_find(&ses->dsos, symdso, out->addr);
+}
+
+static struct proc_frame *frame_slot(struct proc_session *ses, size_t n)
+{
+	XGROW(ses->frames, ses->frames_cap, n + 1);
+	return &ses->frames[n];
+}
+
+static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
+			    const struct pd_sample *s)
+{
+	size_t n = 0;
+	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0) {
+		bool k = s->cpumode == PD_MISC_KERNEL || s->cpumode == PD_MISC_GUEST_KERNEL;
+		proc_session_resolve(ses, t, k, s->ip, frame_slot(ses, n++));
+		return n;
+	}
+	bool kernel = false;
+	for (uint64_t i = 0; i < s->nr_callchain && n < ses->max_stack; i++) {
+		uint64_t ip = s->callchain[i];
+		if (ip >= PD_CONTEXT_MAX) {
+			if (ip == PD_CONTEXT_KERNEL || ip == PD_CONTEXT_GUEST_KERNEL)
+				kernel = true;
+			else if (ip == PD_CONTEXT_USER || ip == PD_CONTEXT_GUEST_USER)
+				kernel = false;
+			continue;
+		}
+		proc_session_resolve(ses, t, kernel, ip, frame_slot(ses, n++));
+	}
+	return n;
+}
+
+static int deliver_sample(struct proc_session *ses, const struct pd_sample *s)
+{
+	ses->nr_samples++;
+	struct proc_thread *t = proc_machine_findnew_thread(&ses->machine, s->pid, s->tid);
+	struct proc_sample ps = { s, t, NULL, 0 };
+	if (ses->resolve) {
+		ps.nframes = resolve_chain(ses, t, s);
+		ps.frames = ses->frames;
+		for (size_t i = 0; i < ps.nframes; i++)
+			if (ps.frames[i].dso)
+				ps.frames[i].dso->hits++;
+	}
+	return ses->on_sample ? ses->on_sample(ses->ctx, ses, &ps) : 0;
+}
+
+static void deliver_mmap(struct proc_session *ses, const struct pd_mmap *m)
+{
+	bool kernel = m->cpumode == PD_MISC_KERNEL || m->cpumode == PD_MISC_GUEST_KERNEL;
+	proc_machine_mmap(&ses->machine, m->pid, kernel, m->start, m->len, m->pgoff,
+			  m->filename, !m->data,
+			  m->has_build_id ? m->build_id : NULL, m->build_id_size);
+}
+
+static int deliver(struct proc_session *ses, const struct proc_qev *e)
+{
+	switch (e->kind) {
+	case QEV_SAMPLE:
+		return deliver_sample(ses, &e->u.s);
+	case QEV_MMAP:
+		deliver_mmap(ses, &e->u.m);
+		break;
+	case QEV_COMM:
+		proc_machine_comm(&ses->machine, e->u.c.pid, e->u.c.tid, e->u.c.comm,
+				  e->u.c.exec);
+		break;
+	case QEV_TASK:
+		if (!e->u.t.exit)
+			proc_machine_fork(&ses->machine, e->u.t.pid, e->u.t.ppid,
+					  e->u.t.tid, e->u.t.ptid);
+		break;
+	}
+	return 0;
+}
+
+/* ---- queue ---- */
+
+static int by_time(const void *pa, const void *pb)
+{
+	const struct proc_qev *a = *(const struct proc_qev *const *)pa;
+	const struct proc_qev *b = *(const struct proc_qev *const *)pb;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int flush_upto(struct proc_session *ses, uint64_t limit)
+{
+	if (ses->nq == 0)
+		return 0;
+	qsort(ses->q, ses->nq, sizeof(*ses->q), by_time);
+	size_t i = 0;
+	int rc = 0;
+	for (; i < ses->nq && ses->q[i]->time <= limit; i++) {
+		if (rc == 0)
+			rc = deliver(ses, ses->q[i]);
+		free(ses->q[i]);
+	}
+	memmove(ses->q, ses->q + i, (ses->nq - i) * sizeof(*ses->q));
+	ses->nq -= i;
+	return rc;
+}
+
+static int enqueue(struct proc_session *ses, struct proc_qev *e, bool has_time)
+{
+	e->seq = ses->seq++;
+	if (!has_time) {
+		int rc = deliver(ses, e);
+		free(e);
+		return rc;
+	}
+	if (e->time > ses->max_time)
+		ses->max_time = e->time;
+	XGROW(ses->q, ses->qcap, ses->nq + 1);
+	ses->q[ses->nq++] = e;
+	return 0;
+}
+
+static struct proc_qev *new_qev(int kind, size_t extra)
+{
+	struct proc_qev *e = xmalloc(sizeof(*e) + extra);
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	return e;
+}
+
+static void *copy_into(uint8_t **p, const void *src, size_t n)
+{
+	if (!src || n == 0)
+		return NULL;
+	void *dst = *p;
+	memcpy(dst, src, n);
+	*p += (n + 7) & ~(size_t)7;
+	return dst;
+}
+
+static size_t up8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static int on_sample(void *ctx, const struct pd_sample *s)
+{
+	struct proc_session *ses = ctx;
+	size_t chain = (size_t)s->nr_callchain * 8;
+	size_t regs = s->regs_user.nr * 8;
+	size_t extra = up8(chain) + up8(s->raw_size) + up8(regs) + up8((size_t)s->stack_size);
+	struct proc_qev *e = new_qev(QEV_SAMPLE, extra);
+	e->u.s = *s;
+	e->u.s.rec = NULL;
+	uint8_t *p = e->data;
+	e->u.s.callchain = copy_into(&p, s->callchain, chain);
+	e->u.s.raw = copy_into(&p, s->raw, s->raw_size);
+	e->u.s.regs_user.regs = copy_into(&p, s->regs_user.regs, regs);
+	e->u.s.stack = copy_into(&p, s->stack, (size_t)s->stack_size);
+	e->u.s.read = NULL;
+	e->u.s.branches = NULL;
+	e->u.s.nr_branches = 0;
+	e->u.s.regs_intr.regs = NULL;
+	e->u.s.regs_intr.nr = 0;
+	e->u.s.aux = NULL;
+	e->u.s.aux_size = 0;
+	e->time = s->time;
+	return enqueue(ses, e, (s->sample_type & PD_SAMPLE_TIME) != 0);
+}
+
+static int on_mmap(void *ctx, const struct pd_mmap *m)
+{
+	struct proc_session *ses = ctx;
+	size_t len = strlen(m->filename) + 1;
+	struct proc_qev *e = new_qev(QEV_MMAP, up8(len));
+	e->u.m = *m;
+	e->u.m.rec = NULL;
+	uint8_t *p = e->data;
+	e->u.m.filename = copy_into(&p, m->filename, len);
+	e->time = m->sid.time;
+	return enqueue(ses, e, (m->sid.present & PD_SAMPLE_TIME) != 0);
+}
+
+static int on_comm(void *ctx, const struct pd_comm *c)
+{
+	struct proc_session *ses = ctx;
+	size_t len = strlen(c->comm) + 1;
+	struct proc_qev *e = new_qev(QEV_COMM, up8(len));
+	e->u.c = *c;
+	e->u.c.rec = NULL;
+	uint8_t *p = e->data;
+	e->u.c.comm = copy_into(&p, c->comm, len);
+	e->time = c->sid.time;
+	return enqueue(ses, e, (c->sid.present & PD_SAMPLE_TIME) != 0);
+}
+
+static int on_task(void *ctx, const struct pd_task *t)
+{
+	struct proc_session *ses = ctx;
+	struct proc_qev *e = new_qev(QEV_TASK, 0);
+	e->u.t = *t;
+	e->u.t.rec = NULL;
+	e->time = t->sid.present & PD_SAMPLE_TIME ? t->sid.time : t->time;
+	return enqueue(ses, e, (t->sid.present & PD_SAMPLE_TIME) != 0);
+}
+
+static int on_lost(void *ctx, const struct pd_lost *l)
+{
+	struct proc_session *ses = ctx;
+	ses->nr_lost += l->lost;
+	return 0;
+}
+
+static int on_build_id(void *ctx, const struct pd_build_id *b)
+{
+	struct proc_session *ses = ctx;
+	apply_build_id(ses, b->cpumode, b->filename, b->build_id, b->size);
+	return 0;
+}
+
+static int on_round(void *ctx)
+{
+	struct proc_session *ses = ctx;
+	int rc = flush_upto(ses, ses->next_flush);
+	ses->next_flush = ses->max_time;
+	return rc;
+}
+
+int proc_session_run(struct proc_session *ses, proc_sample_fn fn, void *ctx)
+{
+	ses->on_sample = fn;
+	ses->ctx = ctx;
+	struct pd_handlers h = {
+		.ctx = ses,
+		.on_sample = on_sample,
+		.on_mmap = on_mmap,
+		.on_comm = on_comm,
+		.on_task = on_task,
+		.on_lost = on_lost,
+		.on_build_id = on_build_id,
+		.on_finished_round = on_round,
+	};
+	int rc = pd_reader_run(ses->reader, &h);
+	if (rc < 0) {
+		diag_clear(&ses->diag);
+		ses->diag = *pd_reader_diag(ses->reader);
+		return rc;
+	}
+	int frc = flush_upto(ses, UINT64_MAX);
+	return rc ? rc : frc;
+}

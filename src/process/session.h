@@ -1,0 +1,84 @@
+/*
+ * session: read a perf.data file, replay its records in time order on a
+ * machine, and hand each sample over with its call chain resolved to
+ * maps, dsos and symbols.
+ * Stage: process. Records are queued between FINISHED_ROUND markers and
+ * delivered as perf's ordered-events queue delivers them: at each round,
+ * everything up to the highest timestamp seen by the previous round,
+ * sorted by time (stable); the rest at the end. Records without a
+ * timestamp go through at once. Memory is bounded by one round.
+ * Frame-pointer call chains are resolved as perf does: context markers
+ * switch between kernel and user maps, at most max_stack real frames.
+ * Ownership: a proc_sample and everything it points to is valid only
+ * during the on_sample call; the machine, dsos and reader outlive it.
+ */
+#ifndef SCORCH_PROCESS_SESSION_H
+#define SCORCH_PROCESS_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "perfdata/reader.h"
+#include "process/machine.h"
+#include "symbols/dso.h"
+
+struct proc_frame {
+	uint64_t ip;                 /* as recorded */
+	uint64_t addr;               /* map address (what perf prints), 0 without a map */
+	const struct proc_map *map;  /* NULL: unknown */
+	struct sym_dso *dso;         /* NULL: unknown */
+	const struct sym_entry *sym; /* NULL: unknown */
+	bool kernel;                 /* resolved in kernel maps */
+};
+
+struct proc_sample {
+	const struct pd_sample *s;   /* decoded fields (pointers stay valid) */
+	struct proc_thread *thread;
+	struct proc_frame *frames;   /* leaf first */
+	size_t nframes;
+};
+
+struct proc_session;
+
+typedef int (*proc_sample_fn)(void *ctx, struct proc_session *ses,
+			      const struct proc_sample *ps);
+
+struct proc_session {
+	struct pd_reader *reader;
+	struct sym_dsos dsos;
+	struct proc_machine machine;
+	proc_sample_fn on_sample;
+	void *ctx;
+	size_t max_stack;            /* default 127, as perf script */
+	bool resolve;                /* resolve call chains (default true) */
+	/* queue */
+	struct proc_qev **q;
+	size_t nq, qcap;
+	uint64_t seq;
+	uint64_t max_time, next_flush;
+	/* scratch */
+	struct proc_frame *frames;
+	size_t frames_cap;
+	/* statistics */
+	uint64_t nr_samples, nr_lost;
+	struct diag diag;
+};
+
+/* Open path and read its header; cfg gives the symbol sources. Returns
+ * 0 or negative with ses->diag filled. */
+int proc_session_open(struct proc_session *ses, const char *path,
+		      const struct sym_config *cfg);
+/* Replay all records; returns 0, the callback's non-zero value, or
+ * negative (diag). Damage is not an error: see proc_session_damage. */
+int proc_session_run(struct proc_session *ses, proc_sample_fn fn, void *ctx);
+/* The reader's damage message, or NULL when the file was clean. */
+const struct diag *proc_session_damage(const struct proc_session *ses);
+void proc_session_close(struct proc_session *ses);
+
+/* Resolve one address as perf does for a sample or chain entry. */
+void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
+			  bool kernel, uint64_t ip, struct proc_frame *out);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * dso: the shared objects a recording mapped, their symbol sources and
+ * lazily loaded symbol tables.
+ * Stage: symbols. A struct sym_dso is one recorded name (a path,
+ * "[kernel.kallsyms]", "[vdso]", "/tmp/perf-PID.map", ...) plus the
+ * build id recorded for it. Its table is loaded on the first lookup,
+ * once, from the first source that exists and matches the build id:
+ *   user:   --symfs/P, the build-id caches (elf, debug), /usr/lib/debug
+ *           /.build-id/xx/rest.debug, P itself, then .gnu_debuglink
+ *           files (beside P, P's dir/.debug, /usr/lib/debug/P's dir);
+ *   kernel: --kallsyms, cache [kernel.kallsyms]/<id>/kallsyms, then
+ *           /proc/kallsyms when the running kernel's build id matches;
+ *   vdso:   --vdso, cache [vdso]/<id>/vdso;
+ *   JIT:    <jit dir>/perf-PID.map.
+ * A source that is not a valid ELF (lies about its sizes, ...) is
+ * skipped with one warning. Lookups go through a small address cache.
+ * Addresses given to sym_dsos_find are "map addresses" as perf prints
+ * them: the file offset for ELF DSOs, the address itself for the
+ * kernel, JIT maps and anonymous memory.
+ * Ownership: dsos, names and symbols belong to the struct sym_dsos and
+ * live until sym_dsos_release.
+ */
+#ifndef SCORCH_SYMBOLS_DSO_H
+#define SCORCH_SYMBOLS_DSO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/hmap.h"
+#include "base/strbuf.h"
+#include "symbols/buildid.h"
+#include "symbols/elf.h"
+#include "symbols/table.h"
+
+enum sym_dso_kind {
+	SYM_DSO_USER,      /* an ELF file at a path */
+	SYM_DSO_KERNEL,    /* [kernel.kallsyms] */
+	SYM_DSO_MODULE,    /* [module] or a .ko path */
+	SYM_DSO_VDSO,      /* [vdso] */
+	SYM_DSO_JIT,       /* /tmp/perf-PID.map */
+	SYM_DSO_NONE,      /* [heap], [stack], //anon without exec: no symbols */
+};
+
+struct sym_config {
+	const char *buildid_dirs[8]; /* searched in order */
+	size_t nr_buildid_dirs;
+	const char *symfs;           /* NULL: none */
+	const char *kallsyms;        /* --kallsyms FILE */
+	const char *vdso;            /* --vdso FILE */
+	const char *jit_dir;         /* default "/tmp" */
+	const char *debug_dir;       /* default "/usr/lib/debug" */
+	bool no_proc_kallsyms;       /* never use /proc/kallsyms */
+};
+
+struct sym_dso {
+	const char *name;            /* as recorded */
+	const char *short_name;      /* perf's short name (basename) */
+	enum sym_dso_kind kind;
+	int pid;                     /* JIT maps */
+	struct sym_buildid buildid;  /* recorded; size 0 when none */
+	bool loaded;
+	struct sym_table table;
+	struct sym_segment *segs;    /* PT_LOAD of the runtime file */
+	size_t nsegs;
+	char *elf_path;              /* runtime ELF found (for unwinding) */
+	char *sym_path;              /* file the symbols came from */
+	uint64_t hits;               /* samples that hit it (for tools) */
+	size_t id;
+};
+
+struct sym_cache_slot {
+	const struct sym_dso *dso;
+	uint64_t addr;
+	const struct sym_entry *sym;
+};
+
+#define SYM_CACHE_SLOTS 4096
+
+struct sym_dsos {
+	struct sym_config cfg;
+	struct hmap by_name;         /* name -> index in v */
+	struct sym_dso **v;
+	size_t n, cap;
+	struct arena mem;
+	struct strbuf warnings;      /* one line per skipped source */
+	size_t nr_warnings;
+	struct sym_cache_slot *cache;
+	uint64_t lookups, cache_hits;
+};
+
+void sym_dsos_init(struct sym_dsos *s, const struct sym_config *cfg);
+void sym_dsos_release(struct sym_dsos *s);
+/* The dso of that name, created on first use (kind guessed from the
+ * name: brackets, perf-PID.map, paths). Never NULL. */
+struct sym_dso *sym_dsos_findnew(struct sym_dsos *s, const char *name);
+/* Record the build id (BUILD_ID feature/record or MMAP2). */
+void sym_dso_set_buildid(struct sym_dso *d, const uint8_t *id, size_t size);
+/* Load now (normally done by the first lookup). */
+void sym_dsos_load(struct sym_dsos *s, struct sym_dso *d);
+/* Symbol at a map address (see above), or NULL. */
+const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
+				      uint64_t map_addr);
+/* Build-id cache directory holding d's files, when one exists
+ * (<cache>/<name>/<hex>), malloc'd; NULL otherwise. For archive. */
+char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,
+			 size_t *which_cache);
+/* Build id of the running kernel (/sys/kernel/notes); 1 found. */
+int sym_running_kernel_buildid(struct sym_buildid *out);
+
+#endif

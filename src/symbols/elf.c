@@ -1,0 +1,272 @@
+/*
+ * elf: ELF symbols, build id, debuglink and PT_LOAD segments through
+ * libelf (see elf.h). Stage: symbols. Invariant: no section or segment
+ * is read before its offset and size were checked against the file.
+ */
+#include "symbols/elf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+#include "symbols/demangle.h"
+
+static int check_sections(struct sym_elf_file *f, struct diag *d)
+{
+	size_t nsec = 0;
+	if (elf_getshdrnum(f->elf, &nsec) != 0) {
+		diag_set(d, "bad section header table: %s", elf_errmsg(-1));
+		return -EINVAL;
+	}
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh)) {
+			diag_set(d, "bad section header: %s", elf_errmsg(-1));
+			return -EINVAL;
+		}
+		if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL)
+			continue;
+		if (sh.sh_offset > f->file_size ||
+		    sh.sh_size > f->file_size - sh.sh_offset) {
+			diag_set(d, "section %zu: offset %#llx size %#llx runs past the end of the file (%#llx bytes)",
+				 elf_ndxscn(scn), (unsigned long long)sh.sh_offset,
+				 (unsigned long long)sh.sh_size,
+				 (unsigned long long)f->file_size);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int read_segments(struct sym_elf_file *f)
+{
+	size_t nph = 0;
+	if (elf_getphdrnum(f->elf, &nph) != 0 || nph == 0)
+		return 0;
+	f->segs = xcalloc(nph, sizeof(*f->segs));
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		struct sym_segment *s = &f->segs[f->nsegs++];
+		s->offset = ph.p_offset;
+		s->vaddr = ph.p_vaddr;
+		s->filesz = ph.p_filesz;
+		s->memsz = ph.p_memsz;
+		s->exec = (ph.p_flags & PF_X) != 0;
+	}
+	return 0;
+}
+
+static const char *section_name(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
+{
+	const char *n = elf_strptr(elf, shstrndx, sh->sh_name);
+	return n ? n : "";
+}
+
+static void read_debuglink(struct sym_elf_file *f, Elf_Scn *scn)
+{
+	Elf_Data *data = elf_rawdata(scn, NULL);
+	if (!data || !data->d_buf || data->d_size < 2)
+		return;
+	const char *s = data->d_buf;
+	size_t n = strnlen(s, data->d_size);
+	if (n == 0 || n == data->d_size || n >= sizeof(f->debuglink))
+		return;
+	memcpy(f->debuglink, s, n);
+	f->debuglink[n] = '\0';
+}
+
+static void scan_sections(struct sym_elf_file *f)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			f->has_symtab = true;
+		else if (sh.sh_type == SHT_DYNSYM)
+			f->has_dynsym = true;
+		else if (strcmp(section_name(f->elf, shstrndx, &sh), ".gnu_debuglink") == 0)
+			read_debuglink(f, scn);
+	}
+}
+
+static int finish_open(struct sym_elf_file *f, struct diag *d)
+{
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		diag_set(d, "not an ELF file");
+		return -EINVAL;
+	}
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(f->elf, &eh)) {
+		diag_set(d, "bad ELF header: %s", elf_errmsg(-1));
+		return -EINVAL;
+	}
+	f->e_type = eh.e_type;
+	int rc = check_sections(f, d);
+	if (rc == 0)
+		rc = read_segments(f);
+	if (rc)
+		return rc;
+	scan_sections(f);
+	struct diag ignore = DIAG_INIT;
+	if (sym_buildid_from_elf(f->elf, &f->buildid, &ignore) < 0)
+		f->buildid.size = 0;
+	return 0;
+}
+
+int sym_elf_open(struct sym_elf_file *f, const char *path, struct diag *d)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		diag_set(d, "%s", strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		diag_set(d, "not a regular file");
+		return -EISDIR;
+	}
+	f->fd = fd;
+	f->file_size = (uint64_t)st.st_size;
+	f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int rc = finish_open(f, d);
+	if (rc)
+		sym_elf_close(f);
+	return rc;
+}
+
+int sym_elf_open_mem(struct sym_elf_file *f, const void *data, size_t len,
+		     struct diag *d)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	elf_version(EV_CURRENT);
+	f->file_size = len;
+	f->elf = elf_memory((char *)data, len);
+	int rc = finish_open(f, d);
+	if (rc)
+		sym_elf_close(f);
+	return rc;
+}
+
+void sym_elf_close(struct sym_elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->segs);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+static Elf_Scn *find_symtab(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+static int bind_of(const GElf_Sym *s)
+{
+	switch (GELF_ST_BIND(s->st_info)) {
+	case STB_GLOBAL: return SYM_BIND_GLOBAL;
+	case STB_WEAK: return SYM_BIND_WEAK;
+	default: return SYM_BIND_LOCAL;
+	}
+}
+
+/* perf's filter: functions, plus labels in text sections. */
+static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+	if (s->st_name == 0 || s->st_shndx == SHN_UNDEF ||
+	    s->st_shndx >= SHN_LORESERVE)
+		return false;
+	bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
+	if (!func && type != STT_NOTYPE)
+		return false;
+	Elf_Scn *sec = elf_getscn(elf, s->st_shndx);
+	GElf_Shdr sh;
+	if (!sec || !gelf_getshdr(sec, &sh))
+		return false;
+	return func || strstr(section_name(elf, shstrndx, &sh), "text") != NULL;
+}
+
+static void add_symbol(struct sym_table *t, const GElf_Sym *s, const char *name)
+{
+	char *dm = sym_demangle(name);
+	const char *use = dm ? dm : name;
+	sym_table_add(t, s->st_value, s->st_size, bind_of(s), use, strlen(use));
+	free(dm);
+}
+
+int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
+		 bool prefer_dynsym, struct diag *d)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	if (!prefer_dynsym)
+		scn = find_symtab(f->elf, SHT_SYMTAB, &sh);
+	if (!scn)
+		scn = find_symtab(f->elf, SHT_DYNSYM, &sh);
+	if (!scn)
+		return 0;
+	size_t shstrndx = 0;
+	elf_getshdrstrndx(f->elf, &shstrndx);
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t entsize = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!data || entsize == 0 || sh.sh_entsize != entsize) {
+		diag_set(d, "symbol table section %zu unreadable (entry size %llu)",
+			 elf_ndxscn(scn), (unsigned long long)sh.sh_entsize);
+		return -EINVAL;
+	}
+	size_t n = data->d_size / entsize;
+	int added = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s) || !wanted(f->elf, shstrndx, &s))
+			continue;
+		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		add_symbol(t, &s, name);
+		added++;
+	}
+	return added;
+}
+
+uint64_t sym_segments_to_vaddr(const struct sym_segment *segs, size_t n,
+			       uint64_t offset)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sym_segment *s = &segs[i];
+		if (offset >= s->offset && offset - s->offset < s->filesz)
+			return offset - s->offset + s->vaddr;
+	}
+	/* Fall back to the first executable segment's bias. */
+	for (size_t i = 0; i < n; i++)
+		if (segs[i].exec)
+			return offset - segs[i].offset + segs[i].vaddr;
+	return offset;
+}

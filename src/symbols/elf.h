@@ -1,0 +1,60 @@
+/*
+ * elf: load an ELF file's function symbols and layout through libelf.
+ * Stage: symbols. Reads .symtab (else .dynsym) the way perf does: FUNC
+ * and GNU_IFUNC symbols with a name and a section, plus NOTYPE labels in
+ * sections whose name contains "text"; C++ and Rust names demangled.
+ * Also records the build id, the .gnu_debuglink name and the PT_LOAD
+ * segments (to turn file offsets into symbol addresses). Every section
+ * is checked against the file size before libelf touches it: an ELF
+ * file that lies about its sizes is rejected with a diag, never read.
+ * Ownership: sym_elf_file owns its fd and Elf handle until
+ * sym_elf_close; symbols go into the caller's table.
+ */
+#ifndef SCORCH_SYMBOLS_ELF_H
+#define SCORCH_SYMBOLS_ELF_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "symbols/buildid.h"
+#include "symbols/table.h"
+
+struct sym_segment {
+	uint64_t offset, vaddr, filesz, memsz;
+	bool exec;
+};
+
+struct sym_elf_file {
+	int fd;
+	Elf *elf;
+	uint64_t file_size;
+	int e_type;                /* ET_EXEC, ET_DYN, ... */
+	struct sym_buildid buildid;
+	bool has_symtab, has_dynsym;
+	char debuglink[256];       /* "" when absent */
+	struct sym_segment *segs;  /* PT_LOAD, in file order */
+	size_t nsegs;
+};
+
+/* Open and validate path. Returns 0, -errno, or -EINVAL (not ELF, or
+ * section/segment sizes that run past the file: diag says which). */
+int sym_elf_open(struct sym_elf_file *f, const char *path, struct diag *d);
+/* Same over a memory image (copied into libelf; for fuzzing). */
+int sym_elf_open_mem(struct sym_elf_file *f, const void *data, size_t len,
+		     struct diag *d);
+void sym_elf_close(struct sym_elf_file *f);
+
+/* Add the file's symbols to t (.symtab, or .dynsym when prefer_dynsym
+ * or no .symtab). Returns the number added, or -EINVAL (diag). */
+int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
+		 bool prefer_dynsym, struct diag *d);
+
+/* Map a file offset to the virtual address symbols use, through the
+ * PT_LOAD segment holding it (identity when none does). */
+uint64_t sym_segments_to_vaddr(const struct sym_segment *segs, size_t n,
+			       uint64_t offset);
+
+#endif

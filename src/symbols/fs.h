@@ -1,0 +1,24 @@
+/*
+ * fs: path helpers for symbol lookup: joining, existence, and links.
+ * Stage: symbols. The build-id cache is made of symbolic links
+ * (.build-id/xx/rest -> ../../<path>/<id>, <id>/debug -> a debug file).
+ * Copies that lost their links (a tar extracted without them, a corpus
+ * stored on a file system without symlinks) keep each link as a small
+ * regular file whose content is the target path; sym_fs_resolve follows
+ * both kinds, at any component of the path, with a bounded number of
+ * hops. Returned strings are malloc'd; the caller frees.
+ */
+#ifndef SCORCH_SYMBOLS_FS_H
+#define SCORCH_SYMBOLS_FS_H
+
+#include <stdbool.h>
+
+/* dir + "/" + rest (rest's leading '/' is not doubled). */
+char *sym_fs_join(const char *dir, const char *rest);
+/* The existing file (or directory) path names, following real links
+ * and link-as-text files; NULL when it does not exist. */
+char *sym_fs_resolve(const char *path);
+bool sym_fs_is_dir(const char *path);
+bool sym_fs_is_file(const char *path);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * table: sorted symbol table with perf's alias and end rules (see
+ * table.h). Stage: symbols. Invariant after finish: sorted, unique starts.
+ */
+#include "symbols/table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+void sym_table_init(struct sym_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	arena_init(&t->names);
+}
+
+void sym_table_release(struct sym_table *t)
+{
+	free(t->syms);
+	arena_release(&t->names);
+	sym_table_init(t);
+}
+
+struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
+				uint64_t size, int bind, const char *name,
+				size_t len)
+{
+	XGROW(t->syms, t->cap, t->n + 1);
+	struct sym_entry *e = &t->syms[t->n];
+	e->start = start;
+	e->end = start + size < start ? UINT64_MAX : start + size;
+	e->name = arena_strndup(&t->names, name, len);
+	e->seq = (uint32_t)t->n;
+	e->bind = (uint8_t)bind;
+	e->module = false;
+	t->n++;
+	return e;
+}
+
+static int by_start(const void *pa, const void *pb)
+{
+	const struct sym_entry *a = pa, *b = pb;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static uint64_t page_up(uint64_t v)
+{
+	uint64_t r = (v + 4095) & ~(uint64_t)4095;
+	return r < v ? UINT64_MAX : r;
+}
+
+static void fixup_end(struct sym_table *t, bool kallsyms)
+{
+	for (size_t i = 1; i < t->n; i++) {
+		struct sym_entry *prev = &t->syms[i - 1], *cur = &t->syms[i];
+		if (prev->end != prev->start)
+			continue;
+		if (kallsyms && prev->module != cur->module)
+			prev->end = page_up(prev->end + 4096);
+		else
+			prev->end = cur->start;
+	}
+	if (t->n) {
+		struct sym_entry *last = &t->syms[t->n - 1];
+		if (last->end == last->start)
+			last->end = page_up(last->start) + 4096;
+	}
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* true when a is kept over b (perf's choose_best_symbol). */
+static bool better(const struct sym_entry *a, const struct sym_entry *b)
+{
+	bool az = a->end == a->start, bz = b->end == b->start;
+	if (az != bz)
+		return bz;
+	bool aw = a->bind == SYM_BIND_WEAK, bw = b->bind == SYM_BIND_WEAK;
+	if (aw != bw)
+		return bw;
+	bool ag = a->bind == SYM_BIND_GLOBAL, bg = b->bind == SYM_BIND_GLOBAL;
+	if (ag != bg)
+		return ag;
+	size_t au = leading_underscores(a->name), bu = leading_underscores(b->name);
+	if (au != bu)
+		return au < bu;
+	size_t al = strlen(a->name), bl = strlen(b->name);
+	if (al != bl)
+		return al > bl;
+	return true;
+}
+
+static void fixup_duplicates(struct sym_table *t)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (out && t->syms[out - 1].start == t->syms[i].start) {
+			if (!better(&t->syms[out - 1], &t->syms[i]))
+				t->syms[out - 1] = t->syms[i];
+			continue;
+		}
+		t->syms[out++] = t->syms[i];
+	}
+	t->n = out;
+}
+
+void sym_table_finish(struct sym_table *t, bool kallsyms)
+{
+	if (t->n > 1)
+		qsort(t->syms, t->n, sizeof(*t->syms), by_start);
+	fixup_end(t, kallsyms);
+	fixup_duplicates(t);
+}
+
+const struct sym_entry *sym_table_find(const struct sym_table *t,
+				       uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo: first symbol starting after addr; look back a little for a
+	 * symbol that contains addr (nested symbols). */
+	for (size_t k = 0; k < 8 && lo > 0; k++, lo--) {
+		const struct sym_entry *e = &t->syms[lo - 1];
+		if (addr < e->end)
+			return e;
+	}
+	return NULL;
+}

@@ -1,0 +1,53 @@
+/*
+ * table: one DSO's sorted symbol table, looked up by binary search.
+ * Stage: symbols. Symbols are added in any order, then sym_table_finish
+ * sorts them and applies perf's rules so names match perf's: a symbol
+ * of size 0 ends where the next one starts (the last one at the next
+ * page boundary plus a page), and among symbols with the same start one
+ * survives (non-zero size, then non-weak, then global, then fewer
+ * leading underscores, then the longer name, then the first added).
+ * Invariant after finish: syms sorted by start, starts unique.
+ * Ownership: names are copied into the table's arena and live until
+ * sym_table_release.
+ */
+#ifndef SCORCH_SYMBOLS_TABLE_H
+#define SCORCH_SYMBOLS_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+
+enum { SYM_BIND_LOCAL = 0, SYM_BIND_GLOBAL = 1, SYM_BIND_WEAK = 2 };
+
+struct sym_entry {
+	uint64_t start, end;  /* [start, end) */
+	const char *name;
+	uint32_t seq;         /* insertion order (tie break) */
+	uint8_t bind;         /* SYM_BIND_* */
+	bool module;          /* kallsyms: symbol of a module ("[mod]") */
+};
+
+struct sym_table {
+	struct sym_entry *syms;
+	size_t n, cap;
+	struct arena names;
+};
+
+#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT }
+
+void sym_table_init(struct sym_table *t);
+void sym_table_release(struct sym_table *t);
+/* Add a symbol; name is copied (len bytes). Returns the entry. */
+struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
+				uint64_t size, int bind, const char *name,
+				size_t len);
+/* Sort and apply the end and alias rules above. kallsyms selects the
+ * kallsyms end rule (no symbol spans a kernel/module boundary). */
+void sym_table_finish(struct sym_table *t, bool kallsyms);
+/* The symbol containing addr, or NULL. Only after finish. */
+const struct sym_entry *sym_table_find(const struct sym_table *t,
+				       uint64_t addr);
+
+#endif
