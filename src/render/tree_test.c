@@ -1,0 +1,121 @@
+/* tree_test: unit tests for the merged call tree (render/tree.c). */
+#include "render/tree.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void add(struct render_tree *t, const char *s, double v)
+{
+	render_tree_add(t, s, strlen(s), v, 0, false);
+}
+
+/* Node reached by following names from the root, or RENDER_NONE. */
+static uint32_t find(struct render_tree *t, const char *const *path, size_t n)
+{
+	uint32_t node = 0;
+	for (size_t i = 0; i < n && node != RENDER_NONE; i++) {
+		uint32_t c = t->nodes[node].child;
+		for (; c != RENDER_NONE; c = t->nodes[c].next) {
+			size_t len;
+			const char *name = render_tree_name(t, c, &len);
+			if (len == strlen(path[i]) && memcmp(name, path[i], len) == 0)
+				break;
+		}
+		node = c;
+	}
+	return node;
+}
+
+UNIT_TEST(tree_merges_prefixes)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	add(&t, "a;b;c", 10);
+	add(&t, "a;b;d", 5);
+	add(&t, "a;e", 3);
+	add(&t, "a;b;c", 1);
+	const char *ab[] = { "a", "b" }, *abc[] = { "a", "b", "c" };
+	CHECK(t.count == 6);
+	CHECK(t.nodes[0].value == 19);
+	CHECK(t.nodes[find(&t, ab, 2)].value == 16);
+	CHECK(t.nodes[find(&t, abc, 3)].value == 11);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_prefix_cache_respects_frame_bounds)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	add(&t, "ab;c", 1);
+	add(&t, "a;c", 2);   /* shares bytes "a" but not the frame "ab" */
+	add(&t, "ab;cd", 4); /* shares frame "ab", not "c" */
+	const char *a[] = { "a" }, *ab[] = { "ab" }, *abcd[] = { "ab", "cd" };
+	CHECK(t.nodes[find(&t, a, 1)].value == 2);
+	CHECK(t.nodes[find(&t, ab, 1)].value == 5);
+	CHECK(t.nodes[find(&t, abcd, 2)].value == 4);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_wide_parent_hashing)
+{
+	struct render_tree t;
+	char buf[32];
+	render_tree_init(&t, false, false);
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 500; i++) {
+			snprintf(buf, sizeof(buf), "root;f%d", (i * 7919) % 500);
+			add(&t, buf, 1);
+		}
+	const char *r[] = { "root" }, *f3[] = { "root", "f3" };
+	CHECK(t.count == 502);
+	CHECK(t.nodes[find(&t, r, 1)].value == 1000);
+	CHECK(t.nodes[find(&t, f3, 2)].value == 2);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_reverse_and_flamechart)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, true);
+	add(&t, "main;lock", 3);
+	add(&t, "other;lock", 2);
+	const char *lock[] = { "lock" }, *lm[] = { "lock", "main" };
+	CHECK(t.nodes[find(&t, lock, 1)].value == 5);
+	CHECK(find(&t, lm, 2) != RENDER_NONE);
+	render_tree_release(&t);
+
+	render_tree_init(&t, true, false);
+	add(&t, "a;b", 1);
+	add(&t, "c", 1);
+	add(&t, "a;b", 1); /* not adjacent: a new "a" in time order */
+	add(&t, "a;x", 1); /* adjacent: merges into the last "a" */
+	CHECK(t.nodes[0].nchild == 3);
+	CHECK(t.count == 7);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_delta_on_leaf)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	render_tree_add(&t, "a;b", 3, 14, 4, true);
+	render_tree_add(&t, "a", 1, 2, -3, true);
+	const char *a[] = { "a" }, *ab[] = { "a", "b" };
+	CHECK(t.delta != NULL);
+	CHECK(t.delta[find(&t, ab, 2)] == 4);
+	CHECK(t.delta[find(&t, a, 1)] == -3);
+	CHECK(t.nodes[0].value == 16);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_empty_stack_and_empty_frames)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	add(&t, "", 5);
+	add(&t, "a;;b", 1);
+	CHECK(t.count == 4);
+	CHECK(t.nodes[0].value == 6);
+	render_tree_release(&t);
+}
