@@ -1,0 +1,404 @@
+/*
+ * cmd/heatmap: `scorch heatmap latency` (drop-in trace2heatmap.pl, or
+ * event pairs from perf.data) and `scorch heatmap subsecond` (FlameScope).
+ * Stage: command. Option parsing and input dispatch only: text pairs go
+ * straight to render/heatmap; perf.data goes through analysis/ (pairing,
+ * offsets) first. Key invariant: one option table for both subcommands,
+ * so --help, the man page and docs/scorch-heatmap.md list the same flags.
+ */
+#include "cmd/cmd.h"
+SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or cells)")
+
+#include "analysis/latency.h"
+#include "analysis/subsecond.h"
+#include "base/diag.h"
+#include "base/lines.h"
+#include "base/opt.h"
+#include "base/strbuf.h"
+#include "render/heatmap.h"
+#include "render/subsecond.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+	O_UNITSTIME = 1, O_UNITSLABEL, O_MINLAT, O_MAXLAT, O_STEPLAT, O_STEPSEC,
+	O_ROWS, O_MAXCOL, O_GRID, O_TITLE, O_BOXSIZE, O_FONTTYPE, O_FONTSIZE,
+	O_ACCSTATS, O_CELLS, O_QUIRKS, O_PAIRS, O_START, O_END, O_KEY,
+	O_UNIT, O_ALL,
+};
+
+static const struct opt_spec opts[] = {
+	{ "unitstime", 0, OPT_REQ, "U", "latency: units of the time column: s (default), ms, us, ns", O_UNITSTIME },
+	{ "unitslabel", 0, OPT_REQ, "TEXT", "latency: suffix of latency labels (perf.data default: us)", O_UNITSLABEL },
+	{ "minlat", 0, OPT_REQ, "N", "latency: drop latencies below N (row 0 starts here)", O_MINLAT },
+	{ "maxlat", 0, OPT_REQ, "N", "latency: drop latencies above N (default: the largest)", O_MAXLAT },
+	{ "steplat", 0, OPT_REQ, "N", "latency: row height (default: (maxlat-minlat)/rows)", O_STEPLAT },
+	{ "stepsec", 0, OPT_REQ, "SEC", "latency: seconds per column (default 1)", O_STEPSEC },
+	{ "rows", 0, OPT_REQ, "N", "rows: latency bands (default 50) or offsets per second (default 50)", O_ROWS },
+	{ "maxcol", 0, OPT_REQ, "N", "latency: drop columns above N", O_MAXCOL },
+	{ "grid", 0, OPT_NONE, NULL, "latency: draw grid lines and labels", O_GRID },
+	{ "title", 0, OPT_REQ, "TEXT", "title of the map", O_TITLE },
+	{ "boxsize", 0, OPT_REQ, "PX", "latency: cell size in pixels (default 8)", O_BOXSIZE },
+	{ "fonttype", 0, OPT_REQ, "FONT", "latency: font family (default Verdana)", O_FONTTYPE },
+	{ "fontsize", 0, OPT_REQ, "N", "latency: font size (default 12)", O_FONTSIZE },
+	{ "accstats", 0, OPT_NONE, NULL, "latency: hover also shows cumulative counts", O_ACCSTATS },
+	{ "cells", 0, OPT_NONE, NULL, "print the cells as TSV instead of drawing", O_CELLS },
+	{ "quirks", 0, OPT_NONE, NULL, "latency: hide the last column and top band like trace2heatmap.pl", O_QUIRKS },
+	{ "pairs", 0, OPT_NONE, NULL, "latency, perf.data: print \"time latency\" pairs instead of drawing", O_PAIRS },
+	{ "start", 0, OPT_REQ, "EVENT", "latency, perf.data: first event of a pair (default block:block_rq_issue)", O_START },
+	{ "end", 0, OPT_REQ, "EVENT", "latency, perf.data: second event (default block:block_rq_complete)", O_END },
+	{ "key", 0, OPT_REQ, "FIELDS", "latency, perf.data: fields that match a pair (default dev,sector)", O_KEY },
+	{ "unit", 0, OPT_REQ, "U", "latency, perf.data: unit of times and latencies: us (default) or ns", O_UNIT },
+	{ "all", 0, OPT_NONE, NULL, "subsecond: keep idle samples too", O_ALL },
+	OPT_END_SPEC
+};
+
+static const struct opt_cmd heatmap_cmd = {
+	"heatmap",
+	"scorch heatmap latency|subsecond [options] [FILE...]",
+	"Draw a latency heat map (from \"time latency\" text or event pairs in a\n"
+	"perf.data) or a sub-second offset heat map with range flame graphs.",
+	opts, false,
+};
+
+struct args {
+	struct heatmap_opts hm;
+	bool cells, pairs, all, rows_set;
+	const char *start, *end, *key;
+	bool ns;
+};
+
+/* ---- option values ---- */
+
+static int number(const char *name, const char *v, double min, double *out)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (end == v || *end || errno || !isfinite(d) || d < min)
+		return opt_usage_error(&heatmap_cmd, "--%s: bad value '%s'", name, v);
+	*out = d;
+	return 0;
+}
+
+static int integer(const char *name, const char *v, long min, long max, long *out)
+{
+	double d;
+	if (number(name, v, (double)min, &d))
+		return 2;
+	if (d != trunc(d) || d > (double)max)
+		return opt_usage_error(&heatmap_cmd, "--%s: bad value '%s'", name, v);
+	*out = (long)d;
+	return 0;
+}
+
+static int time_units(const char *v, double *factor)
+{
+	static const struct { const char *name; double f; } u[] = {
+		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
+	};
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (strcmp(v, u[i].name) == 0) {
+			*factor = u[i].f;
+			return 0;
+		}
+	return opt_usage_error(&heatmap_cmd, "can't parse time units \"%s\"; "
+			       "try \"ms\" etc.", v);
+}
+
+static int set_option(struct args *a, int id, const char *v)
+{
+	struct heatmap_opts *o = &a->hm;
+	switch (id) {
+	case O_UNITSTIME: return time_units(v, &o->timefactor);
+	case O_UNITSLABEL: o->unitslabel = v; return 0;
+	case O_MINLAT: return number("minlat", v, -1e300, &o->minlat);
+	case O_MAXLAT: return number("maxlat", v, 0, &o->maxlat);
+	case O_STEPLAT: return number("steplat", v, 0, &o->steplat);
+	case O_STEPSEC: return number("stepsec", v, 1e-9, &o->stepsec);
+	case O_ROWS: a->rows_set = true; return integer("rows", v, 1, 100000, &o->rows);
+	case O_MAXCOL: return integer("maxcol", v, 0, HEATMAP_MAX_COLS, &o->maxcol);
+	case O_GRID: o->grid = true; return 0;
+	case O_TITLE: o->title = v; return 0;
+	case O_BOXSIZE: return integer("boxsize", v, 1, 1000, &o->boxsize);
+	case O_FONTTYPE: o->fonttype = v; return 0;
+	case O_FONTSIZE: return integer("fontsize", v, 1, 1000, &o->fontsize);
+	case O_ACCSTATS: o->accstats = true; return 0;
+	case O_CELLS: a->cells = true; return 0;
+	case O_QUIRKS: o->quirks = true; return 0;
+	case O_PAIRS: a->pairs = true; return 0;
+	case O_START: a->start = v; return 0;
+	case O_END: a->end = v; return 0;
+	case O_KEY: a->key = v; return 0;
+	case O_UNIT:
+		if (strcmp(v, "us") && strcmp(v, "ns"))
+			return opt_usage_error(&heatmap_cmd, "--unit: us or ns, not '%s'", v);
+		a->ns = strcmp(v, "ns") == 0;
+		return 0;
+	case O_ALL: a->all = true; return 0;
+	}
+	return 2;
+}
+
+/* ---- output ---- */
+
+static int write_out(struct strbuf *sb)
+{
+	if (sb_flush(sb, stdout) < 0) {
+		diag_error("error writing output: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int draw_latency(struct heatmap *hm, bool cells)
+{
+	struct diag d = DIAG_INIT;
+	if (heatmap_build(hm, &d) < 0) {
+		diag_print(&d, NULL);
+		return 1;
+	}
+	struct strbuf out = SB_INIT;
+	if (cells)
+		heatmap_write_cells(hm, &out);
+	else
+		heatmap_write_svg(hm, &out);
+	int rc = write_out(&out);
+	sb_release(&out);
+	return rc;
+}
+
+/* ---- latency from text ---- */
+
+struct text_stats {
+	uint64_t bad, first_bad_line;
+	const char *first_bad_file;
+	bool first_line_seen;
+};
+
+static int read_text(struct heatmap *hm, const char *path, struct text_stats *ts)
+{
+	struct lines lr;
+	int rc = lines_open(&lr, path);
+	if (rc < 0) {
+		diag_error("%s: %s", path ? path : "<stdin>", strerror(-rc));
+		return 1;
+	}
+	const char *line;
+	size_t len;
+	while ((rc = lines_next(&lr, &line, &len)) > 0) {
+		if (!ts->first_line_seen) {
+			ts->first_line_seen = true;
+			if (heatmap_is_header(line, len))
+				continue;
+		}
+		double t, lat;
+		int p = heatmap_parse_line(line, len, &t, &lat);
+		if (p < 0 && ts->bad++ == 0) {
+			ts->first_bad_line = lr.lineno;
+			ts->first_bad_file = path ? path : "<stdin>";
+		}
+		if (p > 0 && (rc = heatmap_add(hm, t, lat)) < 0)
+			break;
+	}
+	if (rc < 0)
+		diag_error("%s: line %llu: %s", lr.name, (unsigned long long)lr.lineno + 1,
+			   strerror(-rc));
+	lines_close(&lr);
+	return rc < 0;
+}
+
+static int latency_text(struct args *a, int nfiles, char **files)
+{
+	struct heatmap hm;
+	struct text_stats ts = { 0 };
+	heatmap_init(&hm, &a->hm);
+	int rc = 0;
+	if (nfiles == 0)
+		rc = read_text(&hm, NULL, &ts);
+	for (int i = 0; i < nfiles && rc == 0; i++)
+		rc = read_text(&hm, strcmp(files[i], "-") ? files[i] : NULL, &ts);
+	if (ts.bad)
+		diag_warn("%s: line %llu: %llu line(s) without two numbers skipped",
+			  ts.first_bad_file, (unsigned long long)ts.first_bad_line,
+			  (unsigned long long)ts.bad);
+	if (rc == 0)
+		rc = draw_latency(&hm, a->cells);
+	heatmap_release(&hm);
+	return rc;
+}
+
+/* ---- latency from perf.data ---- */
+
+static bool is_perfdata(const char *path)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return false;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char magic[8] = { 0 };
+	size_t n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	return n == 8 && (memcmp(magic, "PERFILE2", 8) == 0 ||
+			  memcmp(magic, "2ELIFREP", 8) == 0);
+}
+
+struct pair_ctx {
+	struct heatmap *hm;    /* NULL: print the pairs */
+	struct strbuf out;
+	bool ns;
+	int err;
+};
+
+/* time_us = floor(end/1000), latency_us = floor(end/1000) - floor(start/1000):
+ * what perf script's truncated microseconds give (../shared/heatmap §3.3). */
+static int on_pair(void *ctx, uint64_t start, uint64_t end)
+{
+	struct pair_ctx *pc = ctx;
+	uint64_t t = pc->ns ? end : end / 1000;
+	uint64_t lat = pc->ns ? end - start : end / 1000 - start / 1000;
+	if (end < start)
+		lat = 0;
+	if (pc->hm) {
+		int rc = heatmap_add(pc->hm, (double)t, (double)lat);
+		if (rc < 0)
+			pc->err = rc;
+		return rc;
+	}
+	sb_addf(&pc->out, "%llu %llu\n", (unsigned long long)t, (unsigned long long)lat);
+	if (pc->out.len > 65536 && sb_flush(&pc->out, stdout) < 0)
+		return pc->err = -errno;
+	return 0;
+}
+
+static void report_pairing(const char *path, const struct an_latency *lat)
+{
+	if (lat->unmatched_start || lat->unmatched_end || lat->reissued || lat->bad_payload)
+		diag_warn("%s: %llu pairs; %llu start events never ended, %llu end "
+			  "events had no start, %llu starts were re-issued, %llu "
+			  "payloads too short for the key", path,
+			  (unsigned long long)lat->npairs,
+			  (unsigned long long)lat->unmatched_start,
+			  (unsigned long long)lat->unmatched_end,
+			  (unsigned long long)lat->reissued,
+			  (unsigned long long)lat->bad_payload);
+}
+
+static int latency_perfdata(struct args *a, const char *path)
+{
+	struct heatmap hm;
+	struct pair_ctx pc = { NULL, SB_INIT, a->ns, 0 };
+	if (a->hm.timefactor == 1)
+		a->hm.timefactor = a->ns ? 1e9 : 1e6;
+	if (!*a->hm.unitslabel)
+		a->hm.unitslabel = a->ns ? "ns" : "us";
+	heatmap_init(&hm, &a->hm);
+	if (!a->pairs)
+		pc.hm = &hm;
+	struct an_latency lat;
+	struct an_latency_opts lo = {
+		.start = a->start ? a->start : "block:block_rq_issue",
+		.end = a->end ? a->end : "block:block_rq_complete",
+		.key = a->key ? a->key : "dev,sector",
+		.on_pair = on_pair, .ctx = &pc,
+	};
+	struct diag d = DIAG_INIT;
+	an_latency_init(&lat, &lo);
+	int rc = an_latency_read(&lat, path, &d);
+	if (rc < 0 || pc.err) {
+		if (rc < 0)
+			diag_print(&d, path);
+		else
+			diag_error("%s", strerror(-pc.err));
+		rc = 1;
+	} else {
+		if (d.set)
+			diag_print(&d, path);
+		report_pairing(path, &lat);
+		rc = a->pairs ? write_out(&pc.out) : draw_latency(&hm, a->cells);
+	}
+	sb_release(&pc.out);
+	heatmap_release(&hm);
+	an_latency_release(&lat);
+	return rc;
+}
+
+static int cmd_latency(struct args *a, int nfiles, char **files)
+{
+	if (nfiles == 1 && is_perfdata(files[0]))
+		return latency_perfdata(a, files[0]);
+	if (a->pairs || a->start || a->end || a->key)
+		return opt_usage_error(&heatmap_cmd, "--pairs, --start, --end and --key "
+				       "need one perf.data file");
+	return latency_text(a, nfiles, files);
+}
+
+/* ---- subsecond ---- */
+
+static int cmd_subsecond(struct args *a, int nfiles, char **files)
+{
+	if (nfiles > 1)
+		return opt_usage_error(&heatmap_cmd, "subsecond takes one input file");
+	const char *path = nfiles ? files[0] : "perf.data";
+	if (nfiles == 0 && access(path, R_OK) != 0)
+		path = "-";
+	struct an_offsets off;
+	struct an_offsets_opts oo = { .rows = a->rows_set ? a->hm.rows : 50,
+				      .keep_idle = a->all, .stacks = !a->cells };
+	struct diag d = DIAG_INIT;
+	an_offsets_init(&off, &oo);
+	int rc = is_perfdata(path) ? an_offsets_read_perfdata(&off, path, &d)
+				   : an_offsets_read_script(&off, path, &d);
+	if (rc < 0) {
+		diag_print(&d, strcmp(path, "-") ? path : "<stdin>");
+		an_offsets_release(&off);
+		return 1;
+	}
+	if (d.set)
+		diag_print(&d, path);
+	struct strbuf out = SB_INIT;
+	const char *title = strcmp(a->hm.title, "Latency Heat Map")
+				    ? a->hm.title : "Sub-second Offset Heat Map";
+	if (a->cells)
+		render_subsecond_cells(&off.map, &out);
+	else
+		render_subsecond_html(&off.map, title, &out);
+	rc = write_out(&out);
+	sb_release(&out);
+	an_offsets_release(&off);
+	return rc;
+}
+
+int cmd_heatmap(int argc, char **argv)
+{
+	struct args a = { 0 };
+	heatmap_opts_init(&a.hm);
+	const char *mode = argc > 1 ? argv[1] : NULL;
+	bool latency = mode && strcmp(mode, "latency") == 0;
+	bool subsecond = mode && strcmp(mode, "subsecond") == 0;
+	if (!latency && !subsecond) {
+		if (mode && (!strcmp(mode, "--help") || !strcmp(mode, "-h"))) {
+			opt_usage(stdout, &heatmap_cmd);
+			return 0;
+		}
+		return opt_usage_error(&heatmap_cmd, "expected 'latency' or 'subsecond'");
+	}
+	struct opt_state st = OPT_STATE_INIT;
+	const char *v;
+	int id;
+	while ((id = opt_next(&st, argc - 1, argv + 1, &heatmap_cmd, &v)) > 0)
+		if (set_option(&a, id, v))
+			return 2;
+	if (id == OPT_HELP)
+		return 0;
+	if (id < 0)
+		return 2;
+	int nfiles = argc - 1 - st.ind;
+	char **files = argv + 1 + st.ind;
+	return latency ? cmd_latency(&a, nfiles, files) : cmd_subsecond(&a, nfiles, files);
+}
