@@ -9,6 +9,9 @@
  */
 #include "stacks/collapse_perf.h"
 
+#include "base/xalloc.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- character classes and small scans ---- */
@@ -461,6 +464,70 @@ bool collapse_perf_is_frame(const char *line, size_t len)
 	return parse_frame(line, len, &f);
 }
 
+/* ---- frame line cache ---- */
+
+enum { CACHE_MAX_LINES = 1 << 20, CACHE_MAX_BYTES = 64 << 20 };
+
+static void cache_init(struct collapse_frame_cache *c)
+{
+	memset(c, 0, sizeof(*c));
+	hmap_init(&c->lines[0]);
+	hmap_init(&c->lines[1]);
+	sb_init(&c->text);
+}
+
+static void cache_release(struct collapse_frame_cache *c)
+{
+	for (int j = 0; j < 2; j++) {
+		hmap_release(&c->lines[j]);
+		free(c->out[j]);
+	}
+	sb_release(&c->text);
+}
+
+/* A frame line seen before: push its frames (as one joined frame, which
+ * joins to the same bytes). True when the line was in the cache. */
+static bool cached_frame(struct collapse_perf *p, const char *s, size_t len)
+{
+	size_t w = skip_space(s, 0, len);
+	if (w == 0 && len > 0 && !is_word((unsigned char)s[0]))
+		return false;
+	int j = p->have_pname && collapse_perf_is_java(p->pname.buf, p->pname.len);
+	struct collapse_frame_cache *c = &p->cache;
+	size_t id = hmap_find(&c->lines[j], s + w, len - w);
+	if (id == (size_t)-1)
+		return false;
+	const struct collapse_span *o = &c->out[j][id];
+	if (p->have_pname && !o->none)
+		stack_builder_push(&p->frames, c->text.buf + o->off, o->len);
+	return true;
+}
+
+/* Remember the n frames a line just pushed (last n in the builder). */
+static void cache_frame(struct collapse_perf *p, const char *s, size_t len,
+			bool java, size_t n)
+{
+	struct collapse_frame_cache *c = &p->cache;
+	int j = java;
+	if (c->lines[j].count >= CACHE_MAX_LINES || c->text.len >= CACHE_MAX_BYTES)
+		return;
+	size_t w = skip_space(s, 0, len);
+	size_t id = hmap_put(&c->lines[j], s + w, len - w, NULL);
+	XGROW(c->out[j], c->cap[j], id + 1);
+	struct collapse_span *o = &c->out[j][id];
+	o->off = c->text.len;
+	o->none = n == 0;
+	struct stack_builder *b = &p->frames;
+	for (size_t i = b->nframes; n > 0 && i-- > b->nframes - n;) {
+		size_t flen;
+		const char *f = stack_builder_frame(b, i, &flen);
+		if (i != b->nframes - 1)
+			sb_addc(&c->text, ';');
+		sb_add(&c->text, f, flen);
+	}
+	o->len = c->text.len - o->off;
+}
+
 /* ---- the parser ---- */
 
 void collapse_perf_init(struct collapse_perf *p, const struct collapse_opts *o,
@@ -475,6 +542,7 @@ void collapse_perf_init(struct collapse_perf *p, const struct collapse_opts *o,
 	sb_init(&p->filter);
 	sb_init(&p->filtered_event);
 	sb_init(&p->first_bad);
+	cache_init(&p->cache);
 	if (o->event_filter && o->event_filter[0]) {
 		sb_adds(&p->filter, o->event_filter);
 		p->filter_set = true;
@@ -488,6 +556,7 @@ void collapse_perf_release(struct collapse_perf *p)
 	sb_release(&p->filter);
 	sb_release(&p->filtered_event);
 	sb_release(&p->first_bad);
+	cache_release(&p->cache);
 }
 
 static void end_sample(struct collapse_perf *p)
@@ -589,14 +658,17 @@ void collapse_perf_line(struct collapse_perf *p, const char *s, size_t len,
 	if (parse_header(s, len, &h)) {
 		header_line(p, s, len, &h);
 		p->unterminated_line = lineno;
+	} else if (!p->opts.srcline && cached_frame(p, s, len)) {
+		return;
 	} else if (parse_frame(s, len, &f)) {
 		if (!p->have_pname)
 			return;
 		f.srcline = srcline_cb;
 		f.srcline_ctx = p;
-		collapse_perf_frame(&p->opts,
-				    collapse_perf_is_java(p->pname.buf, p->pname.len),
-				    &f, &p->frames);
+		bool java = collapse_perf_is_java(p->pname.buf, p->pname.len);
+		size_t n = collapse_perf_frame(&p->opts, java, &f, &p->frames);
+		if (!p->opts.srcline)
+			cache_frame(p, s, len, java, n);
 	} else {
 		bad_line(p, s, len, lineno);
 	}

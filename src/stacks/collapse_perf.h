@@ -79,6 +79,16 @@ size_t collapse_perf_frame(const struct collapse_opts *o, bool java,
 			   const struct collapse_frame *f,
 			   struct stack_builder *b);
 
+/* Frame lines seen before and the frames they gave, per java flag: real
+ * profiles repeat the same few thousand lines millions of times. Bounded
+ * (entries and bytes); past the bound lines are simply parsed again. */
+struct collapse_frame_cache {
+	struct hmap lines[2];   /* key: line from the pc on; [java] */
+	struct collapse_span { size_t off, len; bool none; } *out[2];
+	size_t cap[2];
+	struct strbuf text;     /* frames of cached lines, joined root first */
+};
+
 /*
  * Streaming parser of perf script text. Feed lines (without '\n') in
  * order; state carries across inputs like Perl's <> over several files.
@@ -101,6 +111,7 @@ struct collapse_perf {
 	struct strbuf first_bad;       /* its text (truncated) */
 	uint64_t samples, headers;     /* samples stored, header lines seen */
 	uint64_t unterminated_line;    /* open sample at end of input */
+	struct collapse_frame_cache cache;
 	collapse_srcline_fn next_line; /* source of lines for srcline */
 	void *next_line_ctx;
 };
