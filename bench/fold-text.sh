@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# bench/fold-text.sh: speed and memory of `scorch fold` on perf script text.
+#   1. FlameGraph's example-perf-stacks.txt.gz, decompressed and repeated
+#      to ~MB megabytes (default 300);
+#   2. `perf script` of a system-wide recording made here
+#      (perf record -a -g -F 999 -- sleep SECS), repeated to ~MB megabytes.
+# Prints MB/s (wall clock, best of RUNS) and peak RSS for each; the Perl
+# collapser is not installed on this machine, so figures are absolute.
+# Generated inputs live under $BENCH_DIR (default /tmp/scorch-bench-fold)
+# and are reused by later runs. Not a test: no pass/fail.
+#   SCORCH=path MB=300 SECS=10 RUNS=3 bash bench/fold-text.sh
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+SCORCH=${SCORCH:-$root/build/scorch}
+SHARED=${SHARED:-$(cd "$root/.." && pwd)/shared}
+MB=${MB:-300}
+SECS=${SECS:-10}
+RUNS=${RUNS:-3}
+dir=${BENCH_DIR:-/tmp/scorch-bench-fold}
+mkdir -p "$dir"
+
+# repeat FILE into OUT until OUT has about MB megabytes
+repeat_to() {
+	local in=$1 out=$2 size n
+	size=$(stat -c %s "$in")
+	n=$(( MB * 1000000 / size + 1 ))
+	: > "$out.tmp"
+	for _ in $(seq "$n"); do cat "$in"; done >> "$out.tmp"
+	mv "$out.tmp" "$out"
+}
+
+example=$dir/example-${MB}mb.txt
+if [ ! -s "$example" ]; then
+	zcat "$SHARED/flamegraph-tests/example-perf-stacks.txt.gz" > "$dir/example.txt"
+	repeat_to "$dir/example.txt" "$example"
+fi
+
+system=$dir/system-${MB}mb.txt
+if [ ! -s "$system" ]; then
+	if perf record -a -g -F 999 -o "$dir/system.data" -- sleep "$SECS" > /dev/null 2>&1 &&
+		perf script -i "$dir/system.data" > "$dir/system.txt" 2> /dev/null &&
+		[ -s "$dir/system.txt" ]; then
+		repeat_to "$dir/system.txt" "$system"
+	else
+		echo "# perf record -a failed (permissions?); system-wide input skipped" >&2
+		system=
+	fi
+fi
+
+# run FILE: best wall time of RUNS, peak RSS, MB/s
+run() {
+	local name=$1 file=$2 best= rss=0 t r
+	local bytes; bytes=$(stat -c %s "$file")
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f '%e %M' -o "$dir/time.txt" "$SCORCH" fold "$file" > "$dir/out.folded" 2> /dev/null
+		read -r t r < "$dir/time.txt"
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+		[ "$r" -gt "$rss" ] && rss=$r
+	done
+	awk -v n="$name" -v b="$bytes" -v t="$best" -v r="$rss" -v s="$(wc -l < "$dir/out.folded")" \
+		'BEGIN { if (t < 0.01) t = 0.01;
+			 printf "%-28s %7.1f MB  %6.2f s  %7.1f MB/s  peak RSS %6.1f MB  %d stacks\n",
+			 n, b / 1e6, t, b / 1e6 / t, r / 1024, s }'
+}
+
+echo "# scorch fold, perf script text, one thread (best of $RUNS)"
+run "example-perf-stacks x N" "$example"
+[ -n "$system" ] && run "system-wide recording x N" "$system"
+# from a pipe, as in perf script | scorch fold
+t0=$(date +%s.%N)
+cat "$example" | "$SCORCH" fold > /dev/null
+t1=$(date +%s.%N)
+awk -v b="$(stat -c %s "$example")" -v a="$t0" -v c="$t1" \
+	'BEGIN { printf "%-28s %7.1f MB  %6.2f s  %7.1f MB/s\n", "example via a pipe", b / 1e6, c - a, b / 1e6 / (c - a) }'
