@@ -14,6 +14,8 @@
 #include "base/hmap.h"
 #include "base/xalloc.h"
 #include "symbols/demangle.h"
+#include "symbols/dso.h"
+#include "symbols/elf.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -218,4 +220,15 @@ size_t sym_inline_frames(struct sym_inline *c, const char *path,
 	size_t n = f->vals[id] & 0xff;
 	*out = n ? &c->frames[f->vals[id] >> 8] : NULL;
 	return n;
+}
+
+size_t sym_inline_dso_frames(struct sym_inline *c, const struct sym_dso *d,
+			     uint64_t map_addr,
+			     const struct sym_inline_frame **out)
+{
+	*out = NULL;
+	if (d->kind != SYM_DSO_USER || !d->sym_path || d->name[0] == '[')
+		return 0;
+	uint64_t addr = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
+	return sym_inline_frames(c, d->sym_path, addr, out);
 }

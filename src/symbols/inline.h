@@ -49,6 +49,17 @@ void sym_inline_free(struct sym_inline *c);   /* NULL-safe */
 size_t sym_inline_frames(struct sym_inline *c, const char *path,
 			 uint64_t addr, const struct sym_inline_frame **out);
 
+struct sym_dso;
+
+/* The same for a map address of a dso (the file offset perf prints, as
+ * given to sym_dsos_find), with perf's choice of file: only ELF dsos of
+ * user space, DWARF read from the file the symbols came from
+ * (dso->sym_path: the debug file when there is one). 0 for the kernel,
+ * [vdso], JIT maps, or a dso not loaded yet. */
+size_t sym_inline_dso_frames(struct sym_inline *c, const struct sym_dso *d,
+			     uint64_t map_addr,
+			     const struct sym_inline_frame **out);
+
 /* True when frame is the ELF symbol itself under perf's rule. */
 bool sym_inline_is_symbol(const struct sym_inline_frame *f,
 			  const char *sym_name);

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench/unwind.sh: DWARF unwinding speed, scorch against perf, side by side.
+#   1. builds the corpus workload work_nofp (no frame pointers) and records
+#      it with `perf record --call-graph dwarf` until the file has at least
+#      MB megabytes (default 200; about 8 KB per sample);
+#   2. runs `perf script > /dev/null` and `scorch fold` on that file once
+#      each and compares their CPU time (user + sys);
+#   3. checks that both give the same stacks: scorch fold of perf.data
+#      against scorch fold of perf script's text (the stackcollapse-perf
+#      path), which must be identical;
+#   4. prints samples unwound per CPU second.
+# The recording lives under $BENCH_DIR (default /tmp/scorch-bench-unwind)
+# and is reused by later runs. Not a test: no pass/fail (exit 1 only
+# when the stacks differ).
+#   SCORCH=path MB=200 bash bench/unwind.sh
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+SCORCH=${SCORCH:-$root/build/scorch}
+SHARED=${SHARED:-$(cd "$root/.." && pwd)/shared}
+MB=${MB:-200}
+FREQ=${FREQ:-4000}
+dir=${BENCH_DIR:-/tmp/scorch-bench-unwind}
+mkdir -p "$dir"
+cd "$dir"
+
+data=$dir/perf.data
+if [ ! -s "$data" ] || [ "$(stat -c %s "$data")" -lt $((MB * 1000000)) ]; then
+	gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls \
+		-o "$dir/work_nofp" "$SHARED/corpus/src/work.c"
+	# about 8.3 KB per sample at FREQ samples per second
+	secs=$(( MB * 1000000 / 8300 / FREQ + 2 ))
+	rm -rf "$dir/buildid"
+	perf --buildid-dir "$dir/buildid" record -q -F "$FREQ" --call-graph dwarf \
+		-o "$data" "$dir/work_nofp" "$secs" > /dev/null 2>&1
+fi
+size_mb=$(( $(stat -c %s "$data") / 1000000 ))
+
+# cpu OUT CMD...: CPU seconds (user + sys) of CMD with stdout to OUT
+cpu() {
+	local out=$1; shift
+	/usr/bin/time -f '%U %S' -o "$dir/time.txt" "$@" > "$out" 2> /dev/null || true
+	awk '{ printf "%.2f", $1 + $2 }' "$dir/time.txt"
+}
+
+perf_cpu=$(cpu /dev/null perf --buildid-dir "$dir/buildid" script -i "$data")
+scorch_cpu=$(cpu "$dir/scorch.folded" "$SCORCH" fold --buildid-dir "$dir/buildid" "$data")
+
+perf --buildid-dir "$dir/buildid" script -i "$data" 2> /dev/null > "$dir/perf-script.txt"
+"$SCORCH" fold --format=perf-script "$dir/perf-script.txt" > "$dir/perf.folded"
+samples=$(grep -c '^[^[:space:]]' "$dir/perf-script.txt" || true)
+same=no
+cmp -s "$dir/scorch.folded" "$dir/perf.folded" && same=yes
+
+echo "recording: $size_mb MB, $samples samples (perf record -F $FREQ --call-graph dwarf work_nofp)"
+echo "perf script > /dev/null : ${perf_cpu} s CPU"
+echo "scorch fold             : ${scorch_cpu} s CPU"
+awk -v p="$perf_cpu" -v s="$scorch_cpu" -v n="$samples" 'BEGIN {
+	if (s > 0) printf "ratio perf/scorch      : %.1fx less CPU\n", p / s
+	if (s > 0) printf "samples unwound per s  : %.0f (scorch), %.0f (perf script)\n", n / s, (p > 0 ? n / p : 0)
+}'
+echo "identical stacks        : $same ($(wc -l < "$dir/scorch.folded") folded lines)"
+rm -f "$dir/perf-script.txt"
+[ "$same" = yes ]

@@ -1,0 +1,156 @@
+/*
+ * sample: perf samples through the DWARF unwinder (see sample.h).
+ * Stage: unwind. Finds code through the machine's maps (thread of the
+ * sample -> map -> dso -> ELF path from the dso's symbol sources),
+ * converts REGS_USER with the file's arch, and splices the unwound user
+ * frames after the kernel part of the callchain. Invariant: output never
+ * exceeds max, and every sample yields at least what its callchain had.
+ */
+#include "unwind/sample.h"
+
+#include "symbols/dso.h"
+
+#include <string.h>
+
+void unw_perf_init(struct unw_perf *p, struct proc_machine *m,
+		   const char *arch_name, bool big_endian)
+{
+	memset(p, 0, sizeof(*p));
+	p->sess = unw_session_new();
+	p->machine = m;
+	p->arch = unw_arch_from_name(arch_name);
+	p->arch_from_header = p->arch != UNW_ARCH_UNKNOWN;
+	p->big_endian = big_endian;
+	p->max_stack = UNW_PERF_MAX_STACK;
+	hmap_init(&p->missing);
+}
+
+void unw_perf_release(struct unw_perf *p)
+{
+	unw_session_free(p->sess);
+	hmap_release(&p->missing);
+	p->sess = NULL;
+}
+
+bool unw_perf_has_stack(const struct pd_sample *s)
+{
+	return s->regs_user.abi != 0 && s->regs_user.nr > 0 && s->stack &&
+	       s->stack_dyn_size > 0;
+}
+
+/* perf's masks: x86_64 never samples bits >= 24, aarch64 has 33. */
+static enum unw_arch guess_arch(uint64_t mask)
+{
+	if (mask >> 32)
+		return UNW_ARCH_AARCH64;
+	if (mask & (1ULL << 8))
+		return UNW_ARCH_X86_64;
+	return UNW_ARCH_UNKNOWN;
+}
+
+struct find_ctx {
+	struct unw_perf *p;
+	struct proc_thread *t;
+};
+
+static void note_missing(struct unw_perf *p, const struct sym_dso *d)
+{
+	hmap_put(&p->missing, d->name, strlen(d->name), NULL);
+}
+
+static int find_module(void *ctx, uint64_t addr, struct unw_module *m)
+{
+	struct find_ctx *fc = ctx;
+	struct proc_machine *mach = fc->p->machine;
+	const struct proc_map *map = proc_thread_find_map(mach, fc->t, false, addr);
+	if (!map || !map->dso || map->identity)
+		return -1;
+	struct sym_dso *d = map->dso;
+	sym_dsos_load(mach->dsos, d);
+	m->path = d->elf_path ? d->elf_path : d->sym_path;
+	m->debug_path = d->sym_path;
+	if (!m->path) {
+		note_missing(fc->p, d);
+		return -1;
+	}
+	m->start = map->start;
+	m->end = map->end;
+	m->pgoff = map->pgoff;
+	return 0;
+}
+
+/* Copy the callchain up to its user part (or all of it when keep_user). */
+static size_t kernel_part(const struct pd_sample *s, uint64_t *out, size_t max,
+			  bool keep_user)
+{
+	size_t n = 0;
+	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN))
+		return 0;
+	for (uint64_t i = 0; i < s->nr_callchain && n < max; i++) {
+		if (!keep_user && s->callchain[i] == PD_CONTEXT_USER)
+			break;
+		out[n++] = s->callchain[i];
+	}
+	return n;
+}
+
+static bool sample_regs(struct unw_perf *p, const struct pd_sample *s,
+			struct unw_sample *us)
+{
+	memset(us, 0, sizeof(*us));
+	us->arch = p->arch_from_header ? p->arch : guess_arch(s->regs_user.mask);
+	if (s->regs_user.abi != 2 ||   /* PERF_SAMPLE_REGS_ABI_64 only */
+	    unw_regs_from_perf(us->arch, s->regs_user.mask, s->regs_user.regs,
+			       s->regs_user.nr, &us->regs) != 0)
+		return false;
+	us->stack = s->stack;
+	us->stack_size = s->stack_dyn_size <= s->stack_size ? s->stack_dyn_size
+							    : s->stack_size;
+	us->big_endian = p->big_endian;
+	return true;
+}
+
+size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
+			  uint64_t *out, size_t max)
+{
+	struct unw_sample us;
+	if (!unw_perf_has_stack(s) || !sample_regs(p, s, &us))
+		return kernel_part(s, out, max, true);
+	size_t n = kernel_part(s, out, max, false);
+	if (n + 2 > max)
+		return n;
+	out[n++] = PD_CONTEXT_USER;
+	struct find_ctx fc = { p, proc_machine_findnew_thread(p->machine, s->pid, s->tid) };
+	struct unw_result res;
+	size_t room = max - n < p->max_stack ? max - n : p->max_stack;
+	n += unw_dwarf_unwind(p->sess, &us, find_module, &fc, out + n, room, &res);
+	p->dwarf_samples++;
+	if (res.stop != UNW_STOP_END && res.stop != UNW_STOP_DEPTH)
+		p->short_samples++;
+	return n;
+}
+
+bool unw_perf_summary(const struct unw_perf *p, struct strbuf *sb)
+{
+	const struct unw_stats *st = unw_session_stats(p->sess);
+	if (!p->short_samples)
+		return false;
+	sb_addf(sb, "%llu of %llu DWARF samples stopped before the outermost frame (",
+		(unsigned long long)p->short_samples,
+		(unsigned long long)p->dwarf_samples);
+	const char *sep = "";
+	for (int i = 1; i < UNW_STOP_COUNT; i++) {
+		if (!st->stops[i] || i == UNW_STOP_DEPTH)
+			continue;
+		sb_addf(sb, "%s%s: %llu", sep, unw_stop_name((enum unw_stop)i),
+			(unsigned long long)st->stops[i]);
+		sep = ", ";
+	}
+	sb_adds(sb, ")");
+	for (size_t i = 0; i < p->missing.count && i < 5; i++)
+		sb_addf(sb, "%s%s", i ? ", " : "; no binary for ",
+			p->missing.entries[i].key);
+	if (p->missing.count > 5)
+		sb_addf(sb, " and %zu more", p->missing.count - 5);
+	return true;
+}

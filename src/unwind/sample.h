@@ -1,0 +1,71 @@
+/*
+ * sample: DWARF unwinding of perf.data samples, wired to the process maps.
+ * Stage: unwind. The hook fold/script/report call for every sample:
+ * when the sample carries REGS_USER and STACK_USER (--call-graph dwarf),
+ * unw_perf_callchain returns the call chain perf builds for it: the
+ * kernel part of the sample's callchain, then PD_CONTEXT_USER and the
+ * frames unwound from the user registers over the stack copy (ips[0]
+ * the sampled user pc, the others return addresses minus one, as perf
+ * script prints them). Any other sample gets its callchain unchanged,
+ * so callers can route every sample through here.
+ *
+ * Usage (once per run, then per sample):
+ *   struct unw_perf up;
+ *   unw_perf_init(&up, &machine, features->arch, pd_reader_big_endian(r));
+ *   uint64_t chain[UNW_PERF_MAX_CHAIN];
+ *   size_t n = unw_perf_callchain(&up, sample, chain, UNW_PERF_MAX_CHAIN);
+ *   ... walk chain[0..n) exactly like sample->callchain ...
+ *   if (unw_perf_summary(&up, &sb)) warn once with sb.buf;
+ *   unw_perf_release(&up);
+ *
+ * Ownership: the unw_perf borrows the machine (and its dsos) for its
+ * lifetime and owns the unwinder session (ELF handles, CFI memo).
+ */
+#ifndef SCORCH_UNWIND_SAMPLE_H
+#define SCORCH_UNWIND_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "perfdata/record.h"
+#include "process/machine.h"
+#include "unwind/dwarf.h"
+
+#define UNW_PERF_MAX_CHAIN 1024
+#define UNW_PERF_MAX_STACK 127  /* user frames, perf's default max-stack */
+
+struct unw_perf {
+	struct unw_session *sess;
+	struct proc_machine *machine;
+	enum unw_arch arch;          /* from the header's arch, else guessed */
+	bool arch_from_header;
+	bool big_endian;
+	size_t max_stack;            /* user frames per sample */
+	uint64_t dwarf_samples;      /* samples that went through the unwinder */
+	uint64_t short_samples;      /* ... that stopped before the outermost frame */
+	struct hmap missing;         /* dso names with no ELF file to unwind */
+};
+
+/* arch_name: the perf header's arch ("x86_64", "aarch64"); NULL or
+ * unknown leaves the arch to be guessed from the register mask. */
+void unw_perf_init(struct unw_perf *p, struct proc_machine *m,
+		   const char *arch_name, bool big_endian);
+void unw_perf_release(struct unw_perf *p);
+
+/* True when s has user registers and a non-empty stack copy. */
+bool unw_perf_has_stack(const struct pd_sample *s);
+
+/* The call chain of s into out[0..max) (see above); returns its length.
+ * Never fails: a sample that can't be unwound keeps what its callchain
+ * and sampled pc give. */
+size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
+			  uint64_t *out, size_t max);
+
+/* One line for a single end-of-run warning ("N of M DWARF samples
+ * stopped early: ...; no binary for: a, b"), appended to sb. Returns
+ * false (sb untouched) when every DWARF sample unwound to its end. */
+bool unw_perf_summary(const struct unw_perf *p, struct strbuf *sb);
+
+#endif
