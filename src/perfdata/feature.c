@@ -51,7 +51,7 @@ static const char *read_str(struct pd_features *f, struct cursor *c)
 	uint32_t len = cur_u32(c);
 	const char *p = (const char *)cur_bytes(c, len);
 
-	if (!p)
+	if (!p || c->err)
 		return NULL;
 	return arena_strndup(&f->mem, p, strnlen(p, len));
 }
@@ -257,7 +257,7 @@ static bool pstr(struct cursor *c, const char **s, int *len)
 	uint32_t n = cur_u32(c);
 	const char *p = (const char *)cur_bytes(c, n);
 
-	if (!p)
+	if (!p || c->err)
 		return false;
 	*s = p;
 	*len = (int)strnlen(p, n);
