@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(dump, "print the records of a perf.data file, or counts per type and event")
 
+#include "base/cursor.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
@@ -82,6 +83,37 @@ static void grow_events(struct dump *d, size_t n)
 	d->nr_ev = n;
 }
 
+/* FNV-1a over values, so two files can be compared line by line. */
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t hash_regs(const uint64_t *v, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = fnv(h, v[i]);
+	return h;
+}
+
+/* The stack copy as 64-bit words in the recorder's byte order. */
+static uint64_t hash_stack(const struct pd_sample *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	struct cursor c;
+
+	cur_init(&c, s->stack, (size_t)s->stack_dyn_size, 0, s->rec->swap);
+	while (c.left >= 8)
+		h = fnv(h, cur_u64(&c));
+	return h;
+}
+
 static int on_sample(void *ctx, const struct pd_sample *s)
 {
 	struct dump *d = ctx;
@@ -107,17 +139,22 @@ static int on_sample(void *ctx, const struct pd_sample *s)
 		sb_addf(&d->out, " time %s", pd_time_str(s->time, t, sizeof(t)));
 	if (s->sample_type & PD_SAMPLE_CPU)
 		sb_addf(&d->out, " cpu %" PRIu32, s->cpu);
-	if (s->sample_type & PD_SAMPLE_CALLCHAIN)
-		sb_addf(&d->out, " chain %" PRIu64, s->nr_callchain);
+	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
+		sb_addf(&d->out, " chain %" PRIu64 " [", s->nr_callchain);
+		for (uint64_t i = 0; i < s->nr_callchain; i++)
+			sb_addf(&d->out, "%s%" PRIx64, i ? " " : "", s->callchain[i]);
+		sb_addc(&d->out, ']');
+	}
 	if (s->raw)
 		sb_addf(&d->out, " raw %" PRIu32, s->raw_size);
 	if (s->nr_branches)
 		sb_addf(&d->out, " branches %" PRIu64, s->nr_branches);
 	if (s->regs_user.nr)
-		sb_addf(&d->out, " regs %zu", s->regs_user.nr);
+		sb_addf(&d->out, " regs %zu #%016" PRIx64, s->regs_user.nr,
+			hash_regs(s->regs_user.regs, s->regs_user.nr));
 	if (s->stack_size)
-		sb_addf(&d->out, " stack %" PRIu64 "/%" PRIu64, s->stack_dyn_size,
-			s->stack_size);
+		sb_addf(&d->out, " stack %" PRIu64 "/%" PRIu64 " #%016" PRIx64,
+			s->stack_dyn_size, s->stack_size, hash_stack(s));
 	sb_addc(&d->out, '\n');
 	flush(d);
 	return 0;
