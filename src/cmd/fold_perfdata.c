@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/diag.h"
 #include "base/strbuf.h"
 #include "cmd/symopts.h"
 #include "process/session.h"
+#include "unwind/sample.h"
 
 struct fold_ctx {
 	const struct fold_perfdata_opts *o;
@@ -67,6 +69,40 @@ static bool keep_event(struct fold_ctx *c, const char *ev)
 	return false;
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * Split "SYM (DSO)" as stackcollapse-perf.pl's /(.+) \((\S*)\)/ does:
+ * the rightmost " (" followed by a run of non-space bytes that holds a
+ * ')'; the dso is that run up to its last ')'. Names with spaces or
+ * parentheses (a "(deleted)" mapping) split where Perl splits them.
+ */
+static bool perl_split(const char *t, size_t n, size_t *func_len,
+		       size_t *mod_off, size_t *mod_len)
+{
+	for (size_t p = n; p-- > 1;) {
+		if (t[p] != '(' || t[p - 1] != ' ' || p - 1 == 0)
+			continue;
+		size_t q = p + 1, last = 0;
+		bool found = false;
+		for (; q < n && !is_space(t[q]); q++)
+			if (t[q] == ')') {
+				last = q;
+				found = true;
+			}
+		if (!found)
+			continue;
+		*func_len = p - 1;
+		*mod_off = p + 1;
+		*mod_len = last - (p + 1);
+		return true;
+	}
+	return false;
+}
+
 static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java)
 {
 	struct strbuf *s = &c->scratch;
@@ -75,8 +111,18 @@ static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java
 	size_t pc_len = s->len;
 	const char *sym = f->sym ? f->sym->name : "[unknown]";
 	const char *dso = f->dso ? f->dso->name : "[unknown]";
+	if (f->inline_name) { /* perf script: "name+off (inlined)" */
+		sym = f->inline_name;
+		dso = "inlined";
+	}
+	size_t text = s->len;
+	sb_addf(s, "%s (%s)", sym, dso);
+	size_t func_len, mod_off, mod_len;
+	if (!perl_split(s->buf + text, s->len - text, &func_len, &mod_off, &mod_len))
+		return; /* Perl would not see a frame line */
 	struct collapse_frame cf = {
-		s->buf, pc_len, sym, strlen(sym), dso, strlen(dso), NULL, NULL
+		s->buf, pc_len, s->buf + text, func_len, s->buf + text + mod_off,
+		mod_len, NULL, NULL
 	};
 	collapse_perf_frame(&c->copts, java, &cf, &c->b);
 }
@@ -176,7 +222,14 @@ static int run(const char *path, const struct fold_perfdata_opts *o,
 		symopts_release(&so);
 		return 1;
 	}
+	struct unw_perf up;
+	unw_perf_attach(&up, &ses, o->no_inline ? UNW_INLINE_NONE
+			: c.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF);
 	rc = proc_session_run(&ses, on_sample, &c);
+	struct strbuf uw = SB_INIT;
+	if (unw_perf_detach(&up, &ses, &uw) && rc >= 0)
+		diag_warn("%s: %s", path, uw.buf);
+	sb_release(&uw);
 	if (rc < 0)
 		diag_print(&ses.diag, path);
 	else
@@ -195,6 +248,9 @@ int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 {
 	if (strcmp(path, "-") != 0 || !o->head_len)
 		return run(path, o, out);
+	struct stat st;
+	if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0)
+		return run("/dev/stdin", o, out); /* a file: the reader may seek */
 	int fds[2];
 	if (pipe(fds) != 0) {
 		diag_error("<stdin>: %s", strerror(errno));

@@ -18,7 +18,7 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 	hmap_init(&m->threads);
 	hmap_init(&m->pids);
 	arena_init(&m->comms);
-	m->clear_on_exec = true;
+	m->clear_on_exec = false; /* perf keeps the old maps until new MMAPs replace them */
 	m->kernel_dso = sym_dsos_findnew(dsos, "[kernel.kallsyms]");
 	struct proc_thread *idle = proc_machine_findnew_thread(m, 0, 0);
 	idle->comm = "swapper";
@@ -207,6 +207,14 @@ static void kernel_mmap(struct proc_machine *m, uint64_t start, uint64_t end,
 		d = sym_dsos_findnew(m->dsos, filename);
 	if (bid && bid_size)
 		sym_dso_set_buildid(d, bid, bid_size);
+	if (d == m->kernel_dso) {
+		/* as perf, the kernel map reaches up to the next kernel map
+		 * (init text lies past _etext) */
+		end = UINT64_MAX;
+		for (size_t i = 0; i < m->kernel.n; i++)
+			if (m->kernel.v[i].start > start && m->kernel.v[i].start < end)
+				end = m->kernel.v[i].start;
+	}
 	struct proc_map mp = { start, end, pgoff, d, true };
 	insert_map(&m->kernel, &mp);
 }

@@ -3,9 +3,11 @@
  * COMM, FORK, EXIT and MMAP/MMAP2 records of a recording.
  * Stage: process. Threads are keyed by tid; all threads of a process
  * (same pid) share one address space, as in the kernel. FORK into a new
- * process copies the parent's maps, FORK of a thread shares them; COMM
- * with the exec flag starts an empty address space (the MMAPs of the new
- * image follow). Kernel maps ([kernel.kallsyms], modules) live in one
+ * process copies the parent's maps, FORK of a thread shares them. On
+ * exec (COMM with the exec flag) the new image's MMAPs replace old maps
+ * where they overlap; as in perf the rest stays, so samples taken inside
+ * execve still resolve against the old image (clear_on_exec empties the
+ * address space instead). Kernel maps ([kernel.kallsyms], modules) live in one
  * kernel address space shared by all. An MMAP replaces whatever part of
  * older maps it overlaps. A thread first seen in a sample is created
  * with perf's name ":TID"; tid 0 is "swapper".
@@ -57,7 +59,7 @@ struct proc_machine {
 	struct proc_maps kernel;   /* kernel and module maps */
 	struct sym_dso *kernel_dso;
 	struct arena comms;
-	bool clear_on_exec;        /* default true */
+	bool clear_on_exec;        /* default false, as perf */
 };
 
 void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos);

@@ -129,6 +129,7 @@ static void warn(struct sym_dsos *s, const char *path, const struct diag *d)
 
 struct found {
 	bool have_syms, have_segs;
+	struct sym_buildid runtime_id; /* of the runtime file, when none was recorded */
 };
 
 /* Open one candidate; take its segments and/or symbols when still
@@ -156,6 +157,8 @@ static bool try_elf(struct sym_dsos *s, struct sym_dso *d, const char *path,
 		free(real);
 		return false;
 	}
+	if (!fd->runtime_id.size && f.buildid.size)
+		fd->runtime_id = f.buildid;
 	if (!fd->have_segs && f.nsegs && f.has_dynsym) {
 		d->segs = xmemdup(f.segs, f.nsegs * sizeof(*f.segs));
 		d->nsegs = f.nsegs;
@@ -192,12 +195,13 @@ static void dynsym_fallback(struct sym_dsos *s, struct sym_dso *d)
 	sym_elf_close(&f);
 }
 
-static void try_cache_dirs(struct sym_dsos *s, struct sym_dso *d, struct found *fd)
+static void try_cache_dirs(struct sym_dsos *s, struct sym_dso *d,
+			   const struct sym_buildid *id, struct found *fd)
 {
-	if (!d->buildid.size)
+	if (!id->size)
 		return;
 	char hex[41];
-	sym_buildid_hex(&d->buildid, hex);
+	sym_buildid_hex(id, hex);
 	for (size_t i = 0; i < s->cfg.nr_buildid_dirs && !(fd->have_syms && fd->have_segs); i++) {
 		char rel[128];
 		snprintf(rel, sizeof(rel), ".build-id/%.2s/%s", hex, hex + 2);
@@ -213,12 +217,13 @@ static void try_cache_dirs(struct sym_dsos *s, struct sym_dso *d, struct found *
 	}
 }
 
-static void try_debug_buildid(struct sym_dsos *s, struct sym_dso *d, struct found *fd)
+static void try_debug_buildid(struct sym_dsos *s, struct sym_dso *d,
+			      const struct sym_buildid *id, struct found *fd)
 {
-	if (!d->buildid.size)
+	if (!id->size)
 		return;
 	char hex[41], rel[128];
-	sym_buildid_hex(&d->buildid, hex);
+	sym_buildid_hex(id, hex);
 	snprintf(rel, sizeof(rel), ".build-id/%.2s/%s.debug", hex, hex + 2);
 	char *p = sym_fs_join(s->cfg.debug_dir, rel);
 	try_elf(s, d, p, fd);
@@ -260,17 +265,27 @@ static void try_debuglink(struct sym_dsos *s, struct sym_dso *d, struct found *f
 
 static void load_user(struct sym_dsos *s, struct sym_dso *d)
 {
-	struct found fd = { false, false };
+	struct found fd;
+	memset(&fd, 0, sizeof(fd));
 	if (s->cfg.symfs) {
 		char *p = sym_fs_join(s->cfg.symfs, d->name);
 		try_elf(s, d, p, &fd);
 		free(p);
 	}
-	try_cache_dirs(s, d, &fd);
+	try_cache_dirs(s, d, &d->buildid, &fd);
 	if (!(fd.have_syms && fd.have_segs))
-		try_debug_buildid(s, d, &fd);
-	if (!(fd.have_syms && fd.have_segs))
+		try_debug_buildid(s, d, &d->buildid, &fd);
+	if (!(fd.have_syms && fd.have_segs) && !(s->cfg.symfs && fd.have_segs))
 		try_elf(s, d, d->name, &fd);
+	if (!fd.have_syms && !d->buildid.size && fd.runtime_id.size) {
+		/* no id recorded: the runtime file's own id finds its debug file */
+		struct sym_buildid id = fd.runtime_id;
+		d->buildid = id;
+		try_cache_dirs(s, d, &id, &fd);
+		if (!fd.have_syms)
+			try_debug_buildid(s, d, &id, &fd);
+		d->buildid.size = 0;
+	}
 	try_debuglink(s, d, &fd);
 	if (!fd.have_syms)
 		dynsym_fallback(s, d);
@@ -327,7 +342,8 @@ static void load_kernel(struct sym_dsos *s, struct sym_dso *d)
 
 static void load_vdso(struct sym_dsos *s, struct sym_dso *d)
 {
-	struct found fd = { false, false };
+	struct found fd;
+	memset(&fd, 0, sizeof(fd));
 	if (s->cfg.vdso)
 		try_elf(s, d, s->cfg.vdso, &fd);
 	char hex[41];
