@@ -124,7 +124,10 @@ bench: scorch
 	@bash bench/run.sh
 
 # ---- documentation ----
-MAN_PAGES := $(BUILD)/man/scorch.1 $(CMD_SRCS:src/cmd/%.c=$(BUILD)/man/scorch-%.1)
+# a man page per command file (helpers in src/cmd/ declare no command)
+PAREN := (
+MAN_CMDS := $(patsubst src/cmd/%.c,%,$(shell grep -l '^SCORCH_COMMAND$(PAREN)' $(CMD_SRCS) /dev/null))
+MAN_PAGES := $(BUILD)/man/scorch.1 $(MAN_CMDS:%=$(BUILD)/man/scorch-%.1)
 man: $(MAN_PAGES)
 
 $(BUILD)/man/%.1: $(BUILD)/scorch tools/mkman.sh $(wildcard docs/*.md)
