@@ -38,9 +38,9 @@ static const struct opt_spec diff_opts[] = {
 
 static const struct opt_cmd diff_cmd = {
 	"diff", "scorch diff [options] BEFORE AFTER",
-	"Compare two folded profiles: print \"stack BEFORE AFTER\" for every stack in\n"
-	"either (as difffolded.pl does), or draw them as a differential flame graph\n"
-	"(--svg): widths from AFTER, red where a frame grew, blue where it shrank.",
+	"Compare two folded profiles, as difffolded.pl does.\n"
+	"Prints \"stack BEFORE AFTER\" for every stack in either, or with --svg draws\n"
+	"the differential flame graph: widths from AFTER, red grew, blue shrank.",
 	diff_opts, false,
 };
 

@@ -66,9 +66,9 @@ static const struct opt_spec flame_opts[] = {
 
 static const struct opt_cmd flame_cmd = {
 	"flame", "scorch flame [options] [FILE...] > graph.svg",
-	"Draw folded stacks (\"a;b;c 42\", one stack per line; stdin when no FILE;\n"
-	"several files are merged) as an interactive SVG flame graph. Two count\n"
-	"columns (\"a;b 10 14\") draw a differential graph.",
+	"Draw folded stacks as an interactive SVG flame graph (flamegraph.pl).\n"
+	"Input: \"a;b;c 42\" lines; stdin when no FILE; several files are merged.\n"
+	"Two count columns (\"a;b 10 14\") draw a differential graph.",
 	flame_opts, false,
 };
 
