@@ -267,15 +267,27 @@ int pd_reader_dispatch(struct pd_reader *r, const struct pd_record *rec,
 	case PD_RECORD_LOST_SAMPLES: case PD_RECORD_KSYMBOL:
 	case PD_RECORD_SWITCH: case PD_RECORD_SWITCH_CPU_WIDE:
 		return do_kernel(r, rec, h);
-	case PD_RECORD_HEADER_ATTR:
-		return do_header_attr(r, rec, h);
-	case PD_RECORD_HEADER_EVENT_TYPE:
-		do_event_type(r, rec);
-		return 0;
 	case PD_RECORD_HEADER_BUILD_ID:
 		return do_build_id(r, rec, h);
 	case PD_RECORD_FINISHED_ROUND:
-		return h->on_finished_round ? h->on_finished_round(h->ctx) : 0;
+		if (h->on_finished_round)
+			return h->on_finished_round(h->ctx);
+		break;
+	case PD_RECORD_HEADER_ATTR:
+		if (h->on_attr)
+			return do_header_attr(r, rec, h);
+		do_header_attr(r, rec, h);
+		break;
+	default:
+		break;
+	}
+	/* Metadata the reader applies itself; on_other sees it too. */
+	if (h->on_other && (rc = h->on_other(h->ctx, rec)) != 0)
+		return rc;
+	switch (rec->type) {
+	case PD_RECORD_HEADER_EVENT_TYPE:
+		do_event_type(r, rec);
+		return 0;
 	case PD_RECORD_ID_INDEX:
 		do_id_index(r, rec);
 		return 0;
@@ -288,7 +300,7 @@ int pd_reader_dispatch(struct pd_reader *r, const struct pd_record *rec,
 	case PD_RECORD_COMPRESSED: case PD_RECORD_COMPRESSED2:
 		return do_compressed(r, rec, h);
 	default:
-		return h->on_other ? h->on_other(h->ctx, rec) : 0;
+		return 0;
 	}
 }
 
