@@ -12,6 +12,7 @@
 
 #include "base/cursor.h"
 #include "base/xalloc.h"
+#include "symbols/inline.h"
 
 enum { QEV_SAMPLE, QEV_MMAP, QEV_COMM, QEV_TASK };
 
@@ -109,6 +110,7 @@ void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
 {
 	memset(out, 0, sizeof(*out));
 	out->ip = ip;
+	out->addr = ip; /* perf prints the raw address when no map holds it */
 	out->kernel = kernel;
 	const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
 	if (!map)
@@ -128,18 +130,45 @@ static struct proc_frame *frame_slot(struct proc_session *ses, size_t n)
 	return &ses->frames[n];
 }
 
+/* Replace user frame n - 1 by its inline rows (innermost first); the
+ * row named like the ELF symbol stays the symbol. Returns the new n. */
+static size_t add_inlines(struct proc_session *ses, size_t n)
+{
+	struct proc_frame base = ses->frames[n - 1];
+	const struct sym_inline_frame *fr;
+	if (!base.dso || !base.sym)
+		return n;
+	size_t k = sym_inline_dso_frames(ses->inl, base.dso, base.addr, &fr);
+	n--;
+	for (size_t i = 0; i < k; i++) {
+		struct proc_frame *f = frame_slot(ses, n++);
+		*f = base;
+		if (!sym_inline_is_symbol(&fr[i], base.sym->name))
+			f->inline_name = fr[i].name;
+	}
+	return k ? n : n + 1;
+}
+
 static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
 			    const struct pd_sample *s)
 {
 	size_t n = 0;
-	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0) {
+	const uint64_t *chain = s->callchain;
+	uint64_t nr = s->nr_callchain;
+	bool hooked = false;
+	if (ses->chain_hook && s->regs_user.abi && s->stack_dyn_size) {
+		nr = ses->chain_hook(ses->chain_ctx, s, ses->chain_buf, ses->chain_max);
+		chain = ses->chain_buf;
+		hooked = true;
+	} else if (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0) {
 		bool k = s->cpumode == PD_MISC_KERNEL || s->cpumode == PD_MISC_GUEST_KERNEL;
 		proc_session_resolve(ses, t, k, s->ip, frame_slot(ses, n++));
 		return n;
 	}
 	bool kernel = false;
-	for (uint64_t i = 0; i < s->nr_callchain && n < ses->max_stack; i++) {
-		uint64_t ip = s->callchain[i];
+	bool inl = ses->inl && (hooked || ses->inline_all);
+	for (uint64_t i = 0; i < nr && n < ses->max_stack; i++) {
+		uint64_t ip = chain[i];
 		if (ip >= PD_CONTEXT_MAX) {
 			if (ip == PD_CONTEXT_KERNEL || ip == PD_CONTEXT_GUEST_KERNEL)
 				kernel = true;
@@ -148,6 +177,8 @@ static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
 			continue;
 		}
 		proc_session_resolve(ses, t, kernel, ip, frame_slot(ses, n++));
+		if (inl && !kernel)
+			n = add_inlines(ses, n);
 	}
 	return n;
 }

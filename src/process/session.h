@@ -26,11 +26,13 @@
 
 struct proc_frame {
 	uint64_t ip;                 /* as recorded */
-	uint64_t addr;               /* map address (what perf prints), 0 without a map */
+	uint64_t addr;               /* map address (what perf prints); ip without a map */
 	const struct proc_map *map;  /* NULL: unknown */
 	struct sym_dso *dso;         /* NULL: unknown */
 	const struct sym_entry *sym; /* NULL: unknown */
 	bool kernel;                 /* resolved in kernel maps */
+	const char *inline_name;     /* an inlined-function row (perf prints
+				      * "name+off (inlined)"), else NULL */
 };
 
 struct proc_sample {
@@ -53,6 +55,20 @@ struct proc_session {
 	void *ctx;
 	size_t max_stack;            /* default 127, as perf script */
 	bool resolve;                /* resolve call chains (default true) */
+	/* Call-chain hook, set by commands through unwind/sample.h
+	 * (unw_perf_attach): for samples with user regs and a stack copy it
+	 * writes the chain to resolve instead of the sample's (kernel part,
+	 * PD_CONTEXT_USER, DWARF-unwound user frames) and returns its length. */
+	size_t (*chain_hook)(void *ctx, const struct pd_sample *s,
+			     uint64_t *out, size_t max);
+	void *chain_ctx;
+	uint64_t *chain_buf;         /* hook output, chain_max entries */
+	size_t chain_max;
+	/* Inline rows (symbols/inline.h), NULL for none: added to the user
+	 * frames of hooked (DWARF) chains, and of every chain when
+	 * inline_all (--inline). Frames without a symbol get none, as perf. */
+	struct sym_inline *inl;
+	bool inline_all;
 	/* queue */
 	struct proc_qev **q;
 	size_t nq, qcap;

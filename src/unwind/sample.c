@@ -8,8 +8,10 @@
  */
 #include "unwind/sample.h"
 
+#include "base/xalloc.h"
 #include "symbols/dso.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void unw_perf_init(struct unw_perf *p, struct proc_machine *m,
@@ -110,10 +112,22 @@ static bool sample_regs(struct unw_perf *p, const struct pd_sample *s,
 	return true;
 }
 
+/* Pipe files announce their arch in a HEADER_FEATURE record, after the
+ * first samples maybe: look again until it is known. */
+static void update_arch(struct unw_perf *p)
+{
+	if (p->arch_from_header || !p->reader)
+		return;
+	const struct pd_features *f = pd_reader_features(p->reader);
+	p->arch = unw_arch_from_name(f ? f->arch : NULL);
+	p->arch_from_header = p->arch != UNW_ARCH_UNKNOWN;
+}
+
 size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
 			  uint64_t *out, size_t max)
 {
 	struct unw_sample us;
+	update_arch(p);
 	if (!unw_perf_has_stack(s) || !sample_regs(p, s, &us))
 		return kernel_part(s, out, max, true);
 	size_t n = kernel_part(s, out, max, false);
@@ -153,4 +167,44 @@ bool unw_perf_summary(const struct unw_perf *p, struct strbuf *sb)
 	if (p->missing.count > 5)
 		sb_addf(sb, " and %zu more", p->missing.count - 5);
 	return true;
+}
+
+static size_t session_hook(void *ctx, const struct pd_sample *s, uint64_t *out,
+			   size_t max)
+{
+	return unw_perf_callchain(ctx, s, out, max);
+}
+
+void unw_perf_attach(struct unw_perf *p, struct proc_session *ses,
+		     enum unw_inline inl)
+{
+	unw_perf_init(p, &ses->machine, NULL, pd_reader_big_endian(ses->reader));
+	p->reader = ses->reader;
+	update_arch(p);
+	p->chain = xmalloc(UNW_PERF_MAX_CHAIN * sizeof(*p->chain));
+	ses->chain_hook = session_hook;
+	ses->chain_ctx = p;
+	ses->chain_buf = p->chain;
+	ses->chain_max = UNW_PERF_MAX_CHAIN;
+	if (inl != UNW_INLINE_NONE) {
+		p->inl = sym_inline_new();
+		ses->inl = p->inl;
+		ses->inline_all = inl == UNW_INLINE_ALL;
+	}
+}
+
+bool unw_perf_detach(struct unw_perf *p, struct proc_session *ses,
+		     struct strbuf *sb)
+{
+	bool warn = unw_perf_summary(p, sb);
+	ses->chain_hook = NULL;
+	ses->chain_ctx = NULL;
+	ses->chain_buf = NULL;
+	ses->inl = NULL;
+	sym_inline_free(p->inl);
+	free(p->chain);
+	p->inl = NULL;
+	p->chain = NULL;
+	unw_perf_release(p);
+	return warn;
 }

@@ -9,7 +9,12 @@
  * script prints them). Any other sample gets its callchain unchanged,
  * so callers can route every sample through here.
  *
- * Usage (once per run, then per sample):
+ * Commands over a proc_session need only (see unw_perf_attach):
+ *   unw_perf_attach(&up, &ses, no_inline ? UNW_INLINE_NONE : UNW_INLINE_DWARF);
+ *   proc_session_run(&ses, ...);
+ *   if (unw_perf_detach(&up, &ses, &sb)) diag_warn("%s: %s", path, sb.buf);
+ *
+ * Direct use (once per run, then per sample):
  *   struct unw_perf up;
  *   unw_perf_init(&up, &machine, features->arch, pd_reader_big_endian(r));
  *   uint64_t chain[UNW_PERF_MAX_CHAIN];
@@ -31,6 +36,8 @@
 #include "base/strbuf.h"
 #include "perfdata/record.h"
 #include "process/machine.h"
+#include "process/session.h"
+#include "symbols/inline.h"
 #include "unwind/dwarf.h"
 
 #define UNW_PERF_MAX_CHAIN 1024
@@ -46,7 +53,24 @@ struct unw_perf {
 	uint64_t dwarf_samples;      /* samples that went through the unwinder */
 	uint64_t short_samples;      /* ... that stopped before the outermost frame */
 	struct hmap missing;         /* dso names with no ELF file to unwind */
+	const struct pd_reader *reader; /* for the arch of pipe files, or NULL */
+	struct sym_inline *inl;      /* inline rows, when attached with them */
+	uint64_t *chain;             /* session hook buffer */
 };
+
+/* Which frames get inline rows (perf: DWARF chains by default). */
+enum unw_inline { UNW_INLINE_NONE, UNW_INLINE_DWARF, UNW_INLINE_ALL };
+
+/* The one call a perf.data command makes after proc_session_open: sets
+ * the session's chain hook to DWARF unwinding and its inline rows as
+ * asked (--no-inline: NONE, default: DWARF, --inline: ALL). */
+void unw_perf_attach(struct unw_perf *p, struct proc_session *ses,
+		     enum unw_inline inl);
+/* After proc_session_run, before proc_session_close: appends the
+ * summary line (see unw_perf_summary) to sb and returns true when there
+ * is one to warn about; unhooks and frees everything. */
+bool unw_perf_detach(struct unw_perf *p, struct proc_session *ses,
+		     struct strbuf *sb);
 
 /* arch_name: the perf header's arch ("x86_64", "aarch64"); NULL or
  * unknown leaves the arch to be guessed from the register mask. */
