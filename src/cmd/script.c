@@ -1,0 +1,263 @@
+/*
+ * script: `perf script` for sampled events, default fields, byte for
+ * byte: "comm tid [cpu] time: period event: " (tracepoints: their fields
+ * as libtraceevent formats them), then one line per call chain entry,
+ * "\t%16x sym+0xoff (dso)", and a blank line. Tools that read perf
+ * script text can be fed by scorch.
+ * Stage: command. Key invariant: fields appear exactly when perf 6.1
+ * prints them by default (cpu only with PERF_SAMPLE_CPU, period only
+ * with PERF_SAMPLE_PERIOD and not for tracepoints).
+ */
+#include "cmd/cmd.h"
+SCORCH_COMMAND(script, "print the samples of a perf.data file as perf script does")
+
+#include <event-parse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/tracepoint.h"
+#include "base/diag.h"
+#include "base/opt.h"
+#include "base/strbuf.h"
+#include "cmd/symopts.h"
+#include "unwind/sample.h"
+#include "process/session.h"
+
+enum {
+	O_INPUT = 1, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR,
+	O_TIME, O_CPU, O_COMM, O_EVENT,
+};
+
+static const struct opt_spec opts[] = {
+	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
+	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory or archive tar (default ~/.debug)", O_BUILDID_DIR },
+	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", O_SYMFS },
+	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE", O_KALLSYMS },
+	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", O_VDSO },
+	{ "jit-dir", 0, OPT_REQ, "DIR", "directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
+	{ "time", 0, OPT_REQ, "START,END", "only samples in this time range (seconds; +S from the first sample)", O_TIME },
+	{ "cpu", 0, OPT_REQ, "LIST", "only samples of these CPUs (e.g. 0-3,6)", O_CPU },
+	{ "comm", 0, OPT_REQ, "LIST", "only samples of these process names (comma-separated)", O_COMM },
+	{ "event", 0, OPT_REQ, "EVENT", "only samples of EVENT", O_EVENT },
+	OPT_END_SPEC
+};
+
+static const struct opt_cmd script_cmd = {
+	"script", "scorch script [options] [FILE]",
+	"Print the samples of FILE (default perf.data) as `perf script` prints them.",
+	opts, false,
+};
+
+struct script {
+	struct sample_filter filter;
+	struct strbuf out;
+	int name_width;
+	bool tp_loaded;
+	struct an_tp tp;
+	struct trace_seq seq;
+	bool write_error;
+};
+
+static void add_hex16(struct strbuf *sb, uint64_t v)
+{
+	char buf[17];
+	int n = 0;
+	do {
+		buf[16 - n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	for (int i = n; i < 16; i++)
+		sb_addc(sb, ' ');
+	sb_add(sb, buf + 17 - n, (size_t)n);
+}
+
+static void add_frame(struct strbuf *sb, const struct proc_frame *f)
+{
+	sb_addc(sb, '\t');
+	add_hex16(sb, f->addr);
+	sb_addc(sb, ' ');
+	if (f->sym) {
+		sb_adds(sb, f->inline_name ? f->inline_name : f->sym->name);
+		sb_addf(sb, "+0x%llx", (unsigned long long)(f->addr - f->sym->start +
+			(f->dso && f->dso->nsegs && !f->map->identity
+			 ? sym_segments_to_vaddr(f->dso->segs, f->dso->nsegs, f->addr) - f->addr
+			 : 0)));
+	} else {
+		sb_adds(sb, "[unknown]");
+	}
+	sb_adds(sb, " (");
+	sb_adds(sb, f->inline_name ? "inlined" : f->dso ? f->dso->name : "[unknown]");
+	sb_adds(sb, ")\n");
+}
+
+static int max_name_width(struct proc_session *ses)
+{
+	int w = 0;
+	for (size_t i = 0; i < pd_reader_nr_attrs(ses->reader); i++) {
+		int n = (int)strlen(pd_reader_attr(ses->reader, i)->name);
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void load_tracing(struct script *sc, struct proc_session *ses)
+{
+	sc->tp_loaded = true;
+	size_t size;
+	const uint8_t *data = pd_reader_tracing_data(ses->reader, &size);
+	struct diag d = DIAG_INIT;
+	if (data && an_tp_load(&sc->tp, data, size, &d) < 0)
+		diag_warn("tracing data unreadable: %s", d.msg);
+}
+
+static void add_trace(struct script *sc, struct proc_session *ses,
+		      const struct pd_sample *s)
+{
+	if (!sc->tp_loaded)
+		load_tracing(sc, ses);
+	struct tep_event *ev = sc->tp.tep ? an_tp_event(&sc->tp, s->attr->config) : NULL;
+	if (!ev || !s->raw)
+		return;
+	struct tep_record rec;
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = s->time;
+	rec.cpu = (int)s->cpu;
+	rec.size = (int)s->raw_size;
+	rec.data = (void *)s->raw;
+	trace_seq_reset(&sc->seq);
+	tep_print_event(sc->tp.tep, &sc->seq, &rec, "%s", TEP_PRINT_INFO);
+	sb_add(&sc->out, sc->seq.buffer, sc->seq.len);
+}
+
+static void add_header(struct script *sc, struct proc_session *ses,
+		       const struct proc_sample *ps, bool chain)
+{
+	const struct pd_sample *s = ps->s;
+	struct strbuf *o = &sc->out;
+	bool tp = s->attr && s->attr->type == PD_TYPE_TRACEPOINT;
+	if (chain)
+		sb_addf(o, "%s ", ps->thread->comm);
+	else
+		sb_addf(o, "%16s ", ps->thread->comm);
+	sb_addf(o, "%5d ", (int)s->tid);
+	if (s->sample_type & PD_SAMPLE_CPU)
+		sb_addf(o, "[%03u] ", s->cpu);
+	if (s->sample_type & PD_SAMPLE_TIME)
+		sb_addf(o, "%5llu.%06llu: ", (unsigned long long)(s->time / 1000000000u),
+			(unsigned long long)(s->time % 1000000000u / 1000u));
+	if ((s->sample_type & PD_SAMPLE_PERIOD) && !tp)
+		sb_addf(o, "%10llu ", (unsigned long long)s->period);
+	if (!sc->name_width)
+		sc->name_width = max_name_width(ses);
+	sb_addf(o, "%*s: ", sc->name_width, sample_event_name(ps));
+	if (tp)
+		add_trace(sc, ses, s);
+}
+
+static int flush_out(struct script *sc)
+{
+	if (sb_flush(&sc->out, stdout) != 0) {
+		sc->write_error = true;
+		return 1;
+	}
+	return 0;
+}
+
+static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct script *sc = ctx;
+	if (!sample_filter_keep(&sc->filter, ps))
+		return 0;
+	bool chain = (ps->s->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
+	add_header(sc, ses, ps, chain);
+	if (chain) {
+		sb_addc(&sc->out, '\n');
+		for (size_t i = 0; i < ps->nframes; i++)
+			add_frame(&sc->out, &ps->frames[i]);
+	} else if (ps->nframes) {
+		sb_add(&sc->out, " ", 1);
+		add_frame(&sc->out, &ps->frames[0]);
+		/* perf prints the single frame on the header line */
+		char *tab = strrchr(sc->out.buf, '\t');
+		if (tab)
+			memmove(tab, tab + 1, strlen(tab + 1) + 1), sc->out.len--;
+	}
+	sb_addc(&sc->out, '\n');
+	if (sc->out.len > (1u << 20))
+		return flush_out(sc);
+	return 0;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct symopts so;
+	memset(&so, 0, sizeof(so));
+	const char *input = NULL, *time = NULL, *cpu = NULL, *comm = NULL, *event = NULL;
+	struct opt_state st = OPT_STATE_INIT;
+	const char *arg;
+	int id;
+	while ((id = opt_next(&st, argc, argv, &script_cmd, &arg)) > 0) {
+		switch (id) {
+		case O_INPUT: input = arg; break;
+		case O_BUILDID_DIR: so.buildid_dir = arg; break;
+		case O_SYMFS: so.symfs = arg; break;
+		case O_KALLSYMS: so.kallsyms = arg; break;
+		case O_VDSO: so.vdso = arg; break;
+		case O_JIT_DIR: so.jit_dir = arg; break;
+		case O_TIME: time = arg; break;
+		case O_CPU: cpu = arg; break;
+		case O_COMM: comm = arg; break;
+		case O_EVENT: event = arg; break;
+		}
+	}
+	if (id == OPT_HELP)
+		return 0;
+	if (id < 0)
+		return 2;
+	if (st.ind < argc)
+		input = argv[st.ind++];
+	if (st.ind < argc)
+		return opt_usage_error(&script_cmd, "too many operands");
+	if (!input)
+		input = "perf.data";
+	struct script sc;
+	memset(&sc, 0, sizeof(sc));
+	if (sample_filter_init(&sc.filter, time, cpu, comm, event, "script"))
+		return 2;
+	struct sym_config cfg;
+	if (symopts_config(&so, &cfg))
+		return 1;
+	an_tp_init(&sc.tp);
+	trace_seq_init(&sc.seq);
+	struct proc_session ses;
+	int rc = proc_session_open(&ses, input, &cfg);
+	if (rc == 0) {
+		struct unw_perf up;
+		unw_perf_attach(&up, &ses, UNW_INLINE_DWARF);
+		rc = proc_session_run(&ses, on_sample, &sc);
+		struct strbuf uw = SB_INIT;
+		if (unw_perf_detach(&up, &ses, &uw) && rc >= 0)
+			diag_warn("%s: %s", input, uw.buf);
+		sb_release(&uw);
+		if (rc == 0)
+			flush_out(&sc);
+		if (rc < 0)
+			diag_print(&ses.diag, input);
+		else
+			symopts_report_warnings(&ses, input);
+	} else {
+		diag_print(&ses.diag, input);
+	}
+	proc_session_close(&ses);
+	trace_seq_destroy(&sc.seq);
+	an_tp_release(&sc.tp);
+	sb_release(&sc.out);
+	symopts_release(&so);
+	if (sc.write_error) {
+		diag_error("error writing output");
+		return 1;
+	}
+	return rc ? 1 : 0;
+}
