@@ -92,7 +92,7 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 {
 	struct opt_state st = OPT_STATE_INIT;
 	struct collapse_opts *c = &r->pd.collapse;
-	const char *arg;
+	const char *arg, *bad_format = NULL;
 	int id;
 	while ((id = opt_next(&st, argc, argv, &fold_cmd, &arg)) > 0) {
 		switch (id) {
@@ -109,8 +109,7 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 		case O_FORMAT:
 			r->forced = stack_format_parse(arg);
 			if (r->forced == FMT_UNKNOWN)
-				return opt_usage_error(&fold_cmd, "unknown format '%s' "
-						       "(perf-script, stap, dtrace, perf.data)", arg);
+				bad_format = arg; /* reported once parsing is done */
 			break;
 		case O_TIME: r->pd.time = arg; break;
 		case O_CPU: r->pd.cpu = arg; break;
@@ -129,6 +128,9 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 		return 0;
 	if (id < 0)
 		return 2;
+	if (bad_format)
+		return opt_usage_error(&fold_cmd, "unknown format '%s' (perf-script, "
+				       "stap, dtrace, perf.data)", bad_format);
 	collapse_opts_finish(c);
 	*first = st.ind;
 	return -1; /* go on */
