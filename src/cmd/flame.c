@@ -164,8 +164,8 @@ static void read_line(struct flame_run *r, const char *line, size_t len,
 		      const char *file, unsigned long long lineno)
 {
 	struct stack_folded f;
-	if (len == 0 || (len == 1 && line[0] == '\r'))
-		return;
+	if (len == 0 || (len == 1 && line[0] == '\r') || line[0] == '#')
+		return; /* blank, or a comment (austin writes "# mode: wall") */
 	if (stack_folded_parse(line, len, &f) < 0) {
 		if (r->bad++ == 0)
 			snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", file, lineno);

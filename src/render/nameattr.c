@@ -55,6 +55,20 @@ static bool attr_name_char(char c, bool first)
 	       (!first && (isdigit((unsigned char)c) || c == '-' || c == '.'));
 }
 
+/* Attributes the frame writes itself, or that an extra list already
+ * had: repeating one would make the XML malformed. */
+static bool reserved(const char *name, size_t len, const struct strbuf *done)
+{
+	static const char *const own[] = { "id", "class", "href", "xlink:href", "target" };
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (len == strlen(own[i]) && memcmp(name, own[i], len) == 0)
+			return true;
+	for (const char *p = done->buf; (p = strstr(p, " ")) != NULL; p++)
+		if (strncmp(p + 1, name, len) == 0 && p[1 + len] == '=')
+			return true;
+	return false;
+}
+
 /* Turn 'a="1" b="2"' into a safe ' a="1" b="2"' with escaped values;
  * returns NULL when nothing valid remains. */
 static const char *sanitize_extra(struct render_nameattr *na, const char *s, size_t len)
@@ -76,7 +90,8 @@ static const char *sanitize_extra(struct render_nameattr *na, const char *s, siz
 			break;
 		size_t vlen = (size_t)(q - (s + i));
 		bool handler = n1 - n0 >= 2 && strncasecmp(s + n0, "on", 2) == 0;
-		if (!handler && !unsafe_value(s + i, vlen)) {
+		if (!handler && !unsafe_value(s + i, vlen) &&
+		    !reserved(s + n0, n1 - n0, &out)) {
 			sb_addc(&out, ' ');
 			sb_add(&out, s + n0, n1 - n0);
 			sb_adds(&out, "=\"");
