@@ -1,5 +1,5 @@
 # t7302: scorch script equals perf script (default fields) byte for byte
-# on every frame-pointer corpus case, with HOME empty and only the symbol
+# on every corpus case (dwarf too, through the unwinder), with HOME empty and only the symbol
 # sources the corpus README names; big-endian copies print the same.
 C=$SHARED/corpus
 mkdir -p "$TMP/home"
@@ -14,7 +14,7 @@ srcs() {
 	echo "$o"
 }
 
-for c in fp cpp_fp pipe_fp zstd_fp multi offcpu; do
+for c in fp cpp_fp pipe_fp zstd_fp multi offcpu dwarf; do
 	"$SCORCH" script $(srcs $c) "$C/$c/perf.data" > $c.txt 2> $c.err
 	check_same "$c: script == perf-script.txt" "$C/$c/perf-script.txt" $c.txt
 done

@@ -23,6 +23,7 @@ SCORCH_COMMAND(script, "print the samples of a perf.data file as perf script doe
 #include "cmd/symopts.h"
 #include "unwind/sample.h"
 #include "process/session.h"
+#include "unwind/sample.h"
 
 enum {
 	O_INPUT = 1, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR,
@@ -72,22 +73,35 @@ static void add_hex16(struct strbuf *sb, uint64_t v)
 	sb_add(sb, buf + 17 - n, (size_t)n);
 }
 
+/* Offset of the frame in its symbol, in the symbol's address space. */
+static uint64_t sym_offset(const struct proc_frame *f)
+{
+	uint64_t a = f->addr;
+	if (f->dso && f->dso->nsegs && f->map && !f->map->identity)
+		a = sym_segments_to_vaddr(f->dso->segs, f->dso->nsegs, a);
+	return a - f->sym->start;
+}
+
 static void add_frame(struct strbuf *sb, const struct proc_frame *f)
 {
 	sb_addc(sb, '\t');
 	add_hex16(sb, f->addr);
 	sb_addc(sb, ' ');
+	if (f->inline_name) { /* an inlined-call row: "name+off (inlined)" */
+		sb_adds(sb, f->inline_name);
+		if (f->sym)
+			sb_addf(sb, "+0x%llx", (unsigned long long)sym_offset(f));
+		sb_adds(sb, " (inlined)\n");
+		return;
+	}
 	if (f->sym) {
-		sb_adds(sb, f->inline_name ? f->inline_name : f->sym->name);
-		sb_addf(sb, "+0x%llx", (unsigned long long)(f->addr - f->sym->start +
-			(f->dso && f->dso->nsegs && !f->map->identity
-			 ? sym_segments_to_vaddr(f->dso->segs, f->dso->nsegs, f->addr) - f->addr
-			 : 0)));
+		sb_adds(sb, f->sym->name);
+		sb_addf(sb, "+0x%llx", (unsigned long long)sym_offset(f));
 	} else {
 		sb_adds(sb, "[unknown]");
 	}
 	sb_adds(sb, " (");
-	sb_adds(sb, f->inline_name ? "inlined" : f->dso ? f->dso->name : "[unknown]");
+	sb_adds(sb, f->dso ? f->dso->name : "[unknown]");
 	sb_adds(sb, ")\n");
 }
 
