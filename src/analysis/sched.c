@@ -1,0 +1,514 @@
+/*
+ * sched: perf sched latency / timehist arithmetic (see sched.h).
+ * Stage: analysis. Latency follows perf's work atoms, keeping only the
+ * last atom of each task: a switch-out opens an atom (runnable when the
+ * task was preempted, sleeping otherwise), a wakeup of a sleeping task
+ * makes it runnable, a switch-in of a runnable task closes it and adds the
+ * delay. Timehist keeps per task its last switch-out time and state and
+ * when it became runnable; the CPU's previous switch time starts the run.
+ * Key invariant: a RAW field is read only through an_tp_read_u64.
+ */
+#include "analysis/sched.h"
+
+#include "analysis/tracepoint.h"
+#include "base/xalloc.h"
+#include "process/session.h"
+
+#include <errno.h>
+#include <event-parse.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ATOM_SLEEPING = 0, ATOM_WAIT_CPU, ATOM_SCHED_IN, ATOM_IGNORE, ATOM_NONE };
+
+void an_sched_init(struct an_sched *s)
+{
+	memset(s, 0, sizeof(*s));
+	hmap_init(&s->tasks);
+}
+
+void an_sched_release(struct an_sched *s)
+{
+	hmap_release(&s->tasks);
+	free(s->task);
+	free(s->cpu_last);
+	free(s->cpu_curr);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Key: tid, or for the idle task (tid 0) one task per CPU. */
+static struct an_task *task_of(struct an_sched *s, uint32_t tid, uint32_t cpu,
+			       bool *added)
+{
+	uint64_t key = tid ? tid : ((uint64_t)1 << 32) | cpu;
+	bool add = false;
+	size_t id = hmap_put(&s->tasks, &key, sizeof(key), &add);
+	XGROW(s->task, s->task_cap, id + 1);
+	struct an_task *t = &s->task[id];
+	if (add) {
+		memset(t, 0, sizeof(*t));
+		t->tid = tid;
+		t->state = ATOM_NONE;
+	}
+	if (added)
+		*added = add;
+	return t;
+}
+
+/* perf's task state letter of a prev_state value: bit n -> "RSDTtXZPI"[n+1]. */
+static char state_char(uint64_t state)
+{
+	static const char chars[] = "RSDTtXZPI";
+	unsigned bit = state ? (unsigned)__builtin_ffsll((long long)state) : 0;
+	return bit < sizeof(chars) - 1 ? chars[bit] : '?';
+}
+
+/* ---- latency atoms ---- */
+
+static void sched_out(struct an_task *t, char state, uint64_t ts)
+{
+	t->sched_out = ts;
+	t->state = ATOM_SLEEPING;
+	if (state == 'R') {
+		t->state = ATOM_WAIT_CPU;
+		t->wake_up = ts;
+	}
+}
+
+static void sched_in(struct an_task *t, uint64_t ts)
+{
+	if (t->state != ATOM_WAIT_CPU)
+		return;
+	if (ts < t->wake_up) {
+		t->state = ATOM_IGNORE;
+		return;
+	}
+	t->state = ATOM_SCHED_IN;
+	uint64_t delta = ts - t->wake_up;
+	t->total_lat += delta;
+	if (delta > t->max_lat) {
+		t->max_lat = delta;
+		t->max_start = t->wake_up;
+		t->max_end = ts;
+	}
+	t->nb_atoms++;
+}
+
+/* ---- event handlers ---- */
+
+struct fields {
+	struct tep_event *sw, *rt, *wk[3];
+	struct an_tp_field prev_pid, prev_state, next_pid, rt_pid, rt_runtime, wk_pid[3];
+	bool have_rt, have_wk[3];
+};
+
+struct run {
+	struct an_sched *s;
+	struct proc_session *ses;
+	struct an_tp tp;
+	struct fields f;
+	struct strbuf name;
+	int err;
+	struct diag *d;
+};
+
+static int64_t known_pid(struct run *r, uint32_t tid)
+{
+	struct proc_thread *t = proc_machine_find_thread(&r->ses->machine, tid);
+	return t ? (int64_t)t->pid : 0;
+}
+
+static void make_name(struct run *r, const struct an_task *t, uint32_t tid)
+{
+	sb_reset(&r->name);
+	if (tid == 0) {
+		sb_adds(&r->name, "<idle>");
+		return;
+	}
+	struct proc_thread *th = proc_machine_find_thread(&r->ses->machine, tid);
+	char buf[24];
+	snprintf(buf, sizeof(buf), ":%u", tid);
+	sb_adds(&r->name, th && th->comm ? th->comm : buf);
+	if (t->pid > 0 && t->pid != (int64_t)tid)
+		sb_addf(&r->name, "[%u/%lld]", tid, (long long)t->pid);
+	else if (t->pid > 0)
+		sb_addf(&r->name, "[%u]", tid);
+}
+
+static int timehist_row(struct run *r, struct an_task *t, uint32_t tid,
+			uint32_t cpu, uint64_t ts, uint64_t tprev, char state)
+{
+	struct an_sched_row row = { ts, cpu, 0, tid == 0, 0, 0, 0, NULL };
+	if (tprev) {
+		row.run = ts - tprev;
+		if (t->ready_to_run && t->ready_to_run <= tprev)
+			row.delay = tprev - t->ready_to_run;
+		if (t->last_time && t->last_time <= tprev)
+			row.wait = tprev - t->last_time;
+	}
+	int rc = 0;
+	if (r->s->on_row) {
+		make_name(r, t, tid);
+		row.name = r->name.buf;
+		rc = r->s->on_row(r->s->ctx, &row);
+	}
+	t->last_time = ts;
+	t->last_state = state;
+	t->ready_to_run = 0;   /* perf resets it at every switch-out */
+	return rc;
+}
+
+static uint64_t *cpu_slot(struct an_sched *s, uint32_t cpu)
+{
+	if (cpu >= 4096)
+		cpu = 4095;
+	if (cpu >= s->ncpu) {
+		size_t old = s->ncpu;
+		XGROW(s->cpu_last, s->ncpu, (size_t)cpu + 1);
+		memset(s->cpu_last + old, 0, (s->ncpu - old) * sizeof(*s->cpu_last));
+	}
+	return &s->cpu_last[cpu];
+}
+
+static int64_t *curr_slot(struct an_sched *s, uint32_t cpu)
+{
+	if (cpu >= 4096)
+		cpu = 4095;
+	if (cpu >= s->ncurr) {
+		size_t old = s->ncurr;
+		XGROW(s->cpu_curr, s->ncurr, (size_t)cpu + 1);
+		for (size_t i = old; i < s->ncurr; i++)
+			s->cpu_curr[i] = -1;
+	}
+	return &s->cpu_curr[cpu];
+}
+
+static int on_switch(struct run *r, const struct pd_sample *smp)
+{
+	uint64_t prev_pid, prev_state, next_pid;
+	bool swap = smp->rec && smp->rec->swap;
+	if (an_tp_read_u64(&r->f.prev_pid, smp->raw, smp->raw_size, swap, &prev_pid) ||
+	    an_tp_read_u64(&r->f.prev_state, smp->raw, smp->raw_size, swap, &prev_state) ||
+	    an_tp_read_u64(&r->f.next_pid, smp->raw, smp->raw_size, swap, &next_pid)) {
+		r->s->nr_bad++;
+		return 0;
+	}
+	struct an_sched *s = r->s;
+	s->nr_switch++;
+	char state = state_char(prev_state);
+	uint64_t ts = smp->time, *last = cpu_slot(s, smp->cpu), tprev = *last;
+	*last = ts;
+	int64_t *curr = curr_slot(s, smp->cpu);
+	if (*curr != -1 && *curr != (int64_t)prev_pid)
+		s->nr_cs_bugs++;
+	*curr = (int64_t)next_pid;
+	/* latency: keyed by the tracepoint's pids */
+	struct an_task *out = task_of(s, (uint32_t)prev_pid, smp->cpu, NULL);
+	sched_out(out, state, ts);
+	bool added;
+	struct an_task *in = task_of(s, (uint32_t)next_pid, smp->cpu, &added);
+	if (added || in->state == ATOM_NONE)
+		sched_out(in, 'R', ts);
+	sched_in(in, ts);
+	/* timehist: the task the sample belongs to */
+	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
+	struct an_task *th = task_of(s, tid, smp->cpu, NULL);
+	if (!th->pid_seen) {
+		th->pid_seen = true;
+		th->pid = smp->pid;
+	}
+	return timehist_row(r, th, tid, smp->cpu, ts, tprev, state);
+}
+
+static void on_runtime(struct run *r, const struct pd_sample *smp)
+{
+	uint64_t pid, runtime;
+	bool swap = smp->rec && smp->rec->swap;
+	if (an_tp_read_u64(&r->f.rt_pid, smp->raw, smp->raw_size, swap, &pid) ||
+	    an_tp_read_u64(&r->f.rt_runtime, smp->raw, smp->raw_size, swap, &runtime)) {
+		r->s->nr_bad++;
+		return;
+	}
+	r->s->nr_runtime++;
+	bool added;
+	struct an_task *t = task_of(r->s, (uint32_t)pid, smp->cpu, &added);
+	if (added || t->state == ATOM_NONE)
+		sched_out(t, 'R', smp->time);
+	t->runtime += runtime;
+}
+
+static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
+{
+	uint64_t pid;
+	bool swap = smp->rec && smp->rec->swap;
+	if (an_tp_read_u64(&r->f.wk_pid[which], smp->raw, smp->raw_size, swap, &pid)) {
+		r->s->nr_bad++;
+		return;
+	}
+	struct an_sched *s = r->s;
+	s->nr_wakeup++;
+	bool added;
+	struct an_task *t = task_of(s, (uint32_t)pid, smp->cpu, &added);
+	if (!t->pid_seen) {
+		t->pid_seen = true;
+		t->pid = known_pid(r, (uint32_t)pid);
+	}
+	if (t->ready_to_run == 0)
+		t->ready_to_run = smp->time;
+	if (which == 1)        /* perf sched latency ignores sched_waking */
+		return;
+	if (added || t->state == ATOM_NONE)
+		sched_out(t, 'S', smp->time);
+	if (t->state != ATOM_SLEEPING)
+		return;
+	s->nr_timestamps++;
+	if (t->sched_out > smp->time) {
+		s->nr_unordered++;
+		return;
+	}
+	t->state = ATOM_WAIT_CPU;
+	t->wake_up = smp->time;
+}
+
+/* ---- setup ---- */
+
+static int find_fields(struct run *r)
+{
+	static const char *wk[3] = { "sched:sched_wakeup", "sched:sched_waking",
+				     "sched:sched_wakeup_new" };
+	struct fields *f = &r->f;
+	f->sw = an_tp_event_by_name(&r->tp, "sched:sched_switch");
+	if (!f->sw || !an_tp_field(f->sw, "prev_pid", &f->prev_pid) ||
+	    !an_tp_field(f->sw, "prev_state", &f->prev_state) ||
+	    !an_tp_field(f->sw, "next_pid", &f->next_pid)) {
+		diag_set(r->d, "no sched:sched_switch events with prev_pid, prev_state "
+			 "and next_pid fields (record with perf sched record)");
+		return -EINVAL;
+	}
+	f->rt = an_tp_event_by_name(&r->tp, "sched:sched_stat_runtime");
+	f->have_rt = f->rt && an_tp_field(f->rt, "pid", &f->rt_pid) &&
+		     an_tp_field(f->rt, "runtime", &f->rt_runtime);
+	for (int i = 0; i < 3; i++) {
+		f->wk[i] = an_tp_event_by_name(&r->tp, wk[i]);
+		f->have_wk[i] = f->wk[i] && an_tp_field(f->wk[i], "pid", &f->wk_pid[i]);
+	}
+	return 0;
+}
+
+static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct run *r = ctx;
+	const struct pd_sample *smp = ps->s;
+	(void)ses;
+	if (!smp->attr || smp->attr->type != PD_TYPE_TRACEPOINT || !(smp->sample_type & PD_SAMPLE_TIME))
+		return 0;
+	struct tep_event *ev = an_tp_event(&r->tp, smp->attr->config);
+	if (!ev)
+		return 0;
+	if (ev == r->f.sw)
+		return on_switch(r, smp);
+	if (ev == r->f.rt && r->f.have_rt)
+		on_runtime(r, smp);
+	for (int i = 0; i < 3; i++)
+		if (ev == r->f.wk[i] && r->f.have_wk[i])
+			on_wakeup(r, smp, i);
+	return 0;
+}
+
+static void final_names(struct an_sched *s, struct proc_session *ses)
+{
+	for (size_t i = 0; i < s->tasks.count; i++) {
+		struct an_task *t = &s->task[i];
+		struct proc_thread *th = t->tid ? proc_machine_find_thread(&ses->machine, t->tid) : NULL;
+		t->comm = th && th->comm ? arena_strdup(&s->tasks.keys, th->comm) : NULL;
+	}
+}
+
+int an_sched_read(struct an_sched *s, const char *path, const struct sym_config *cfg,
+		  struct diag *d)
+{
+	struct proc_session ses;
+	struct run r = { .s = s, .ses = &ses, .name = SB_INIT, .d = d };
+	an_tp_init(&r.tp);
+	int rc = proc_session_open(&ses, path, cfg);
+	if (rc < 0) {
+		*d = ses.diag;
+		goto out;
+	}
+	ses.resolve = false;
+	size_t size = 0;
+	const uint8_t *td = pd_reader_tracing_data(ses.reader, &size);
+	if (!td || !size) {
+		diag_set(d, "no tracing data (event formats) in the file; record with "
+			 "perf sched record");
+		rc = -EINVAL;
+		goto out;
+	}
+	if ((rc = an_tp_load(&r.tp, td, size, d)) < 0 || (rc = find_fields(&r)) < 0)
+		goto out;
+	rc = proc_session_run(&ses, on_sample, &r);
+	if (rc < 0)
+		*d = ses.diag;
+	else if (proc_session_damage(&ses))
+		*d = *proc_session_damage(&ses);
+	if (rc >= 0)
+		final_names(s, &ses);
+	rc = rc > 0 ? -EIO : rc;
+out:
+	proc_session_close(&ses);
+	an_tp_release(&r.tp);
+	sb_release(&r.name);
+	return rc;
+}
+
+/* ---- latency table ---- */
+
+struct merged {
+	const char *comm;
+	uint32_t tid;
+	size_t n;
+	uint64_t runtime, total_lat, nb_atoms, max_lat, max_start, max_end;
+};
+
+static uint64_t avg_of(const struct merged *m)
+{
+	return m->nb_atoms ? m->total_lat / m->nb_atoms : 0;
+}
+
+static int cmp_merged(const void *a, const void *b)
+{
+	const struct merged *x = a, *y = b;
+	uint64_t ax = avg_of(x), ay = avg_of(y);
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	if (x->max_lat != y->max_lat)
+		return x->max_lat > y->max_lat ? -1 : 1;
+	if (x->nb_atoms != y->nb_atoms)
+		return x->nb_atoms > y->nb_atoms ? -1 : 1;
+	if (x->runtime != y->runtime)
+		return x->runtime > y->runtime ? -1 : 1;
+	return strcmp(y->comm, x->comm);   /* perf's merged tree runs by descending name */
+}
+
+static void add_time(struct strbuf *out, uint64_t ns)
+{
+	sb_addf(out, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
+		(unsigned long long)(ns % 1000000000 / 1000));
+}
+
+static size_t merge_tasks(const struct an_sched *s, struct merged *m, struct hmap *byname)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->tasks.count; i++) {
+		const struct an_task *t = &s->task[i];
+		if (t->tid == 0)
+			continue;
+		char buf[24];
+		snprintf(buf, sizeof(buf), ":%u", t->tid);
+		const char *comm = t->comm ? t->comm : buf;
+		bool added;
+		size_t id = hmap_put(byname, comm, strlen(comm), &added);
+		if (added) {
+			m[n] = (struct merged){ hmap_at(byname, id)->key, t->tid, 0, 0, 0, 0, 0, 0, 0 };
+			hmap_at(byname, id)->value = n++;
+		}
+		struct merged *g = &m[hmap_at(byname, id)->value];
+		g->n++;
+		g->runtime += t->runtime;
+		g->total_lat += t->total_lat;
+		g->nb_atoms += t->nb_atoms;
+		if (t->max_lat > g->max_lat) {
+			g->max_lat = t->max_lat;
+			g->max_start = t->max_start;
+			g->max_end = t->max_end;
+		}
+	}
+	return n;
+}
+
+static void latency_row(const struct merged *g, struct strbuf *out)
+{
+	size_t start = out->len;
+	if (g->n > 1)
+		sb_addf(out, "  %s:(%zu) ", g->comm, g->n);
+	else
+		sb_addf(out, "  %s:%u ", g->comm, g->tid);
+	for (size_t i = out->len - start; i < 24; i++)
+		sb_addc(out, ' ');
+	sb_addf(out, "|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: ",
+		(double)g->runtime / 1e6, (unsigned long long)g->nb_atoms,
+		(double)avg_of(g) / 1e6, (double)g->max_lat / 1e6);
+	struct strbuf t = SB_INIT;
+	add_time(&t, g->max_start);
+	sb_addf(out, "%12s s | max end: ", t.buf);
+	sb_reset(&t);
+	add_time(&t, g->max_end);
+	sb_addf(out, "%12s s\n", t.buf);
+	sb_release(&t);
+}
+
+void an_sched_latency_table(const struct an_sched *s, struct strbuf *out)
+{
+	static const char *rule = " ---------------------------------------------------"
+				  "----------------------------------------------------"
+				  "------------------------------------\n";
+	struct merged *m = xcalloc(s->tasks.count + 1, sizeof(*m));
+	struct hmap byname = HMAP_INIT;
+	size_t n = merge_tasks(s, m, &byname);
+	qsort(m, n, sizeof(*m), cmp_merged);
+	sb_addf(out, "\n%s", rule);
+	sb_adds(out, "  Task                  |   Runtime ms  | Switches | Avg delay ms    "
+		"| Max delay ms    | Max delay start           | Max delay end          |\n");
+	sb_adds(out, rule);
+	uint64_t runtime = 0, count = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!m[i].nb_atoms)
+			continue;
+		latency_row(&m[i], out);
+		runtime += m[i].runtime;
+		count += m[i].nb_atoms;
+	}
+	sb_adds(out, " -----------------------------------------------------------------"
+		"------------------------------------------------\n");
+	sb_addf(out, "  TOTAL:                |%11.3f ms |%9llu |\n", (double)runtime / 1e6,
+		(unsigned long long)count);
+	sb_adds(out, " ---------------------------------------------------\n");
+	if (s->nr_unordered && s->nr_timestamps)
+		sb_addf(out, "  INFO: %.3f%% unordered timestamps (%llu out of %llu)\n",
+			(double)s->nr_unordered / (double)s->nr_timestamps * 100.0,
+			(unsigned long long)s->nr_unordered, (unsigned long long)s->nr_timestamps);
+	if (s->nr_cs_bugs && s->nr_switch)
+		sb_addf(out, "  INFO: %.3f%% context switch bugs (%llu out of %llu)\n",
+			(double)s->nr_cs_bugs / (double)s->nr_switch * 100.0,
+			(unsigned long long)s->nr_cs_bugs, (unsigned long long)s->nr_switch);
+	sb_addc(out, '\n');
+	hmap_release(&byname);
+	free(m);
+}
+
+/* ---- timehist ---- */
+
+void an_sched_timehist_header(struct strbuf *out)
+{
+	sb_adds(out, "           time    cpu  task name                       wait time  sch delay   run time\n"
+		"                        [tid/pid]                          (msec)     (msec)     (msec)\n"
+		"--------------- ------  ------------------------------  ---------  ---------  ---------\n");
+}
+
+static void msec(struct strbuf *out, uint64_t ns)
+{
+	sb_addf(out, "%6llu.%03llu ", (unsigned long long)(ns / 1000000),
+		(unsigned long long)(ns % 1000000 / 1000));
+}
+
+void an_sched_timehist_row(const struct an_sched_row *r, struct strbuf *out)
+{
+	struct strbuf t = SB_INIT;
+	add_time(&t, r->time);
+	sb_addf(out, "%15s [%04u]  %-30.30s ", t.buf, r->cpu, r->name ? r->name : "");
+	msec(out, r->wait);
+	msec(out, r->delay);
+	msec(out, r->run);
+	sb_addc(out, '\n');
+	sb_release(&t);
+}

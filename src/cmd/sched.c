@@ -1,0 +1,111 @@
+/*
+ * cmd/sched: `scorch sched latency` and `scorch sched timehist`, the
+ * tables of `perf sched latency` and `perf sched timehist` computed from
+ * the sched:* tracepoints of a perf.data.
+ * Stage: command. Option parsing and printing; the arithmetic is in
+ * analysis/sched. Key invariant: timehist rows stream out as they are
+ * computed; only per-task state is kept.
+ */
+#include "cmd/cmd.h"
+SCORCH_COMMAND(sched, "scheduler latency and time history (perf sched latency/timehist)")
+
+#include "analysis/sched.h"
+#include "base/diag.h"
+#include "base/opt.h"
+#include "base/strbuf.h"
+#include "symbols/dso.h"
+
+#include <errno.h>
+#include <string.h>
+
+enum { O_INPUT = 1 };
+
+static const struct opt_spec opts[] = {
+	{ "input", 'i', OPT_REQ, "FILE", "perf.data to read (default perf.data)", O_INPUT },
+	OPT_END_SPEC
+};
+
+static const struct opt_cmd sched_cmd = {
+	"sched",
+	"scorch sched latency|timehist [options] [FILE]",
+	"Scheduler latency per task and per-switch time history from sched:*\n"
+	"tracepoints (record with perf sched record or scorch record --offcpu).",
+	opts, false,
+};
+
+struct out_ctx {
+	struct strbuf out;
+	int err;
+};
+
+static int on_row(void *ctx, const struct an_sched_row *row)
+{
+	struct out_ctx *o = ctx;
+	an_sched_timehist_row(row, &o->out);
+	if (o->out.len > 65536 && sb_flush(&o->out, stdout) < 0) {
+		o->err = errno;
+		return -EIO;
+	}
+	return 0;
+}
+
+int cmd_sched(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : NULL;
+	if (mode && (!strcmp(mode, "--help") || !strcmp(mode, "-h"))) {
+		opt_usage(stdout, &sched_cmd);
+		return 0;
+	}
+	bool latency = mode && !strcmp(mode, "latency");
+	bool timehist = mode && !strcmp(mode, "timehist");
+	if (!latency && !timehist)
+		return opt_usage_error(&sched_cmd, "expected 'latency' or 'timehist'");
+	const char *path = "perf.data", *v;
+	struct opt_state st = OPT_STATE_INIT;
+	int id;
+	while ((id = opt_next(&st, argc - 1, argv + 1, &sched_cmd, &v)) > 0)
+		if (id == O_INPUT)
+			path = v;
+	if (id == OPT_HELP)
+		return 0;
+	if (id < 0)
+		return 2;
+	if (argc - 1 - st.ind > 1)
+		return opt_usage_error(&sched_cmd, "one input file at most");
+	if (argc - 1 - st.ind == 1)
+		path = argv[1 + st.ind];
+
+	struct an_sched s;
+	struct out_ctx o = { SB_INIT, 0 };
+	struct sym_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	an_sched_init(&s);
+	if (timehist) {
+		s.on_row = on_row;
+		s.ctx = &o;
+		an_sched_timehist_header(&o.out);
+	}
+	struct diag d = DIAG_INIT;
+	int rc = an_sched_read(&s, path, &cfg, &d);
+	if (rc < 0) {
+		sb_flush(&o.out, stdout);
+		if (o.err)
+			diag_error("error writing output: %s", strerror(o.err));
+		else
+			diag_print(&d, path);
+		rc = 1;
+	} else {
+		if (d.set)
+			diag_print(&d, path);
+		if (latency)
+			an_sched_latency_table(&s, &o.out);
+		rc = 0;
+		if (sb_flush(&o.out, stdout) < 0) {
+			diag_error("error writing output: %s", strerror(errno));
+			rc = 1;
+		}
+	}
+	sb_release(&o.out);
+	an_sched_release(&s);
+	return rc;
+}
