@@ -63,11 +63,11 @@ folded_of() { # the text of <pre id="folded">, unescaped
 		rest = substr(buf, i + 17); j = index(rest, "</pre>"); printf "%s", substr(rest, 1, j - 1) }' "$1" |
 		sed '/^$/d; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g'
 }
-# perf script samples with START <= t < END, as text, for scorch fold
+# perf script samples with START <= t <= END, as text, for scorch fold
 range_script() { # START END
 	awk -v a="$1" -v b="$2" '
 	/^#/ { next }
-	/^[^\t ]/ && match($0, / [0-9]+\.[0-9]+: /) { t = substr($0, RSTART + 1, RLENGTH - 3) + 0; keep = (t >= a && t < b) }
+	/^[^\t ]/ && match($0, / [0-9]+\.[0-9]+: /) { t = substr($0, RSTART + 1, RLENGTH - 3) + 0; keep = (t >= a && t <= b) }
 	keep' "$IN"
 }
 if [ -n "$browser" ]; then
@@ -76,7 +76,7 @@ if [ -n "$browser" ]; then
 	"$SCORCH" fold "$IN" > all.exp 2>/dev/null
 	check_same "browser: whole-range selection equals scorch fold" all.exp all.folded
 	range=$(grep -o '<span id="range">[^<]*' all.dom | sed 's/.*>//')
-	check "browser: the page shows the selected range ($range)" test "$range" = "5076.100000000,5116.520000000"
+	check "browser: the page shows the selected range ($range)" test "$range" = "5076.100000000,5116.519999999"
 	select_dom "select=30,20,10,10" sub.dom     # end before start: swapped
 	folded_of sub.dom > sub.folded
 	range=$(grep -o '<span id="range">[^<]*' sub.dom | sed 's/.*>//')
