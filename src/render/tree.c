@@ -209,7 +209,8 @@ static void add_forward(struct render_tree *t, const char *s, size_t len, double
 		t->prev_cap = len + 64;
 		t->prev = xrealloc(t->prev, t->prev_cap);
 	}
-	memcpy(t->prev, s, len);
+	if (len)
+		memcpy(t->prev, s, len);
 	t->prev_len = len;
 	t->last = node;
 }
