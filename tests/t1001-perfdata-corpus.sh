@@ -89,12 +89,15 @@ while read -r f; do
 	n=$((n + 1))
 	"$SCORCH" dump "$f" > /dev/null 2> err.txt
 	rc=$?
-	if [ $rc -ge 2 ] || { [ $rc -eq 1 ] && ! grep -q "$f" err.txt; }; then
+	if [ $rc -ge 2 ] || grep -qE 'runtime error|Sanitizer' err.txt ||
+	   { [ $rc -eq 1 ] && ! grep -q "$f" err.txt; }; then
 		crashed="$crashed ${f#"$C"/}(rc=$rc)"
 	fi
 	"$SCORCH" header -I "$f" > /dev/null 2> err.txt
 	rc=$?
-	[ $rc -ge 2 ] && crashed="$crashed header:${f#"$C"/}(rc=$rc)"
+	if [ $rc -ge 2 ] || grep -qE 'runtime error|Sanitizer' err.txt; then
+		crashed="$crashed header:${f#"$C"/}(rc=$rc)"
+	fi
 done < all.txt
 if [ -z "$crashed" ] && [ "$n" -gt 80 ]; then
 	pass "all $n corpus files: dump and header -I exit cleanly (0, or 1 with a message naming the file)"

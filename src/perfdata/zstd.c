@@ -78,6 +78,8 @@ static bool grow(struct pd_reader *r)
 /* Move the unconsumed tail to the front of dbuf. */
 static void compact(struct pd_reader *r)
 {
+	if (r->dpos == 0)
+		return;
 	memmove(r->dbuf, r->dbuf + r->dpos, r->dlen - r->dpos);
 	r->dlen -= r->dpos;
 	r->dpos = 0;
