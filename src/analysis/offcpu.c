@@ -1,0 +1,231 @@
+/*
+ * offcpu: off-CPU time per stack from sched_switch samples (see offcpu.h).
+ * Stage: analysis. Times are summed in nanoseconds per distinct stack and
+ * converted to the output unit once at the end, so rounding does not
+ * accumulate. Key invariant: a RAW field is read only through
+ * an_tp_read_u64; a switch whose payload is short is counted, not used.
+ */
+#include "analysis/offcpu.h"
+
+#include "analysis/tracepoint.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "process/session.h"
+
+#include <errno.h>
+#include <event-parse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void an_offcpu_init(struct an_offcpu *a, const struct an_offcpu_opts *o)
+{
+	memset(a, 0, sizeof(*a));
+	a->o = *o;
+	collapse_opts_finish(&a->o.collapse);
+	hmap_init(&a->stacks);
+	hmap_init(&a->tasks);
+}
+
+void an_offcpu_release(struct an_offcpu *a)
+{
+	hmap_release(&a->stacks);
+	hmap_release(&a->tasks);
+	free(a->task);
+	memset(a, 0, sizeof(*a));
+}
+
+static struct an_offtask *task_of(struct an_offcpu *a, uint32_t tid)
+{
+	bool added;
+	size_t id = hmap_put(&a->tasks, &tid, sizeof(tid), &added);
+	XGROW(a->task, a->task_cap, id + 1);
+	if (added)
+		memset(&a->task[id], 0, sizeof(a->task[id]));
+	return &a->task[id];
+}
+
+struct run {
+	struct an_offcpu *a;
+	struct an_tp tp;
+	struct tep_event *sw, *wk[3];
+	struct an_tp_field prev_pid, prev_state, next_pid, wk_pid[3];
+	bool have_wk[3];
+	struct stack_builder b;
+	struct strbuf pname, scratch;
+};
+
+/* ---- the folded stack of a sample, named as scorch fold names it ---- */
+
+static void push_frame(struct run *r, const struct proc_frame *f, bool java)
+{
+	struct strbuf *s = &r->scratch;
+	sb_reset(s);
+	sb_addf(s, "%llx", (unsigned long long)f->addr);
+	size_t pc_len = s->len;
+	const char *sym = f->inline_name ? f->inline_name
+			  : f->sym ? f->sym->name : "[unknown]";
+	const char *dso = f->dso ? f->dso->name : "[unknown]";
+	struct collapse_frame cf = { s->buf, pc_len, sym, strlen(sym), dso,
+				     strlen(dso), NULL, NULL };
+	collapse_perf_frame(&r->a->o.collapse, java, &cf, &r->b);
+}
+
+static uint32_t stack_id(struct run *r, const struct proc_sample *ps)
+{
+	char pid[16], tid[16];
+	int pl = snprintf(pid, sizeof(pid), "%d", (int)ps->s->pid);
+	int tl = snprintf(tid, sizeof(tid), "%d", (int)ps->s->tid);
+	const char *comm = ps->thread && ps->thread->comm ? ps->thread->comm : "";
+	sb_reset(&r->pname);
+	collapse_perf_comm(&r->a->o.collapse, comm, strlen(comm), pid, (size_t)pl,
+			   tid, (size_t)tl, &r->pname);
+	bool java = collapse_perf_is_java(r->pname.buf, r->pname.len);
+	stack_builder_reset(&r->b);
+	for (size_t i = 0; i < ps->nframes; i++)
+		push_frame(r, &ps->frames[i], java);
+	stack_builder_push(&r->b, r->pname.buf, r->pname.len);
+	size_t len;
+	const char *s = stack_builder_join(&r->b, STACK_LEAF_FIRST, &len);
+	return (uint32_t)hmap_put(&r->a->stacks, s, len, NULL);
+}
+
+/* ---- events ---- */
+
+static void switch_in(struct an_offcpu *a, uint32_t tid, uint64_t ts)
+{
+	if (tid == 0)
+		return;
+	struct an_offtask *t = task_of(a, tid);
+	if (!t->off)
+		return;
+	uint64_t end = a->o.until_wakeup && t->wake ? t->wake : ts;
+	if (end > t->out) {
+		hmap_at(&a->stacks, t->stack)->value += end - t->out;
+		a->total_ns += end - t->out;
+	}
+	a->nr_added++;
+	t->off = false;
+}
+
+static int on_switch(struct run *r, const struct proc_sample *ps)
+{
+	const struct pd_sample *s = ps->s;
+	uint64_t prev_pid, prev_state, next_pid;
+	bool swap = s->rec && s->rec->swap;
+	if (an_tp_read_u64(&r->prev_pid, s->raw, s->raw_size, swap, &prev_pid) ||
+	    an_tp_read_u64(&r->prev_state, s->raw, s->raw_size, swap, &prev_state) ||
+	    an_tp_read_u64(&r->next_pid, s->raw, s->raw_size, swap, &next_pid)) {
+		r->a->nr_bad++;
+		return 0;
+	}
+	struct an_offcpu *a = r->a;
+	a->nr_switch++;
+	if (prev_pid != 0 && !(a->o.no_preempt && prev_state == 0)) {
+		struct an_offtask *t = task_of(a, (uint32_t)prev_pid);
+		t->out = s->time;
+		t->wake = 0;
+		t->stack = stack_id(r, ps);
+		t->off = true;
+	}
+	switch_in(a, (uint32_t)next_pid, s->time);
+	return 0;
+}
+
+static void on_wakeup(struct run *r, const struct pd_sample *s, int which)
+{
+	uint64_t pid;
+	bool swap = s->rec && s->rec->swap;
+	if (an_tp_read_u64(&r->wk_pid[which], s->raw, s->raw_size, swap, &pid))
+		return;
+	uint32_t tid = (uint32_t)pid;
+	size_t id = hmap_find(&r->a->tasks, &tid, sizeof(tid));
+	if (id != (size_t)-1 && r->a->task[id].off && !r->a->task[id].wake)
+		r->a->task[id].wake = s->time;
+}
+
+static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct run *r = ctx;
+	const struct pd_sample *s = ps->s;
+	(void)ses;
+	if (!s->attr || s->attr->type != PD_TYPE_TRACEPOINT || !(s->sample_type & PD_SAMPLE_TIME))
+		return 0;
+	struct tep_event *ev = an_tp_event(&r->tp, s->attr->config);
+	if (!ev)
+		return 0;
+	if (ev == r->sw)
+		return on_switch(r, ps);
+	for (int i = 0; i < 3; i++)
+		if (ev == r->wk[i] && r->have_wk[i])
+			on_wakeup(r, s, i);
+	return 0;
+}
+
+static int find_fields(struct run *r, struct diag *d)
+{
+	static const char *wk[3] = { "sched:sched_wakeup", "sched:sched_waking",
+				     "sched:sched_wakeup_new" };
+	r->sw = an_tp_event_by_name(&r->tp, "sched:sched_switch");
+	if (!r->sw || !an_tp_field(r->sw, "prev_pid", &r->prev_pid) ||
+	    !an_tp_field(r->sw, "prev_state", &r->prev_state) ||
+	    !an_tp_field(r->sw, "next_pid", &r->next_pid)) {
+		diag_set(d, "no sched:sched_switch events (record with "
+			 "perf record -e sched:sched_switch -a -g, or scorch record --offcpu)");
+		return -EINVAL;
+	}
+	for (int i = 0; i < 3; i++) {
+		r->wk[i] = an_tp_event_by_name(&r->tp, wk[i]);
+		r->have_wk[i] = r->wk[i] && an_tp_field(r->wk[i], "pid", &r->wk_pid[i]);
+	}
+	return 0;
+}
+
+int an_offcpu_read(struct an_offcpu *a, const char *path,
+		   const struct sym_config *cfg, struct diag *d)
+{
+	struct proc_session ses;
+	struct run r = { .a = a, .b = STACK_BUILDER_INIT, .pname = SB_INIT,
+			 .scratch = SB_INIT };
+	an_tp_init(&r.tp);
+	int rc = proc_session_open(&ses, path, cfg);
+	if (rc < 0) {
+		*d = ses.diag;
+		goto out;
+	}
+	size_t size = 0;
+	const uint8_t *td = pd_reader_tracing_data(ses.reader, &size);
+	if (!td || !size) {
+		diag_set(d, "no tracing data (event formats) in the file; record "
+			 "sched:sched_switch with perf record -e or scorch record --offcpu");
+		rc = -EINVAL;
+		goto out;
+	}
+	if ((rc = an_tp_load(&r.tp, td, size, d)) < 0 || (rc = find_fields(&r, d)) < 0)
+		goto out;
+	rc = proc_session_run(&ses, on_sample, &r);
+	if (rc < 0)
+		*d = ses.diag;
+	else if (proc_session_damage(&ses))
+		*d = *proc_session_damage(&ses);
+	for (size_t i = 0; i < a->tasks.count; i++)
+		a->nr_open += a->task[i].off;
+	rc = rc > 0 ? -EIO : rc;
+out:
+	proc_session_close(&ses);
+	an_tp_release(&r.tp);
+	stack_builder_release(&r.b);
+	sb_release(&r.pname);
+	sb_release(&r.scratch);
+	return rc;
+}
+
+void an_offcpu_table(const struct an_offcpu *a, uint64_t unit_ns, struct stack_table *t)
+{
+	for (size_t i = 0; i < a->stacks.count; i++) {
+		const struct hmap_entry *e = &a->stacks.entries[i];
+		uint64_t v = (e->value + unit_ns / 2) / unit_ns;
+		if (v)
+			stack_table_add(t, e->key, e->len, v);
+	}
+}

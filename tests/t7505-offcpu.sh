@@ -1,0 +1,60 @@
+# t7505: scorch offcpu: a workload that sleeps a known share of its
+# off-CPU time in known functions (tests/workloads/offcpu_sleep.c: 300 ms
+# in nap_long, 100 ms in nap_short) shows that share within 5 points;
+# the corpus off-CPU recording folds without error; --svg is well-formed.
+C=$SHARED/corpus/offcpu
+
+"$SCORCH" offcpu --symfs "$C/symfs" --kallsyms "$C/kallsyms" "$C/perf.data" > corpus.folded 2> corpus.err
+rc=$?
+check "corpus offcpu: exit status 0" test $rc = 0
+check "corpus offcpu: no error message" test ! -s corpus.err
+check_grep "corpus offcpu: sh blocked in wait4" '^sh;.*kernel_wait4;do_wait;schedule;__schedule [0-9]+$' corpus.folded
+check_grep "corpus offcpu: sleep blocked in nanosleep" '^sleep;.*do_nanosleep;schedule;__schedule [0-9]+$' corpus.folded
+"$SCORCH" offcpu --svg --symfs "$C/symfs" --kallsyms "$C/kallsyms" "$C/perf.data" > corpus.svg
+if need xmllint; then check "corpus offcpu: --svg passes xmllint" xmllint --noout corpus.svg; fi
+check_grep "corpus offcpu: --svg has the off-CPU title" 'Off-CPU Time Flame Graph' corpus.svg
+"$SCORCH" offcpu --unit ms "$C/perf.data" > ms.folded 2>/dev/null
+"$SCORCH" offcpu --unit ns "$C/perf.data" > ns.folded 2>/dev/null
+a=$(awk '{ s += $NF } END { printf "%.0f", s / 1e6 }' ns.folded); b=$(awk '{ s += $NF } END { print s }' ms.folded)
+if [ $((a - b)) -le 20 ] && [ $((b - a)) -le 20 ]; then pass "--unit ms and ns agree ($b ms, $a ms)"; else fail "--unit ms $b vs ns $a"; fi
+
+check_fails "no sched_switch events fails" "$SCORCH" offcpu "$SHARED/heatmap/block.perf.data"
+"$SCORCH" offcpu "$SHARED/heatmap/block.perf.data" 2> nosw.err
+check_grep "no sched_switch events: message names file and fix" 'block.perf.data: no sched:sched_switch events' nosw.err
+check_fails "missing file fails" "$SCORCH" offcpu nosuch.data
+
+case $(uname -m) in x86_64|aarch64) arch_ok=1 ;; *) arch_ok= ;; esac
+if [ -n "$arch_ok" ] && need perf cc &&
+	cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o offcpu_sleep "$ROOT/tests/workloads/offcpu_sleep.c" &&
+	perf record -q -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -a -g -o rec.data ./offcpu_sleep > /dev/null 2> rec.err &&
+	[ -s rec.data ]; then
+	share() { # FILE: nap_long's share (percent) of the workload's nap time, then ms of each
+		awk '/^offcpu_sleep;/ { if (/;nap_long;/) l += $NF; else if (/;nap_short;/) s += $NF; t += $NF }
+			END { printf "%.1f %.0f %.0f %.0f\n", 100 * l / (l + s), l / 1000, s / 1000, t / 1000 }' "$1"
+	}
+	"$SCORCH" offcpu --until-wakeup --no-preempt rec.data > wl.folded 2> wl.err
+	set -- $(share wl.folded)
+	if awk -v p="$1" 'BEGIN { exit !(p >= 70 && p <= 80) }'; then
+		pass "workload: nap_long holds $1% of the sleep time (designed 75%)"
+	else
+		fail "workload: nap_long holds $1% of the sleep time (designed 75%)" "$(grep nap wl.folded)"
+	fi
+	if [ "$2" -ge 295 ] && [ "$2" -le 360 ] && [ "$3" -ge 95 ] && [ "$3" -le 130 ]; then
+		pass "workload: nap_long $2 ms (300 slept), nap_short $3 ms (100 slept)"
+	else
+		fail "workload: nap_long $2 ms (300 slept), nap_short $3 ms (100 slept)"
+	fi
+	# the share of all the workload's voluntary off-CPU time (to switch-in)
+	"$SCORCH" offcpu --no-preempt rec.data > vol.folded
+	set -- $(share vol.folded)
+	p=$(awk -v l="$2" -v t="$4" 'BEGIN { printf "%.1f", 100 * l / t }')
+	if awk -v p="$p" 'BEGIN { exit !(p >= 70 && p <= 80) }'; then
+		pass "workload: nap_long is $p% of the voluntary off-CPU time (designed 75%)"
+	else
+		fail "workload: nap_long is $p% of the voluntary off-CPU time" "$(grep '^offcpu_sleep' vol.folded | cut -c1-200)"
+	fi
+	"$SCORCH" offcpu --pid rec.data > pid.folded
+	check_grep "workload: --pid names the process comm-PID" '^offcpu_sleep-[0-9]+;' pid.folded
+else
+	skip "off-CPU workload" "needs x86_64 or aarch64, cc and perf with sched tracepoints: $(head -c 200 rec.err 2>/dev/null)"
+fi
