@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# bench/flame.sh: folded -> SVG throughput of scorch flame (MB/s of folded
+# input), SVG size for a profile of 1 million unique stacks (bounded by
+# --minwidth merging), scorch diff throughput, and the time a zoom click
+# takes in headless chromium on that 1M-stack graph.
+# No reference flamegraph.pl on this machine: absolute numbers are printed.
+#   bench/flame.sh [SCORCH]      inputs are generated under /tmp (not the repo)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+scorch=${1:-${SCORCH:-$root/build/scorch}}
+shared=${SHARED:-$(cd "$root/.." && pwd)/shared}
+work=${BENCH_DIR:-/tmp/scorch-bench-flame}
+mkdir -p "$work"
+
+mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+# best wall time of N runs, in seconds
+best() {
+	local n=$1 t best=
+	shift
+	for _ in $(seq "$n"); do
+		/usr/bin/time -o "$work/time.txt" -f %e "$@" > /dev/null 2>/dev/null || true
+		t=$(tail -1 "$work/time.txt")
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+	done
+	echo "$best"
+}
+rate() { awk -v m="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.001; printf "%.0f", m / s }'; }
+
+# 1. a real profile, repeated: sorted folded text as stackcollapse writes it
+real=$work/real.folded
+if [ ! -s "$real" ]; then
+	for _ in $(seq 1 600); do cat "$shared/inferno-tests/flamegraph/base/flames.txt"; done > "$real"
+fi
+# 2. one million unique stacks, depth 8..30, Zipf-like function choice
+uniq=$work/unique1m.folded
+if [ ! -s "$uniq" ]; then
+	awk 'BEGIN {
+		srand(1)
+		for (i = 0; i < 1000000; i++) {
+			d = 8 + int(rand() * 23); s = "main"
+			for (k = 0; k < d; k++) {
+				f = int(-log(1 - rand()) * (40 + k * 60)); if (f > 4999) f = 4999
+				s = s ";func_" f "_" substr("xxxxxxxxxxxx", 1, f % 13)
+			}
+			print s, i + 1 + int(rand() * 1000)
+		}
+	}' > "$uniq"
+fi
+
+echo "scorch flame: folded -> SVG (best of 3)"
+for f in "$real" "$uniq"; do
+	s=$(best 3 "$scorch" flame "$f")
+	"$scorch" flame "$f" > "$work/out.svg" 2>/dev/null
+	frames=$(grep -c '^<[ga][ >]' "$work/out.svg" || true)
+	printf '  %-18s %7s MB  %6s s  %6s MB/s  SVG %s MB, %s frames\n' "$(basename "$f")" \
+		"$(mb "$f")" "$s" "$(rate "$(mb "$f")" "$s")" "$(mb "$work/out.svg")" "$frames"
+	cp "$work/out.svg" "$work/$(basename "$f" .folded).svg"
+done
+/usr/bin/time -o "$work/time.txt" -f %M "$scorch" flame "$uniq" > /dev/null 2>/dev/null
+rss=$(tail -1 "$work/time.txt")
+echo "  peak memory on 1M unique stacks: $((rss / 1024)) MB"
+
+echo "scorch diff: two profiles -> differential folded (best of 3)"
+head -c 50000000 "$real" | sed '$d' > "$work/a.folded"
+sed 's/ \([0-9]*\)$/ 1\1/' "$work/a.folded" > "$work/b.folded"
+s=$(best 3 "$scorch" diff "$work/a.folded" "$work/b.folded")
+in=$(awk -v a="$(mb "$work/a.folded")" -v b="$(mb "$work/b.folded")" 'BEGIN { print a + b }')
+printf '  %s MB in  %s s  %s MB/s\n' "$in" "$s" "$(rate "$in" "$s")"
+
+if [ -x /usr/bin/chromium ] && command -v node > /dev/null &&
+   [ -d "$root/tests/browser/node_modules/playwright-core" ]; then
+	echo "browser (headless chromium): zoom click on the 1M-unique-stack graph"
+	node "$root/tests/browser/flame-browser.js" bench "$work/unique1m.svg" | sed 's/^/  /'
+	echo "browser: same, on the real profile drawn with --minwidth 0"
+	"$scorch" flame --minwidth 0 "$real" > "$work/real-all.svg"
+	node "$root/tests/browser/flame-browser.js" bench "$work/real-all.svg" | sed 's/^/  /'
+else
+	echo "browser: skipped (needs /usr/bin/chromium, node and tests/browser/node_modules:"
+	echo "  run tests/t6901 once, or npm install playwright-core in tests/browser)"
+fi
