@@ -61,3 +61,17 @@ check "bad --format: exit 2" test $rc -eq 2
 "$SCORCH" fold -o o.folded "$SHARED/corpus/fp/perf-script.txt"
 check_same "-o FILE" "$SHARED/corpus/fp/stackcollapse.folded" o.folded
 check_fails "-o into a missing directory fails" "$SCORCH" fold -o no/such/dir/x "$SHARED/corpus/fp/perf-script.txt"
+# compressed input: a hint to decompress, not "binary data"
+gzip -c "$SHARED/flamegraph-tests/test/perf-funcab-pid-01.txt" > f.txt.gz
+"$SCORCH" fold f.txt.gz > out 2> err; rc=$?
+check "gzip input: non-zero exit" test $rc -ne 0
+check_grep "gzip input: says so and how" 'f\.txt\.gz: line 1: gzip-compressed data; decompress it first \(zcat' err
+zcat f.txt.gz | "$SCORCH" fold > out
+check_same_sorted "decompressed through a pipe folds" "$SHARED/flamegraph-tests/test/results/perf-funcab-pid-01-collapsed-jit.txt" out
+# control bytes in a weird line are not echoed raw in the warning
+printf 'ab 1 [0] 1.0: 5 cycles:\n\t1 f (x)\n' > ctl.txt
+head -c 300000 /dev/zero | tr '\0' '\n' >> ctl.txt
+printf '\033[31m red\n\n' >> ctl.txt
+"$SCORCH" fold ctl.txt > out 2> err
+check "escape sequence in a weird line is not printed raw" sh -c "! grep -q \"\$(printf '\\033')\" err"
+check_grep "and the line is still reported" "first at line 300003: '\?\[31m red'" err

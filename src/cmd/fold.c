@@ -288,6 +288,10 @@ static void final_notes(struct fold_run *r)
 		diag_warn("%s: the sample at line %llu is not ended by a blank line; "
 			  "left out, as stackcollapse-perf.pl does",
 			  r->last_perf_input, (unsigned long long)open);
+	if (r->perf.truncated_line)
+		diag_warn("%s: line %llu: a sample of over %u frames (no blank line "
+			  "ends it); later frames left out", r->last_perf_input,
+			  (unsigned long long)r->perf.truncated_line, COLLAPSE_MAX_FRAMES);
 	if (r->last_perf_input && r->perf.samples == 0 && r->perf.headers > 0)
 		diag_warn("no call chains in the perf script input; "
 			  "was 'perf record' run with -g?");

@@ -468,6 +468,12 @@ bool collapse_perf_is_frame(const char *line, size_t len)
 
 enum { CACHE_MAX_LINES = 1 << 20, CACHE_MAX_BYTES = 64 << 20 };
 
+static bool cache_full(const struct collapse_frame_cache *c, int j)
+{
+	return c->lines[j].count >= CACHE_MAX_LINES || c->text.len >= CACHE_MAX_BYTES ||
+	       c->lines[0].keys.total + c->lines[1].keys.total >= CACHE_MAX_BYTES;
+}
+
 static void cache_init(struct collapse_frame_cache *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -509,7 +515,7 @@ static void cache_frame(struct collapse_perf *p, const char *s, size_t len,
 {
 	struct collapse_frame_cache *c = &p->cache;
 	int j = java;
-	if (c->lines[j].count >= CACHE_MAX_LINES || c->text.len >= CACHE_MAX_BYTES)
+	if (cache_full(c, j))
 		return;
 	size_t w = skip_space(s, 0, len);
 	size_t id = hmap_put(&c->lines[j], s + w, len - w, NULL);
@@ -634,12 +640,18 @@ static const char *srcline_cb(void *ctx, size_t *len)
 	return p->next_line ? p->next_line(p->next_line_ctx, len) : NULL;
 }
 
+static void escape_into(struct strbuf *sb, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		sb_addc(sb, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+}
+
 static void bad_line(struct collapse_perf *p, const char *s, size_t len,
 		     uint64_t lineno)
 {
 	if (p->bad_lines++ == 0) {
 		p->first_bad_line = lineno;
-		sb_add(&p->first_bad, s, len < 80 ? len : 80);
+		escape_into(&p->first_bad, s, len < 80 ? len : 80);
 	}
 }
 
@@ -658,6 +670,11 @@ void collapse_perf_line(struct collapse_perf *p, const char *s, size_t len,
 	if (parse_header(s, len, &h)) {
 		header_line(p, s, len, &h);
 		p->unterminated_line = lineno;
+	} else if (p->frames.nframes >= COLLAPSE_MAX_FRAMES ||
+		   p->frames.text.len >= COLLAPSE_MAX_SAMPLE_BYTES) {
+		/* no blank line for ages: bound the open sample, say so once */
+		if (p->have_pname && collapse_perf_is_frame(s, len) && !p->truncated_line)
+			p->truncated_line = lineno;
 	} else if (!p->opts.srcline && cached_frame(p, s, len)) {
 		return;
 	} else if (parse_frame(s, len, &f)) {

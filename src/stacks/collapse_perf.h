@@ -95,6 +95,11 @@ struct collapse_frame_cache {
  * Samples go into the table given at init. Weird lines are counted, not
  * reported one by one.
  */
+/* Bounds on one sample (perf itself stops at a few hundred frames); past
+ * them frame lines are left out and truncated_line says where. They only
+ * matter for input that never ends its samples. */
+enum { COLLAPSE_MAX_FRAMES = 1 << 20, COLLAPSE_MAX_SAMPLE_BYTES = 256 << 20 };
+
 struct collapse_perf {
 	struct collapse_opts opts;
 	struct stack_table *out;
@@ -111,6 +116,7 @@ struct collapse_perf {
 	struct strbuf first_bad;       /* its text (truncated) */
 	uint64_t samples, headers;     /* samples stored, header lines seen */
 	uint64_t unterminated_line;    /* open sample at end of input */
+	uint64_t truncated_line;       /* first frame left out by the caps */
 	struct collapse_frame_cache cache;
 	collapse_srcline_fn next_line; /* source of lines for srcline */
 	void *next_line_ctx;

@@ -124,6 +124,30 @@ static enum stack_format classify(const char *s, size_t len, struct scan *sc)
 	return FMT_UNKNOWN;
 }
 
+/* Compressed input gets a hint instead of "binary data". */
+static bool compressed_error(const char *data, size_t len, struct diag *d)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+		const char *name, *tool;
+	} kinds[] = {
+		{ "\x1f\x8b", 2, "gzip", "zcat" },
+		{ "\x28\xb5\x2f\xfd", 4, "zstd", "zstdcat" },
+		{ "\xfd" "7zXZ", 5, "xz", "xzcat" },
+		{ "BZh", 3, "bzip2", "bzcat" },
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (len >= kinds[i].len && memcmp(data, kinds[i].magic, kinds[i].len) == 0 &&
+		    (i != 3 || (len > 3 && data[3] >= '1' && data[3] <= '9'))) {
+			diag_set(d, "line 1: %s-compressed data; decompress it first "
+				    "(%s FILE | scorch fold)", kinds[i].name, kinds[i].tool);
+			return true;
+		}
+	}
+	return false;
+}
+
 static enum stack_format binary_error(const char *data, size_t len, struct diag *d)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -146,7 +170,7 @@ enum stack_format stack_format_detect(const char *data, size_t len, bool at_eof,
 	if (len >= 8 && (memcmp(data, "PERFILE2", 8) == 0 ||
 			 memcmp(data, "2ELIFREP", 8) == 0))
 		return FMT_PERF_DATA;
-	if (binary_error(data, len, d) == FMT_UNKNOWN)
+	if (compressed_error(data, len, d) || binary_error(data, len, d) == FMT_UNKNOWN)
 		return FMT_UNKNOWN;
 	struct scan sc = { data, len, 0, at_eof, 0 };
 	const char *s;
