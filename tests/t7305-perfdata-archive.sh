@@ -1,0 +1,52 @@
+# t7305: scorch archive round trip: archive a recording's build-id cache,
+# then fold it with HOME pointing at a clean directory, from the tar given
+# to --buildid-dir and from the tar unpacked into ~/.debug: identical to
+# the reference. A damaged or hostile tar is refused with a message.
+C=$SHARED/corpus
+mkdir -p home1 home2/.debug home3
+HOME=$TMP/home1 "$SCORCH" archive --buildid-dir "$C/fp/buildid" -o fp.tar "$C/fp/perf.data" 2> archive.err
+check "archive writes a tar" test -s fp.tar
+check "tar(1) reads it" tar tf fp.tar
+HOME=$TMP/home3 "$SCORCH" fold --buildid-dir fp.tar "$C/fp/perf.data" > tar.folded 2>/dev/null
+check_same "fold --buildid-dir fp.tar == stackcollapse.folded" "$C/fp/stackcollapse.folded" tar.folded
+tar xf fp.tar -C home2/.debug
+HOME=$TMP/home2 "$SCORCH" fold "$C/fp/perf.data" > home.folded 2>/dev/null
+check_same "tar unpacked into a clean ~/.debug: fold identical" "$C/fp/stackcollapse.folded" home.folded
+HOME=$TMP/home2 "$SCORCH" script "$C/fp/perf.data" > home.script 2>/dev/null
+check_same "... and script identical" "$C/fp/perf-script.txt" home.script
+
+# cpp_fp: the libstdc++ debug file and ld.so are packed too
+HOME=$TMP/home1 "$SCORCH" archive --buildid-dir "$C/cpp_fp/buildid" -o cpp.tar "$C/cpp_fp/perf.data" 2>/dev/null
+HOME=$TMP/home3 "$SCORCH" fold --buildid-dir cpp.tar "$C/cpp_fp/perf.data" > cpp.folded 2>/dev/null
+check_same "cpp_fp round trip" "$C/cpp_fp/stackcollapse.folded" cpp.folded
+if need zstd; then
+	zstd -q -f cpp.tar -o cpp.tar.zst
+	HOME=$TMP/home3 "$SCORCH" fold --buildid-dir cpp.tar.zst "$C/cpp_fp/perf.data" > zst.folded 2>/dev/null
+	check_same "zstd-compressed archive" "$C/cpp_fp/stackcollapse.folded" zst.folded
+else
+	skip "zstd-compressed archive" "no zstd tool"
+fi
+if need bzip2; then
+	bzip2 -k -f fp.tar
+	HOME=$TMP/home3 "$SCORCH" fold --buildid-dir fp.tar.bz2 "$C/fp/perf.data" > bz.folded 2>/dev/null
+	check_same "bzip2-compressed archive (perf archive's format)" "$C/fp/stackcollapse.folded" bz.folded
+else
+	skip "bzip2-compressed archive" "no bzip2 tool"
+fi
+
+# hostile and damaged tars
+mkdir -p evil && echo x > evil/f && tar cf evil.tar --absolute-names /dev/null 2>/dev/null
+python3 - <<'PY' 2>/dev/null || true
+import tarfile, io
+t = tarfile.open("dotdot.tar", "w")
+i = tarfile.TarInfo("../escape"); data = b"x"; i.size = len(data)
+t.addfile(i, io.BytesIO(data)); t.close()
+PY
+if [ -f dotdot.tar ]; then
+	check_fails "a tar with ../ names is refused" "$SCORCH" fold --buildid-dir dotdot.tar "$C/fp/perf.data"
+	check "nothing escaped" test ! -e "$TMP/../escape"
+fi
+head -c 700 fp.tar > short.tar
+check_fails "a truncated tar is refused" "$SCORCH" fold --buildid-dir short.tar "$C/fp/perf.data"
+"$SCORCH" fold --buildid-dir short.tar "$C/fp/perf.data" 2> short.err > /dev/null
+check_grep "the message names the tar" 'short\.tar' short.err
