@@ -3,7 +3,8 @@
  * Stage: unwind. Per ELF path the session keeps one unw_dso: the opened
  * Elf, its .eh_frame CFI, the .debug_frame CFI of a separate debug file
  * when one is named, its PT_LOAD headers (to turn a mapped address into
- * a file address) and a memo from file address to Dwarf_Frame. Invariant:
+ * a file address) and a memo from file address to the compiled CFI row
+ * (rules.c). Invariant:
  * a path is opened at most once per session, failures included.
  */
 #include "unwind/dwarf.h"
@@ -22,14 +23,11 @@
 #define MEMO_BITS 14                 /* 16384 slots per file */
 #define MEMO_MAX ((1u << MEMO_BITS) * 3 / 4)
 #define MAX_LOADS 16
-#define NO_FRAME ((Dwarf_Frame *)&memo_none)
-
-static const int memo_none;
+#define DSO_CACHE 8                  /* recent ELF paths, by pointer */
 
 struct memo_slot {
 	uint64_t addr;                   /* file address + 1; 0 = empty */
-	Dwarf_Frame *frame;              /* NO_FRAME: no CFI covers addr */
-	bool signal;
+	struct unw_rules *rules;         /* NULL: no CFI covers addr */
 };
 
 struct elf_file {
@@ -38,6 +36,7 @@ struct elf_file {
 };
 
 struct unw_dso {
+	const char *path;                /* key in the session's path map */
 	bool ok;                         /* the ELF opened */
 	struct elf_file main, debug;
 	Dwarf *dw;                       /* of debug (for .debug_frame) */
@@ -48,10 +47,16 @@ struct unw_dso {
 	size_t memo_used;
 };
 
+struct dso_cache_slot {
+	const char *path;                /* the caller's pointer */
+	struct unw_dso *dso;
+};
+
 struct unw_session {
 	struct hmap paths;               /* ELF path -> index into dsos */
 	struct unw_dso **dsos;
 	size_t ndsos, dsos_cap;
+	struct dso_cache_slot recent[DSO_CACHE];
 	struct unw_stats stats;
 };
 
@@ -116,9 +121,8 @@ static struct unw_dso *dso_open(const char *path, const char *debug_path)
 static void memo_clear(struct unw_dso *d)
 {
 	for (size_t i = 0; d->memo && i < (1u << MEMO_BITS); i++) {
-		if (d->memo[i].frame && d->memo[i].frame != NO_FRAME)
-			free(d->memo[i].frame);
-		d->memo[i].frame = NULL;
+		unw_rules_free(d->memo[i].rules);
+		d->memo[i].rules = NULL;
 		d->memo[i].addr = 0;
 	}
 	d->memo_used = 0;
@@ -163,7 +167,7 @@ const struct unw_stats *unw_session_stats(const struct unw_session *u)
 	return &u->stats;
 }
 
-static struct unw_dso *session_dso(struct unw_session *u,
+static struct unw_dso *dso_by_name(struct unw_session *u,
 				   const struct unw_module *m)
 {
 	bool added;
@@ -172,10 +176,26 @@ static struct unw_dso *session_dso(struct unw_session *u,
 		return u->dsos[id];
 	XGROW(u->dsos, u->dsos_cap, u->ndsos + 1);
 	u->dsos[u->ndsos++] = dso_open(m->path, m->debug_path);
+	u->dsos[id]->path = hmap_at(&u->paths, id)->key;
 	if (!u->dsos[id]->ok)
 		u->stats.files_missing++;
 	return u->dsos[id];
 }
+
+/* The dso for m->path: first among the recent ones (by the caller's
+ * pointer, confirmed by name), then through the path map. */
+static struct unw_dso *session_dso(struct unw_session *u,
+				   const struct unw_module *m)
+{
+	size_t slot = ((uintptr_t)m->path >> 4) % DSO_CACHE;
+	struct dso_cache_slot *c = &u->recent[slot];
+	if (c->path != m->path || !c->dso || strcmp(c->dso->path, m->path)) {
+		c->path = m->path;
+		c->dso = dso_by_name(u, m);
+	}
+	return c->dso;
+}
+
 
 /* File address of a mapped address, through the PT_LOAD that holds its
  * file offset; false when none does. */
@@ -204,7 +224,7 @@ static Dwarf_Frame *cfi_lookup(struct unw_dso *d, uint64_t addr)
 }
 
 static struct memo_slot *memo_find(struct unw_session *u, struct unw_dso *d,
-				   uint64_t addr)
+				   uint64_t addr, const struct unw_arch_info *ai)
 {
 	uint64_t key = addr + 1;
 	size_t mask = (1u << MEMO_BITS) - 1;
@@ -221,81 +241,14 @@ static struct memo_slot *memo_find(struct unw_session *u, struct unw_dso *d,
 	u->stats.memo_misses++;
 	if (d->memo_used >= MEMO_MAX) {
 		memo_clear(d);
-		return memo_find(u, d, addr);
+		return memo_find(u, d, addr, ai);
 	}
 	struct memo_slot *s = &d->memo[i];
 	s->addr = key;
-	s->frame = cfi_lookup(d, addr);
-	if (!s->frame) {
-		s->frame = NO_FRAME;
-	} else {
-		Dwarf_Addr lo, hi;
-		dwarf_frame_info(s->frame, &lo, &hi, &s->signal);
-	}
+	Dwarf_Frame *fr = cfi_lookup(d, addr);
+	s->rules = fr ? unw_rules_compile(fr, ai) : NULL;
 	d->memo_used++;
 	return s;
-}
-
-/* The caller's value of register regno under CFI frame fr. Returns 1
- * with *v set, 0 when undefined, -1 on failure. */
-static int caller_reg(const struct unw_frame *f, Dwarf_Frame *fr, int regno,
-		      uint64_t cfa, uint64_t *v)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t nops;
-	bool is_value;
-	uint64_t r;
-
-	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0)
-		return -1;
-	if (nops == 0 && ops == mem)
-		return 0;                        /* undefined */
-	if (nops == 0) {                         /* same value */
-		if (!(f->regs.valid & (1ULL << regno)))
-			return 0;
-		*v = f->regs.r[regno];
-		return 1;
-	}
-	if (unw_expr_eval(f, ops, nops, true, cfa, &r, &is_value) != 0)
-		return -1;
-	if (!is_value && !unw_mem_read(f, r, 8, &r))
-		return -1;
-	*v = r;
-	return 1;
-}
-
-/* One CFI step from f into next. Returns 0 or a unw_stop code. */
-static int cfi_step(const struct unw_frame *f, Dwarf_Frame *fr,
-		    struct unw_regs *next)
-{
-	const struct unw_arch_info *ai = f->ai;
-	Dwarf_Op *ops;
-	size_t nops;
-	uint64_t cfa, v;
-	bool is_value;
-
-	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops == 0 ||
-	    unw_expr_eval(f, ops, nops, false, 0, &cfa, &is_value) != 0)
-		return UNW_STOP_BAD_REGS;
-	memset(next, 0, sizeof(*next));
-	for (unsigned r = 0; r < ai->nregs; r++) {
-		int k = caller_reg(f, fr, (int)r, cfa, &v);
-		if (k > 0) {
-			next->r[r] = v;
-			next->valid |= 1ULL << r;
-		} else if (k < 0 && r == ai->ra) {
-			return UNW_STOP_MEMORY;
-		}
-	}
-	int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
-	if (ra < 0 || (unsigned)ra >= ai->nregs ||
-	    !(next->valid & (1ULL << ra)))
-		return UNW_STOP_END;
-	next->pc = next->r[ra];
-	next->has_pc = true;
-	next->r[ai->sp] = cfa;
-	next->valid |= 1ULL << ai->sp;
-	return 0;
 }
 
 struct walk {
@@ -321,15 +274,19 @@ static int step(struct walk *w, struct unw_regs *next)
 		return UNW_STOP_NO_MODULE;
 	struct memo_slot *s = NULL;
 	if (file_addr(d, &m, pc, &addr))
-		s = memo_find(w->u, d, addr);
-	if (!s || s->frame == NO_FRAME) {
+		s = memo_find(w->u, d, addr, w->f.ai);
+	if (!s || !s->rules) {
 		w->used_fp = true;
 		w->exact_pc = false;
 		return unw_fp_step(&w->f, next);
 	}
 	w->used_fp = false;
-	w->exact_pc = s->signal;
-	return cfi_step(&w->f, s->frame, next);
+	w->exact_pc = unw_rules_signal(s->rules);
+	if (w->f.ai->ra_is_pc) {
+		w->f.regs.r[w->f.ai->ra] = w->f.regs.pc;
+		w->f.regs.valid |= 1ULL << w->f.ai->ra;
+	}
+	return unw_rules_step(&w->f, s->rules, next);
 }
 
 static void walk_init(struct walk *w, struct unw_session *u,
@@ -396,7 +353,7 @@ size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
 const char *unw_stop_name(enum unw_stop s)
 {
 	static const char *const names[UNW_STOP_COUNT] = {
-		"end of stack", "no module", "no CFI", "stack copy exhausted",
+		"none", "end of stack", "no module", "no CFI", "stack copy exhausted",
 		"loop", "depth limit", "bad registers",
 	};
 	return (unsigned)s < UNW_STOP_COUNT ? names[s] : "?";

@@ -63,7 +63,8 @@ struct unw_sample {
 
 /* Why an unwind ended. */
 enum unw_stop {
-	UNW_STOP_END = 0,     /* outermost frame: return address undefined or 0 */
+	UNW_STOP_NONE = 0,    /* internal: a step succeeded; never in a result */
+	UNW_STOP_END,         /* outermost frame: return address undefined or 0 */
 	UNW_STOP_NO_MODULE,   /* pc not in any mapping, or its file is absent */
 	UNW_STOP_NO_CFI,      /* no CFI and frame pointers did not help */
 	UNW_STOP_MEMORY,      /* a read left the stack copy */

@@ -3,7 +3,8 @@
  * Stage: unwind. A unw_frame is one frame's registers plus the stack copy
  * they may point into; unw_mem_read is the only way to read that copy
  * and refuses anything outside it. unw_expr_eval runs a CFI DWARF
- * expression over a frame with a step cap, so damaged CFI can't loop.
+ * expression over a frame with a step cap, so damaged CFI can't loop;
+ * unw_rules_* replay compiled CFI rows.
  */
 #ifndef SCORCH_UNWIND_FRAME_H
 #define SCORCH_UNWIND_FRAME_H
@@ -33,6 +34,21 @@ bool unw_mem_read(const struct unw_frame *f, uint64_t addr, unsigned size,
  * unreadable memory, too many steps). */
 int unw_expr_eval(const struct unw_frame *f, const Dwarf_Op *ops, size_t nops,
 		  bool has_cfa, uint64_t cfa, uint64_t *result, bool *is_value);
+
+/* A CFI row compiled for fast replay (rules.c). */
+struct unw_rules;
+
+/* Compile fr for arch ai; takes ownership of fr (freed, or kept inside
+ * when an expression rule needs it). Never returns NULL. */
+struct unw_rules *unw_rules_compile(Dwarf_Frame *fr,
+				    const struct unw_arch_info *ai);
+void unw_rules_free(struct unw_rules *rs);   /* NULL-safe */
+/* True when the row is a signal frame's (its caller's pc is exact). */
+bool unw_rules_signal(const struct unw_rules *rs);
+/* One CFI step from f into next (next->r/valid/pc). Returns 0 or a
+ * unw_stop code (END when the return address is undefined). */
+int unw_rules_step(const struct unw_frame *f, const struct unw_rules *rs,
+		   struct unw_regs *next);
 
 /* One frame-pointer step: from f's fp register, load the caller's fp and
  * return address. Fills next (registers of the caller: sp, fp, pc).

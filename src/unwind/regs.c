@@ -11,11 +11,11 @@
 #include <string.h>
 
 static const struct unw_arch_info arch_x86_64 = {
-	UNW_ARCH_X86_64, "x86_64", 17, 7, 6, 16,
+	UNW_ARCH_X86_64, "x86_64", 17, 7, 6, 16, true,
 };
 
 static const struct unw_arch_info arch_aarch64 = {
-	UNW_ARCH_AARCH64, "aarch64", 32, 31, 29, 30,
+	UNW_ARCH_AARCH64, "aarch64", 32, 31, 29, 30, false,
 };
 
 const struct unw_arch_info *unw_arch_info(enum unw_arch arch)

@@ -40,6 +40,8 @@ struct unw_arch_info {
 	unsigned sp;        /* DWARF number of the stack pointer */
 	unsigned fp;        /* frame pointer (rbp, x29) */
 	unsigned ra;        /* return address column (16 on x86_64, x30) */
+	bool ra_is_pc;      /* the ra column names no real register: CFI
+			     * expressions read it as the pc (x86_64 PLT) */
 };
 
 /* Facts for arch, or NULL for UNW_ARCH_UNKNOWN. Can't fail otherwise. */

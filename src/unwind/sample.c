@@ -153,7 +153,7 @@ bool unw_perf_summary(const struct unw_perf *p, struct strbuf *sb)
 		(unsigned long long)p->short_samples,
 		(unsigned long long)p->dwarf_samples);
 	const char *sep = "";
-	for (int i = 1; i < UNW_STOP_COUNT; i++) {
+	for (int i = UNW_STOP_END + 1; i < UNW_STOP_COUNT; i++) {
 		if (!st->stops[i] || i == UNW_STOP_DEPTH)
 			continue;
 		sb_addf(sb, "%s%s: %llu", sep, unw_stop_name((enum unw_stop)i),

@@ -1,0 +1,204 @@
+/*
+ * rules: CFI rows compiled into a compact form, and one unwind step.
+ * Stage: unwind. libdw describes a row (dwarf_cfi_addrframe) as DWARF
+ * expressions per register; nearly all are "CFA = reg + off" and "saved
+ * at CFA + off", so they are compiled once per address into plain
+ * numbers and replayed without libdw. Anything else (the x86_64 PLT's
+ * CFA expression, DW_CFA_expression) stays with its Dwarf_Frame and goes
+ * through unw_expr_eval. Invariant: a compiled row gives the same caller
+ * registers as evaluating the Dwarf_Frame would.
+ */
+#include "unwind/frame.h"
+
+#include "base/xalloc.h"
+
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { R_UNDEF, R_SAME, R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR };
+
+struct rule {
+	uint8_t kind;
+	uint8_t reg;            /* R_REG: the register holding the value */
+	int64_t off;            /* from the CFA (R_OFFSET, R_VAL_OFFSET) or reg */
+};
+
+struct unw_rules {
+	bool cfa_expr;          /* CFA is an expression: use frame */
+	uint8_t cfa_reg;
+	int64_t cfa_off;
+	int ra;                 /* return address column */
+	bool signal;            /* signal frame: the caller's pc is exact */
+	Dwarf_Frame *frame;     /* kept when an expression needs it */
+	unsigned nregs;
+	struct rule r[];
+};
+
+/* "reg + off" from [DW_OP_bregN off] or [DW_OP_bregx reg off]. */
+static bool breg(const Dwarf_Op *op, uint8_t *reg, int64_t *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = op->atom - DW_OP_breg0;
+		*off = (int64_t)op->number;
+		return true;
+	}
+	if (op->atom == DW_OP_bregx && op->number < UNW_NREGS) {
+		*reg = (uint8_t)op->number;
+		*off = (int64_t)op->number2;
+		return true;
+	}
+	return false;
+}
+
+/* Compile the rule libdw gives for one register. */
+static struct rule compile_reg(Dwarf_Frame *fr, int regno)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	struct rule r = { R_EXPR, 0, 0 };
+	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0)
+		return (struct rule){ R_UNDEF, 0, 0 };
+	if (nops == 0)
+		return (struct rule){ ops == mem ? R_UNDEF : R_SAME, 0, 0 };
+	bool value = ops[nops - 1].atom == DW_OP_stack_value;
+	size_t n = value ? nops - 1 : nops;
+	if (n >= 1 && n <= 2 && ops[0].atom == DW_OP_call_frame_cfa &&
+	    (n == 1 || ops[1].atom == DW_OP_plus_uconst)) {
+		r.kind = value ? R_VAL_OFFSET : R_OFFSET;
+		r.off = n == 2 ? (int64_t)ops[1].number : 0;
+	} else if (n == 1 && value && breg(&ops[0], &r.reg, &r.off)) {
+		r.kind = R_REG;
+	}
+	return r;
+}
+
+struct unw_rules *unw_rules_compile(Dwarf_Frame *fr,
+				    const struct unw_arch_info *ai)
+{
+	struct unw_rules *rs = xcalloc(1, sizeof(*rs) + ai->nregs * sizeof(struct rule));
+	Dwarf_Op *ops;
+	size_t nops;
+	bool keep = false;
+	Dwarf_Addr lo, hi;
+
+	rs->nregs = ai->nregs;
+	rs->ra = dwarf_frame_info(fr, &lo, &hi, &rs->signal);
+	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops == 0)
+		rs->cfa_expr = keep = true;   /* evaluated (and failing) later */
+	else if (nops != 1 || !breg(&ops[0], &rs->cfa_reg, &rs->cfa_off))
+		rs->cfa_expr = keep = true;
+	for (unsigned i = 0; i < ai->nregs; i++) {
+		rs->r[i] = compile_reg(fr, (int)i);
+		keep |= rs->r[i].kind == R_EXPR;
+	}
+	if (keep)
+		rs->frame = fr;
+	else
+		free(fr);
+	return rs;
+}
+
+void unw_rules_free(struct unw_rules *rs)
+{
+	if (!rs)
+		return;
+	free(rs->frame);
+	free(rs);
+}
+
+bool unw_rules_signal(const struct unw_rules *rs)
+{
+	return rs->signal;
+}
+
+static bool reg_get(const struct unw_regs *regs, unsigned n, uint64_t *v)
+{
+	if (n >= UNW_NREGS || !(regs->valid & (1ULL << n)))
+		return false;
+	*v = regs->r[n];
+	return true;
+}
+
+/* The caller's value of regno by its expression. 1: *v set, 0: unknown. */
+static int expr_reg(const struct unw_frame *f, Dwarf_Frame *fr, int regno,
+		    uint64_t cfa, uint64_t *v)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	bool is_value;
+	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0 || nops == 0 ||
+	    unw_expr_eval(f, ops, nops, true, cfa, v, &is_value) != 0)
+		return 0;
+	return is_value || unw_mem_read(f, *v, 8, v);
+}
+
+static int caller_reg(const struct unw_frame *f, const struct unw_rules *rs,
+		      unsigned i, uint64_t cfa, uint64_t *v)
+{
+	const struct rule *r = &rs->r[i];
+	switch (r->kind) {
+	case R_SAME: /* a pc-only ra column (x86_64) has no caller value */
+		if (i == f->ai->ra && f->ai->ra_is_pc)
+			return 0;
+		return reg_get(&f->regs, i, v);
+	case R_OFFSET:
+		return unw_mem_read(f, cfa + (uint64_t)r->off, 8, v);
+	case R_VAL_OFFSET:
+		*v = cfa + (uint64_t)r->off;
+		return 1;
+	case R_REG:
+		if (!reg_get(&f->regs, r->reg, v))
+			return 0;
+		*v += (uint64_t)r->off;
+		return 1;
+	case R_EXPR:
+		return expr_reg(f, rs->frame, (int)i, cfa, v);
+	default:
+		return 0;
+	}
+}
+
+static bool cfa_value(const struct unw_frame *f, const struct unw_rules *rs,
+		      uint64_t *cfa)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	bool is_value;
+	if (!rs->cfa_expr) {
+		if (!reg_get(&f->regs, rs->cfa_reg, cfa))
+			return false;
+		*cfa += (uint64_t)rs->cfa_off;
+		return true;
+	}
+	return rs->frame && dwarf_frame_cfa(rs->frame, &ops, &nops) == 0 &&
+	       nops > 0 &&
+	       unw_expr_eval(f, ops, nops, false, 0, cfa, &is_value) == 0;
+}
+
+int unw_rules_step(const struct unw_frame *f, const struct unw_rules *rs,
+		   struct unw_regs *next)
+{
+	const struct unw_arch_info *ai = f->ai;
+	uint64_t cfa, v;
+
+	if (!cfa_value(f, rs, &cfa))
+		return UNW_STOP_BAD_REGS;
+	next->valid = 0;
+	for (unsigned i = 0; i < ai->nregs && i < rs->nregs; i++) {
+		if (caller_reg(f, rs, i, cfa, &v)) {
+			next->r[i] = v;
+			next->valid |= 1ULL << i;
+		}
+	}
+	if (rs->ra < 0 || (unsigned)rs->ra >= ai->nregs)
+		return UNW_STOP_END;
+	if (!(next->valid & (1ULL << rs->ra)))
+		return rs->r[rs->ra].kind == R_UNDEF || rs->r[rs->ra].kind == R_SAME
+			       ? UNW_STOP_END : UNW_STOP_MEMORY;
+	next->pc = next->r[rs->ra];
+	next->has_pc = true;
+	next->r[ai->sp] = cfa;
+	next->valid |= 1ULL << ai->sp;
+	return 0;
+}
