@@ -298,7 +298,6 @@ static void write_style(struct writer *w)
 		"\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
 		"\t#frames rect { rx:2px; ry:2px; }\n"
 		"\t.hide { display:none; }\n"
-		"\t#frames.zoomed > :not(.z):not(.p) { display:none; }\n"
 		"\t#frames > .p { opacity:0.5; }\n"
 		"</style>\n");
 }

@@ -77,10 +77,11 @@
 	}
 
 	// ---- labels: as many characters as fit, by count, no measuring ----
-	function fit(s, w) {
+	function fit(i, w) {
 		var chars = Math.floor(w / (fontsize * fontwidth));
 		if (chars < 3)
-			return "";
+			return ""; // most frames: no need to read the name
+		var s = name(i);
 		if (s.length <= chars)
 			return s;
 		var keep = chars - 2, c;
@@ -100,7 +101,7 @@
 		var r = rects[i];
 		r.setAttribute("x", x.toFixed(2));
 		r.setAttribute("width", w.toFixed(2));
-		var s = fit(name(i), w), t = texts[i];
+		var s = fit(i, w), t = texts[i];
 		if (t === undefined)
 			t = texts[i] = els[i].getElementsByTagName("text")[0] || null;
 		if (!t) {
@@ -118,31 +119,33 @@
 	}
 
 	// ---- zoom ----
-	var zoomed = -1, shown = [], dirty = [];
-	function mark(i, cls) {
-		els[i].classList.add(cls);
-		shown.push(i);
-		dirty.push(i);
-	}
-	function clearShown() {
-		for (var k = 0; k < shown.length; k++)
-			els[shown[k]].classList.remove("z", "p");
-		shown = [];
+	// What is hidden is one style rule over child positions: everything
+	// before the zoomed frame and after its subtree, except ancestors
+	// (class "p"). So a zoom writes only the frames it shows.
+	var zoomed = -1, parentsShown = [], dirty = [];
+	var rule = doc.createElementNS(NS, "style");
+	doc.documentElement.appendChild(rule);
+	function clearParents() {
+		for (var k = 0; k < parentsShown.length; k++)
+			els[parentsShown[k]].classList.remove("p");
+		parentsShown = [];
 	}
 	function zoom(i) {
 		if (i <= 0 || i >= n)
 			return unzoom();
-		clearShown();
+		clearParents();
 		var x0 = xs[i], ratio = (width - 2 * xpad) / ws[i];
 		for (var p = parents[i]; p >= 0; p = parents[p]) {
-			mark(p, "p");
+			els[p].classList.add("p");
+			parentsShown.push(p);
+			dirty.push(p);
 			place(p, xpad, width - 2 * xpad);
 		}
-		for (var j = i, e = ends[i]; j < e; j++) {
-			mark(j, "z");
+		for (var j = i, e = ends[i]; j < e; j++)
 			place(j, (xs[j] - x0) * ratio + xpad, ws[j] * ratio);
-		}
-		frames.classList.add("zoomed");
+		dirty.push(-i - 1); // a whole subtree: [i, ends[i])
+		rule.textContent = "#frames > :nth-child(-n+" + i + "):not(.p), #frames > :nth-child(n+" +
+			(ends[i] + 1) + "):not(.p) { visibility:hidden; }";
 		zoomed = i;
 		unzoomBtn.classList.remove("hide");
 		if (term !== null)
@@ -150,14 +153,20 @@
 		saveState();
 	}
 	function unzoom() {
-		clearShown();
-		frames.classList.remove("zoomed");
+		clearParents();
+		rule.textContent = "";
 		var seen = new Uint8Array(n);
 		for (var k = 0; k < dirty.length; k++) {
-			var i = dirty[k];
-			if (!seen[i]) {
-				seen[i] = 1;
-				place(i, xs[i], ws[i]);
+			var i = dirty[k], a = i, b = i + 1;
+			if (i < 0) {
+				a = -i - 1;
+				b = ends[a];
+			}
+			for (var j = a; j < b; j++) {
+				if (!seen[j]) {
+					seen[j] = 1;
+					place(j, xs[j], ws[j]);
+				}
 			}
 		}
 		dirty = [];

@@ -59,7 +59,7 @@ function frameInfo(page, i) {
 		const r = el.getElementsByTagName("rect")[0];
 		return { x: parseFloat(r.getAttribute("x")), w: parseFloat(r.getAttribute("width")),
 			 cls: el.getAttribute("class") || "",
-			 shown: getComputedStyle(el).display !== "none" };
+			 shown: getComputedStyle(el).display !== "none" && getComputedStyle(el).visibility !== "hidden" };
 	}, i);
 }
 
