@@ -53,7 +53,10 @@ check_grep "-p: synthesized MMAP2 of its binary" "PERF_RECORD_MMAP2 $pid/$pid: .
 # -t: one thread of a running process
 ./threads 2 1.2 > t.out &
 tpid=$!
-sleep 0.3
+for i in $(seq 40); do   # until both threads exist (at most 2 s)
+	[ "$(ls /proc/$tpid/task 2> /dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.05
+done
 tid=$(ls /proc/$tpid/task | sort -n | sed -n 2p)
 "$SCORCH" record -q -F 997 -g -t "$tid" -o t.data 2> err.txt
 check "-t: stops when the thread is gone, status 0" test $? -eq 0

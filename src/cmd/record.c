@@ -223,9 +223,14 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 	a->o.stack_size = 8192;
 	a->o.mmap_pages = 128;
 	a->output = "perf.data";
+	int bad = 0;
+	/* read every option even after a bad one: opt_next frees its
+	 * tables only when it reaches the end */
 	while ((id = opt_next(&st, argc, argv, &cmd, &arg)) > 0)
-		if ((r = one_option(a, id, arg)) != 0)
-			return r;
+		if (!bad && (r = one_option(a, id, arg)) != 0)
+			bad = r;
+	if (bad)
+		return bad;
 	if (id == OPT_HELP)
 		return -1;
 	if (id < 0)

@@ -98,6 +98,8 @@ static void fork_proc(struct rec_dsos *ds, uint32_t pid, uint32_t ppid)
 	if (pi == (size_t)-1)
 		return;
 	struct proc_maps *parent = &ds->procs[pi];
+	if (parent->n == 0)
+		return;
 	child = proc_of(ds, pid);    /* procs may have moved */
 	XGROW(child->maps, child->cap, parent->n);
 	memcpy(child->maps, parent->maps, parent->n * sizeof(*parent->maps));
