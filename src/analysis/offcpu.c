@@ -7,6 +7,7 @@
  */
 #include "analysis/offcpu.h"
 
+#include "analysis/stackname.h"
 #include "analysis/tracepoint.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -51,42 +52,13 @@ struct run {
 	struct tep_event *sw, *wk[3];
 	struct an_tp_field prev_pid, prev_state, next_pid, wk_pid[3];
 	bool have_wk[3];
-	struct stack_builder b;
-	struct strbuf pname, scratch;
+	struct an_stackname names;
 };
-
-/* ---- the folded stack of a sample, named as scorch fold names it ---- */
-
-static void push_frame(struct run *r, const struct proc_frame *f, bool java)
-{
-	struct strbuf *s = &r->scratch;
-	sb_reset(s);
-	sb_addf(s, "%llx", (unsigned long long)f->addr);
-	size_t pc_len = s->len;
-	const char *sym = f->inline_name ? f->inline_name
-			  : f->sym ? f->sym->name : "[unknown]";
-	const char *dso = f->dso ? f->dso->name : "[unknown]";
-	struct collapse_frame cf = { s->buf, pc_len, sym, strlen(sym), dso,
-				     strlen(dso), NULL, NULL };
-	collapse_perf_frame(&r->a->o.collapse, java, &cf, &r->b);
-}
 
 static uint32_t stack_id(struct run *r, const struct proc_sample *ps)
 {
-	char pid[16], tid[16];
-	int pl = snprintf(pid, sizeof(pid), "%d", (int)ps->s->pid);
-	int tl = snprintf(tid, sizeof(tid), "%d", (int)ps->s->tid);
-	const char *comm = ps->thread && ps->thread->comm ? ps->thread->comm : "";
-	sb_reset(&r->pname);
-	collapse_perf_comm(&r->a->o.collapse, comm, strlen(comm), pid, (size_t)pl,
-			   tid, (size_t)tl, &r->pname);
-	bool java = collapse_perf_is_java(r->pname.buf, r->pname.len);
-	stack_builder_reset(&r->b);
-	for (size_t i = 0; i < ps->nframes; i++)
-		push_frame(r, &ps->frames[i], java);
-	stack_builder_push(&r->b, r->pname.buf, r->pname.len);
 	size_t len;
-	const char *s = stack_builder_join(&r->b, STACK_LEAF_FIRST, &len);
+	const char *s = an_stackname_of(&r->names, ps, &len);
 	return (uint32_t)hmap_put(&r->a->stacks, s, len, NULL);
 }
 
@@ -185,9 +157,9 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 		   const struct sym_config *cfg, struct diag *d)
 {
 	struct proc_session ses;
-	struct run r = { .a = a, .b = STACK_BUILDER_INIT, .pname = SB_INIT,
-			 .scratch = SB_INIT };
+	struct run r = { .a = a };
 	an_tp_init(&r.tp);
+	an_stackname_init(&r.names, &a->o.collapse);
 	int rc = proc_session_open(&ses, path, cfg);
 	if (rc < 0) {
 		*d = ses.diag;
@@ -214,9 +186,7 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 out:
 	proc_session_close(&ses);
 	an_tp_release(&r.tp);
-	stack_builder_release(&r.b);
-	sb_release(&r.pname);
-	sb_release(&r.scratch);
+	an_stackname_release(&r.names);
 	return rc;
 }
 

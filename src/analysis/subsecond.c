@@ -10,7 +10,9 @@
 
 #include "base/lines.h"
 #include "base/strbuf.h"
+#include "analysis/stackname.h"
 #include "perfdata/reader.h"
+#include "process/session.h"
 #include "stacks/collapse_perf.h"
 
 #include <errno.h>
@@ -95,7 +97,8 @@ static void take_sample(struct script_state *st)
 	else if (st->cur_idle && !st->a->o.keep_idle)
 		st->a->idle++;
 	else
-		subsec_map_sample(&st->a->map, st->cur_time, stack, len);
+		subsec_map_sample(&st->a->map, st->cur_time, stack, len,
+				  stack_table_value(&st->scratch, 0));
 	stack_table_release(&st->scratch);
 	stack_table_init(&st->scratch);
 }
@@ -154,37 +157,80 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 
 /* ---- perf.data ---- */
 
-static int pd_sample(void *ctx, const struct pd_sample *s)
+struct pd_state {
+	struct an_offsets *a;
+	struct an_stackname names;
+	const struct pd_attr *event;   /* the sampled event kept, as fold keeps it */
+	uint64_t other_events;
+};
+
+/* scorch fold's rule: samples of a non-tracepoint event with call chains
+ * weigh their period, and only the first such event is kept. */
+static bool fold_keeps(struct pd_state *st, const struct pd_sample *s, uint64_t *weight)
 {
-	struct an_offsets *a = ctx;
+	*weight = 1;
+	const struct pd_attr *at = s->attr;
+	if (!at || at->type == PD_TYPE_TRACEPOINT || !(s->sample_type & PD_SAMPLE_CALLCHAIN))
+		return true;
+	if (!st->event)
+		st->event = at;
+	if (at != st->event && strcmp(at->name, st->event->name) != 0) {
+		st->other_events++;
+		return false;
+	}
+	if ((s->sample_type & PD_SAMPLE_PERIOD) && s->period)
+		*weight = s->period;
+	return true;
+}
+
+static int pd_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct pd_state *st = ctx;
+	struct an_offsets *a = st->a;
+	const struct pd_sample *s = ps->s;
+	(void)ses;
 	if (!(s->sample_type & PD_SAMPLE_TIME)) {
 		a->no_time++;
 		return 0;
 	}
+	uint64_t weight;
+	if (!fold_keeps(st, s, &weight))
+		return 0;
 	a->events++;
-	bool idle = s->pid == 0 && s->tid == 0;   /* the idle task (swapper) */
-	if (idle && !a->o.keep_idle) {
+	if (s->pid == 0 && s->tid == 0 && !a->o.keep_idle) {   /* the idle task */
 		subsec_map_event(&a->map, s->time);
 		a->idle++;
 		return 0;
 	}
-	subsec_map_sample(&a->map, s->time, "", 0);
+	size_t len = 0;
+	const char *stack = a->o.stacks ? an_stackname_of(&st->names, ps, &len) : "";
+	subsec_map_sample(&a->map, s->time, stack, len, weight);
 	return 0;
 }
 
-int an_offsets_read_perfdata(struct an_offsets *a, const char *path, struct diag *d)
+int an_offsets_read_perfdata(struct an_offsets *a, const char *path,
+			     const struct sym_config *cfg, struct diag *d)
 {
-	struct pd_reader *r = pd_reader_open(path, d);
-	if (!r)
-		return -EINVAL;
-	struct pd_handlers h = { .ctx = a, .on_sample = pd_sample };
-	int rc = pd_reader_run(r, &h);
-	if (rc < 0 || pd_reader_damaged(r))
-		*d = *pd_reader_diag(r);
-	if (rc >= 0 && a->events == 0) {
-		diag_set(d, "no samples with times in the file");
-		rc = -EINVAL;
+	struct proc_session ses;
+	struct pd_state st = { .a = a };
+	struct collapse_opts co = COLLAPSE_OPTS_INIT;
+	an_stackname_init(&st.names, &co);
+	int rc = proc_session_open(&ses, path, cfg);
+	if (rc < 0) {
+		*d = ses.diag;
+	} else {
+		ses.resolve = a->o.stacks;
+		rc = proc_session_run(&ses, pd_sample, &st);
+		if (rc < 0)
+			*d = ses.diag;
+		else if (proc_session_damage(&ses))
+			*d = *proc_session_damage(&ses);
+		if (rc >= 0 && a->events == 0) {
+			diag_set(d, "no samples with times in the file");
+			rc = -EINVAL;
+		}
 	}
-	pd_reader_free(r);
+	proc_session_close(&ses);
+	an_stackname_release(&st.names);
 	return rc < 0 ? rc : 0;
 }

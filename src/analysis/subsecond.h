@@ -1,8 +1,8 @@
 /*
  * subsecond: sample times (and folded stacks) for the sub-second offset
  * heat map, from `perf script` text or from a perf.data.
- * Stage: analysis (reads stacks/collapse_perf for the text path and the
- * perfdata reader for the binary path; fills a render/subsecond map).
+ * Stage: analysis (reads stacks/collapse_perf for the text path and a
+ * process/session for perf.data; fills a render/subsecond map).
  * Idle samples (FlameScope's rule: "swapper" followed by an idle function
  * in the sample's event line or stack) still extend the column range but
  * are not counted unless keep_idle is set. A sample is counted exactly
@@ -34,7 +34,9 @@ void an_offsets_init(struct an_offsets *a, const struct an_offsets_opts *o);
 void an_offsets_release(struct an_offsets *a);
 /* Returns 0 (d may hold a warning) or negative with d filled. */
 int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *d);
-int an_offsets_read_perfdata(struct an_offsets *a, const char *path, struct diag *d);
+struct sym_config;
+int an_offsets_read_perfdata(struct an_offsets *a, const char *path,
+			     const struct sym_config *cfg, struct diag *d);
 
 /* The time of a perf script event line (" SEC.FRAC: event:" pattern),
  * false when the line has none. */

@@ -15,6 +15,7 @@ SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or c
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
+#include "cmd/symopts.h"
 #include "render/heatmap.h"
 #include "render/subsecond.h"
 
@@ -352,8 +353,16 @@ static int cmd_subsecond(struct args *a, int nfiles, char **files)
 				      .keep_idle = a->all, .stacks = !a->cells };
 	struct diag d = DIAG_INIT;
 	an_offsets_init(&off, &oo);
-	int rc = is_perfdata(path) ? an_offsets_read_perfdata(&off, path, &d)
+	struct symopts so;
+	struct sym_config cfg;
+	memset(&so, 0, sizeof(so));
+	if (symopts_config(&so, &cfg)) {
+		an_offsets_release(&off);
+		return 1;
+	}
+	int rc = is_perfdata(path) ? an_offsets_read_perfdata(&off, path, &cfg, &d)
 				   : an_offsets_read_script(&off, path, &d);
+	symopts_release(&so);
 	if (rc < 0) {
 		diag_print(&d, strcmp(path, "-") ? path : "<stdin>");
 		an_offsets_release(&off);

@@ -60,7 +60,7 @@ long subsec_row(const struct subsec_map *m, uint64_t t_ns)
 }
 
 void subsec_map_sample(struct subsec_map *m, uint64_t t_ns, const char *stack,
-		       size_t len)
+		       size_t len, uint64_t weight)
 {
 	subsec_map_event(m, t_ns);
 	struct cell_key k = { t_ns / SUBSEC_NS, (uint32_t)subsec_row(m, t_ns), 0 };
@@ -69,10 +69,10 @@ void subsec_map_sample(struct subsec_map *m, uint64_t t_ns, const char *stack,
 	m->samples++;
 	if (!m->keep_stacks)
 		return;
-	size_t sid = stack_table_add(&m->stacks, stack, len, 1);
+	size_t sid = stack_table_add(&m->stacks, stack, len, weight);
 	struct cellstack_key ck = { k.sec, k.row, (uint32_t)sid };
 	id = hmap_put(&m->cellstacks, &ck, sizeof(ck), NULL);
-	hmap_at(&m->cellstacks, id)->value++;
+	hmap_at(&m->cellstacks, id)->value += weight;
 }
 
 bool subsec_parse_time(const char *s, size_t len, uint64_t *ns)

@@ -38,10 +38,11 @@ void subsec_map_init(struct subsec_map *m, long rows, bool keep_stacks);
 void subsec_map_release(struct subsec_map *m);
 /* Any event, counted or not: extends the column range. */
 void subsec_map_event(struct subsec_map *m, uint64_t t_ns);
-/* A counted sample at t_ns with its folded stack (ignored unless
- * keep_stacks). Also calls subsec_map_event. */
+/* A counted sample at t_ns (its cell counts 1) with its folded stack and
+ * the stack's weight (ignored unless keep_stacks; scorch fold weighs a
+ * sample by its period). Also calls subsec_map_event. */
 void subsec_map_sample(struct subsec_map *m, uint64_t t_ns, const char *stack,
-		       size_t len);
+		       size_t len, uint64_t weight);
 /* Row of a time, 0 = the lowest offset. */
 long subsec_row(const struct subsec_map *m, uint64_t t_ns);
 
