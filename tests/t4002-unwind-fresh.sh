@@ -1,7 +1,8 @@
 # t4002-unwind-fresh: record work_nofp (no frame pointers) afresh with
 # --call-graph dwarf and check the corpus README's ground truth: shares of
 # the four spin() paths within 3 points, and > 95% of samples unwound to
-# main. cpu-clock sampling on a busy machine is noisy: up to 3 tries.
+# main; and the stacks equal perf's own unwinding of the same file.
+# cpu-clock sampling on a busy machine is noisy: up to 3 tries.
 if ! need perf gcc; then skip "fresh DWARF recording" "perf or gcc missing"; return 0; fi
 gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls -o work_nofp \
 	"$SHARED/corpus/src/work.c" || { fail "build work_nofp"; return 0; }
@@ -36,3 +37,11 @@ if awk -v m="$5" 'BEGIN { exit !(m > 95) }'; then pass "more than 95% of samples
 else fail "more than 95% of samples unwind to main" "$5% $(head -3 fold.txt)"; fi
 check "every stack of work_nofp is rooted at _start or in the kernel" \
 	awk '/^work_nofp;/ && $0 !~ /^work_nofp;(_start;|[^;]*_\[k\])/ { bad++ } END { exit bad > 5 }' fold.txt
+if grep -q '_start;_start' fold.txt; then fail "the outermost frame ends the stack" "$(grep -m1 '_start;_start' fold.txt | cut -c1-200)"
+else pass "the outermost frame ends the stack"; fi
+if [ -s fold.err ]; then fail "no unwinding warning on a healthy recording" "$(cat fold.err)"
+else pass "no unwinding warning on a healthy recording"; fi
+# the same recording through perf's own unwinder gives the same stacks
+HOME=$TMP/home perf --buildid-dir "$TMP/bid" script -i perf.data 2> /dev/null > perf-script.txt
+"$SCORCH" fold --format=perf-script perf-script.txt > perf.folded
+check_same "stacks identical to perf script's" perf.folded fold.txt

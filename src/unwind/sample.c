@@ -147,7 +147,10 @@ size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
 bool unw_perf_summary(const struct unw_perf *p, struct strbuf *sb)
 {
 	const struct unw_stats *st = unw_session_stats(p->sess);
-	if (!p->short_samples)
+	/* a few samples at exec or in code without CFI are normal (perf
+	 * stops there too): warn for absent binaries or more than 1% */
+	if (!p->short_samples ||
+	    (!p->missing.count && p->short_samples * 100 <= p->dwarf_samples))
 		return false;
 	sb_addf(sb, "%llu of %llu DWARF samples stopped before the outermost frame (",
 		(unsigned long long)p->short_samples,

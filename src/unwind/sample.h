@@ -89,7 +89,8 @@ size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
 
 /* One line for a single end-of-run warning ("N of M DWARF samples
  * stopped early: ...; no binary for: a, b"), appended to sb. Returns
- * false (sb untouched) when every DWARF sample unwound to its end. */
+ * false (sb untouched) when no binary was missing and at most 1% of the
+ * DWARF samples stopped before their outermost frame. */
 bool unw_perf_summary(const struct unw_perf *p, struct strbuf *sb);
 
 #endif
