@@ -83,7 +83,7 @@ else fail "bad callchain: only that sample skipped" "rc=$rc samples=$n"; fi
 zsrc=$C/external/perfparser/tests/auto/perfdata/fork_static_gcc/perf.data.zstd
 cp "$zsrc" z.data; chmod u+w z.data
 "$SCORCH" dump z.data > zrec.txt
-s=$(grep ' PERF_RECORD_COMPRESSED$' zrec.txt | sed -n 4p | sed 's/^0x\([0-9a-f]*\) .*/\1/')
+s=$(grep -E ' PERF_RECORD_COMPRESSED( |$)' zrec.txt | sed -n 4p | sed 's/^0x\([0-9a-f]*\) .*/\1/')
 patch z.data $((16#$s + 8)) '\377\377\377\377\377\377\377\377'
 "$SCORCH" dump --stats z.data > out.txt 2> err.txt; rc=$?
 check_grep "corrupt zstd data: named with offset and type" "z.data: at offset 0x$s: COMPRESSED \(81\): zstd: " err.txt

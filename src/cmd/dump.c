@@ -217,11 +217,52 @@ static int on_lost(void *ctx, const struct pd_lost *l)
 	return 0;
 }
 
+static int on_switch(void *ctx, const struct pd_switch *sw)
+{
+	struct dump *d = ctx;
+
+	line_start(d, sw->rec);
+	sb_addf(&d->out, " %s%s", sw->out ? "OUT" : "IN",
+		sw->preempt ? " preempt" : "");
+	if (sw->cpu_wide)
+		sb_addf(&d->out, " next_prev %" PRIu32 "/%" PRIu32,
+			sw->next_prev_pid, sw->next_prev_tid);
+	add_sid(d, &sw->sid);
+	sb_addc(&d->out, '\n');
+	flush(d);
+	return 0;
+}
+
+static int on_ksymbol(void *ctx, const struct pd_ksymbol *k)
+{
+	struct dump *d = ctx;
+
+	line_start(d, k->rec);
+	sb_addf(&d->out, " addr 0x%" PRIx64 " len %" PRIu32 " type %u flags %u %s",
+		k->addr, k->len, k->ksym_type, k->flags, k->name);
+	add_sid(d, &k->sid);
+	sb_addc(&d->out, '\n');
+	flush(d);
+	return 0;
+}
+
+static int on_build_id(void *ctx, const struct pd_build_id *b)
+{
+	struct dump *d = ctx;
+	char hex[41];
+
+	line_start(d, b->rec);
+	sb_addf(&d->out, " %s pid %d %s\n",
+		pd_build_id_hex(b->build_id, b->size, hex), (int)b->pid, b->filename);
+	return 0;
+}
+
 static int on_other(void *ctx, const struct pd_record *rec)
 {
 	struct dump *d = ctx;
 
 	line_start(d, rec);
+	pd_record_describe(rec, &d->out);
 	sb_addc(&d->out, '\n');
 	flush(d);
 	return 0;
@@ -298,6 +339,9 @@ static int dump_file(const char *path, bool stats)
 		h.on_comm = on_comm;
 		h.on_task = on_task;
 		h.on_lost = on_lost;
+		h.on_switch = on_switch;
+		h.on_ksymbol = on_ksymbol;
+		h.on_build_id = on_build_id;
 		h.on_other = on_other;
 	}
 	rc = pd_reader_run(d.r, &h);

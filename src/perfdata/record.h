@@ -208,6 +208,7 @@ struct pd_switch {
 /* BUILD_ID records (pipe mode, perf inject -b) and BUILD_ID feature
  * entries. */
 struct pd_build_id {
+	const struct pd_record *rec; /* NULL for BUILD_ID feature entries */
 	uint8_t cpumode;
 	int32_t pid;                 /* -1 host */
 	uint8_t size;                /* bytes of build_id that count */
@@ -222,6 +223,13 @@ const char *pd_record_name(uint32_t type);
 /* Sample time as perf script prints it: "SECONDS.MICROSECONDS"
  * (e.g. 2390.371200); buf needs 32 bytes. Returns buf. */
 char *pd_time_str(uint64_t ns, char *buf, size_t size);
+
+/* Append " field value" pairs of the key fields of a record that has no
+ * decoded struct (THROTTLE, AUX, CGROUP, AUXTRACE, TIME_CONV, ...), as
+ * scorch dump shows them; nothing for other types, " (too short)" when
+ * the record is shorter than its fields. */
+struct strbuf;
+void pd_record_describe(const struct pd_record *rec, struct strbuf *out);
 
 /* Hex string of a build id (2*size chars) into buf (41 bytes). */
 char *pd_build_id_hex(const uint8_t *id, size_t size, char *buf);

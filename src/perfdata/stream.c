@@ -224,6 +224,7 @@ static int do_build_id(struct pd_reader *r, const struct pd_record *rec,
 
 	if (pd_decode_build_id(&r->dc, rec->data, rec->size, rec->swap, &b) < 0)
 		return bad_record(r, rec);
+	b.rec = rec;
 	return CALL(h, on_build_id, &b);
 }
 
