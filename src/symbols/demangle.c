@@ -66,8 +66,8 @@ static void strip_return_type(char *s)
 			depth++;
 		else if ((c == '>' || c == ')' || c == '}' || c == ']') && depth > 0)
 			depth--;
-		else if (c == ' ' && depth == 0 && i >= 8 &&
-			 strncmp(s + i - 8, "operator", 8) != 0)
+		else if (c == ' ' && depth == 0 &&
+			 !(i >= 8 && strncmp(s + i - 8, "operator", 8) == 0))
 			cut = i + 1;
 	}
 	if (cut)

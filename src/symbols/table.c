@@ -34,6 +34,7 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 	e->seq = (uint32_t)t->n;
 	e->bind = (uint8_t)bind;
 	e->module = false;
+	e->sized = size > 0;
 	t->n++;
 	return e;
 }
@@ -132,12 +133,17 @@ const struct sym_entry *sym_table_find(const struct sym_table *t,
 		else
 			hi = mid;
 	}
-	/* lo: first symbol starting after addr; look back a little for a
-	 * symbol that contains addr (nested symbols). */
-	for (size_t k = 0; k < 8 && lo > 0; k++, lo--) {
+	/* lo: first symbol starting after addr. The nearest symbol below
+	 * wins unless it is a zero-size label inside a sized function. */
+	const struct sym_entry *best = NULL;
+	for (size_t k = 0; k < 64 && lo > 0; k++, lo--) {
 		const struct sym_entry *e = &t->syms[lo - 1];
-		if (addr < e->end)
+		if (addr >= e->end)
+			continue;
+		if (e->sized)
 			return e;
+		if (!best)
+			best = e;
 	}
-	return NULL;
+	return best;
 }

@@ -27,6 +27,7 @@ struct sym_entry {
 	uint32_t seq;         /* insertion order (tie break) */
 	uint8_t bind;         /* SYM_BIND_* */
 	bool module;          /* kallsyms: symbol of a module ("[mod]") */
+	bool sized;           /* had a size of its own (not fixed up) */
 };
 
 struct sym_table {
@@ -46,7 +47,9 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 /* Sort and apply the end and alias rules above. kallsyms selects the
  * kallsyms end rule (no symbol spans a kernel/module boundary). */
 void sym_table_finish(struct sym_table *t, bool kallsyms);
-/* The symbol containing addr, or NULL. Only after finish. */
+/* The symbol containing addr, or NULL. Only after finish. When a
+ * zero-size label (its end fixed up to the next symbol) and a function
+ * with a size both contain addr, the function wins. */
 const struct sym_entry *sym_table_find(const struct sym_table *t,
 				       uint64_t addr);
 
