@@ -464,9 +464,24 @@ bool collapse_perf_is_frame(const char *line, size_t len)
 	return parse_frame(line, len, &f);
 }
 
+/* ---- stacks as id sequences ---- */
+
+static void seq_push(struct collapse_perf *p, uint32_t id)
+{
+	XGROW(p->seq, p->seq_cap, p->nseq + 2);
+	p->seq[++p->nseq] = id; /* seq[0] is kept for the pname id */
+}
+
+static void seq_reset(struct collapse_perf *p)
+{
+	p->nseq = 0;
+	p->seq_ok = true;
+}
+
 /* ---- frame line cache ---- */
 
-enum { CACHE_MAX_LINES = 1 << 20, CACHE_MAX_BYTES = 64 << 20 };
+enum { CACHE_MAX_LINES = 1 << 20, CACHE_MAX_BYTES = 64 << 20,
+       SEQ_MAX_BYTES = 256 << 20 };
 
 static bool cache_full(const struct collapse_frame_cache *c, int j)
 {
@@ -504,8 +519,11 @@ static bool cached_frame(struct collapse_perf *p, const char *s, size_t len)
 	if (id == (size_t)-1)
 		return false;
 	const struct collapse_span *o = &c->out[j][id];
-	if (p->have_pname && !o->none)
-		stack_builder_push(&p->frames, c->text.buf + o->off, o->len);
+	if (p->have_pname) {
+		if (!o->none)
+			stack_builder_push(&p->frames, c->text.buf + o->off, o->len);
+		seq_push(p, (uint32_t)(id * 2 + (size_t)j));
+	}
 	return true;
 }
 
@@ -515,10 +533,13 @@ static void cache_frame(struct collapse_perf *p, const char *s, size_t len,
 {
 	struct collapse_frame_cache *c = &p->cache;
 	int j = java;
-	if (cache_full(c, j))
+	if (cache_full(c, j)) {
+		p->seq_ok = false;
 		return;
+	}
 	size_t w = skip_space(s, 0, len);
 	size_t id = hmap_put(&c->lines[j], s + w, len - w, NULL);
+	seq_push(p, (uint32_t)(id * 2 + (size_t)j));
 	XGROW(c->out[j], c->cap[j], id + 1);
 	struct collapse_span *o = &c->out[j][id];
 	o->off = c->text.len;
@@ -549,6 +570,9 @@ void collapse_perf_init(struct collapse_perf *p, const struct collapse_opts *o,
 	sb_init(&p->filtered_event);
 	sb_init(&p->first_bad);
 	cache_init(&p->cache);
+	hmap_init(&p->pnames);
+	hmap_init(&p->seqs);
+	seq_reset(p);
 	if (o->event_filter && o->event_filter[0]) {
 		sb_adds(&p->filter, o->event_filter);
 		p->filter_set = true;
@@ -563,15 +587,33 @@ void collapse_perf_release(struct collapse_perf *p)
 	sb_release(&p->filtered_event);
 	sb_release(&p->first_bad);
 	cache_release(&p->cache);
+	hmap_release(&p->pnames);
+	hmap_release(&p->seqs);
+	free(p->seq);
 }
 
 static void end_sample(struct collapse_perf *p)
 {
 	if (!p->have_pname)
 		return;
-	stack_builder_push(&p->frames, p->pname.buf, p->pname.len);
-	stack_table_add_built(p->out, &p->frames, STACK_LEAF_FIRST, p->period);
+	size_t key_len = 0, sid = (size_t)-1;
+	if (p->seq_ok) {
+		XGROW(p->seq, p->seq_cap, p->nseq + 1);
+		p->seq[0] = p->pname_id;
+		key_len = (p->nseq + 1) * sizeof(*p->seq);
+		sid = hmap_find(&p->seqs, p->seq, key_len);
+	}
+	if (sid != (size_t)-1) {
+		stack_table_add_id(p->out, hmap_at(&p->seqs, sid)->value, p->period);
+	} else {
+		stack_builder_push(&p->frames, p->pname.buf, p->pname.len);
+		size_t id = stack_table_add_built(p->out, &p->frames, STACK_LEAF_FIRST,
+						  p->period);
+		if (p->seq_ok && p->seqs.keys.total < SEQ_MAX_BYTES)
+			hmap_at(&p->seqs, hmap_put(&p->seqs, p->seq, key_len, NULL))->value = id;
+	}
 	stack_builder_reset(&p->frames);
+	seq_reset(p);
 	p->have_pname = false;
 	p->samples++;
 }
@@ -632,6 +674,11 @@ static void header_line(struct collapse_perf *p, const char *s, size_t len,
 		collapse_perf_comm(&p->opts, s, h->comm_len, NULL, 0, h->pid,
 				   h->pid_len, &p->pname);
 	p->have_pname = perl_true(p->pname.buf, p->pname.len);
+	if (p->pnames.keys.total < SEQ_MAX_BYTES / 4)
+		p->pname_id = (uint32_t)hmap_put(&p->pnames, p->pname.buf, p->pname.len, NULL);
+	else if ((p->pname_id = (uint32_t)hmap_find(&p->pnames, p->pname.buf,
+						     p->pname.len)) == UINT32_MAX)
+		p->seq_ok = false; /* too many names to intern: fold by text */
 }
 
 static const char *srcline_cb(void *ctx, size_t *len)
@@ -686,6 +733,8 @@ void collapse_perf_line(struct collapse_perf *p, const char *s, size_t len,
 		size_t n = collapse_perf_frame(&p->opts, java, &f, &p->frames);
 		if (!p->opts.srcline)
 			cache_frame(p, s, len, java, n);
+		else
+			p->seq_ok = false;
 	} else {
 		bad_line(p, s, len, lineno);
 	}

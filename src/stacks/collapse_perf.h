@@ -118,6 +118,15 @@ struct collapse_perf {
 	uint64_t unterminated_line;    /* open sample at end of input */
 	uint64_t truncated_line;       /* first frame left out by the caps */
 	struct collapse_frame_cache cache;
+	/* Stacks as sequences of cached frame-line ids: a sample whose lines
+	 * were all cached is looked up by its ids (4 bytes a frame) instead
+	 * of its text; seq_ok says whether the current sample qualifies. */
+	uint32_t *seq;
+	size_t nseq, seq_cap;
+	bool seq_ok;
+	uint32_t pname_id;             /* id of pname in pnames */
+	struct hmap pnames;            /* process names seen */
+	struct hmap seqs;              /* key: pname id + line ids; value: stack id */
 	collapse_srcline_fn next_line; /* source of lines for srcline */
 	void *next_line_ctx;
 };

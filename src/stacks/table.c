@@ -38,6 +38,13 @@ size_t stack_table_add(struct stack_table *t, const char *stack, size_t len,
 	return id;
 }
 
+void stack_table_add_id(struct stack_table *t, size_t id, uint64_t count)
+{
+	struct hmap_entry *e = hmap_at(&t->map, id);
+	e->value = add_sat(e->value, count);
+	t->total = add_sat(t->total, count);
+}
+
 void stack_table_merge(struct stack_table *t, const struct stack_table *src)
 {
 	for (size_t id = 0; id < src->map.count; id++) {

@@ -42,6 +42,8 @@ void stack_table_release(struct stack_table *t);
  * returns the stack's dense id. Counts saturate at UINT64_MAX. */
 size_t stack_table_add(struct stack_table *t, const char *stack, size_t len,
 		       uint64_t count);
+/* Add count to the stack with this id (from stack_table_add). */
+void stack_table_add_id(struct stack_table *t, size_t id, uint64_t count);
 /* Add every entry of src to t (merging tables from several inputs). */
 void stack_table_merge(struct stack_table *t, const struct stack_table *src);
 static inline size_t stack_table_count(const struct stack_table *t)
