@@ -25,11 +25,12 @@ check_fails "missing file fails" "$SCORCH" offcpu nosuch.data
 
 case $(uname -m) in x86_64|aarch64) arch_ok=1 ;; *) arch_ok= ;; esac
 if [ -n "$arch_ok" ] && need perf cc &&
-	cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o offcpu_sleep "$ROOT/tests/workloads/offcpu_sleep.c" &&
-	perf record -q -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -a -g -o rec.data ./offcpu_sleep > /dev/null 2> rec.err &&
+	wl=ocs$$ &&   # a comm of our own: other runs of this test may record at the same time
+	cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o $wl "$ROOT/tests/workloads/offcpu_sleep.c" &&
+	perf record -q -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -a -g -o rec.data ./$wl > /dev/null 2> rec.err &&
 	[ -s rec.data ]; then
 	share() { # FILE: nap_long's share (percent) of the workload's nap time, then ms of each
-		awk '/^offcpu_sleep;/ { if (/;nap_long;/) l += $NF; else if (/;nap_short;/) s += $NF; t += $NF }
+		awk -v wl="$wl" 'index($0, wl ";") == 1 { if (/;nap_long;/) l += $NF; else if (/;nap_short;/) s += $NF; t += $NF }
 			END { printf "%.1f %.0f %.0f %.0f\n", 100 * l / (l + s), l / 1000, s / 1000, t / 1000 }' "$1"
 	}
 	"$SCORCH" offcpu --until-wakeup --no-preempt rec.data > wl.folded 2> wl.err
@@ -51,10 +52,10 @@ if [ -n "$arch_ok" ] && need perf cc &&
 	if awk -v p="$p" 'BEGIN { exit !(p >= 70 && p <= 80) }'; then
 		pass "workload: nap_long is $p% of the voluntary off-CPU time (designed 75%)"
 	else
-		fail "workload: nap_long is $p% of the voluntary off-CPU time" "$(grep '^offcpu_sleep' vol.folded | cut -c1-200)"
+		fail "workload: nap_long is $p% of the voluntary off-CPU time" "$(grep "^$wl" vol.folded | cut -c1-200)"
 	fi
 	"$SCORCH" offcpu --pid rec.data > pid.folded
-	check_grep "workload: --pid names the process comm-PID" '^offcpu_sleep-[0-9]+;' pid.folded
+	check_grep "workload: --pid names the process comm-PID" "^$wl-[0-9]+;" pid.folded
 else
 	skip "off-CPU workload" "needs x86_64 or aarch64, cc and perf with sched tracepoints: $(head -c 200 rec.err 2>/dev/null)"
 fi

@@ -129,11 +129,14 @@ static int cmp_event(const void *a, const void *b)
 /* Pair the buffered events with time <= limit (all when all is set). */
 static void flush(struct an_latency *l, uint64_t limit, bool all)
 {
+	if (l->npend == 0)
+		return;
 	qsort(l->pend, l->npend, sizeof(*l->pend), cmp_event);
 	size_t i = 0;
 	for (; i < l->npend && (all || l->pend[i].time <= limit); i++)
 		pair_event(l, &l->pend[i]);
-	memmove(l->pend, l->pend + i, (l->npend - i) * sizeof(*l->pend));
+	if (i < l->npend)
+		memmove(l->pend, l->pend + i, (l->npend - i) * sizeof(*l->pend));
 	l->npend -= i;
 }
 

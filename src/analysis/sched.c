@@ -125,14 +125,16 @@ static void make_name(struct run *r, const struct an_task *t, uint32_t tid)
 		sb_adds(&r->name, "<idle>");
 		return;
 	}
+	/* perf prints ids signed: a tid of (u32)-1 shows as -1 */
 	struct proc_thread *th = proc_machine_find_thread(&r->ses->machine, tid);
-	char buf[24];
-	snprintf(buf, sizeof(buf), ":%u", tid);
-	sb_adds(&r->name, th && th->comm ? th->comm : buf);
+	if (th && th->comm && th->comm_set)
+		sb_adds(&r->name, th->comm);
+	else
+		sb_addf(&r->name, ":%d", (int)tid);
 	if (t->pid > 0 && t->pid != (int64_t)tid)
-		sb_addf(&r->name, "[%u/%lld]", tid, (long long)t->pid);
+		sb_addf(&r->name, "[%d/%d]", (int)tid, (int)t->pid);
 	else if (t->pid > 0)
-		sb_addf(&r->name, "[%u]", tid);
+		sb_addf(&r->name, "[%d]", (int)tid);
 }
 
 static int timehist_row(struct run *r, struct an_task *t, uint32_t tid,
