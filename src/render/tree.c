@@ -176,6 +176,14 @@ static void remember(struct render_tree *t, size_t depth, uint32_t node, size_t 
 static size_t shared_frames(const struct render_tree *t, const char *s, size_t len)
 {
 	size_t n = len < t->prev_len ? len : t->prev_len, l = 0;
+	uint64_t a, b;
+	while (l + 8 <= n) { /* a word at a time, then bytes */
+		memcpy(&a, s + l, 8);
+		memcpy(&b, t->prev + l, 8);
+		if (a != b)
+			break;
+		l += 8;
+	}
 	while (l < n && s[l] == t->prev[l])
 		l++;
 	size_t k = 0;
