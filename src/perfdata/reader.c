@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static bool host_is_be(void)
 {
@@ -56,7 +57,10 @@ void pd_reader_damage(struct pd_reader *r, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diag_set_at(&r->diag, off, "%s", msg);
+	if (r->part >= 0)
+		diag_set_at(&r->diag, off, "data.%d: %s", r->part, msg);
+	else
+		diag_set_at(&r->diag, off, "%s", msg);
 }
 
 const char *pd_reader_type_name(uint32_t type, char *buf, size_t size)
@@ -201,6 +205,7 @@ static struct pd_reader *reader_new(const char *name)
 	arena_init(&r->feat.mem);
 	r->id_pos = -1;
 	r->trailer_pos = -1;
+	r->part = -1;
 	return r;
 }
 
@@ -221,6 +226,7 @@ void pd_reader_free(struct pd_reader *r)
 	free(r->tracing);
 	free(r->tp_names);
 	free(r->name);
+	free(r->dir);
 	free(r);
 }
 
@@ -285,8 +291,19 @@ static struct pd_reader *finish_open(struct pd_reader *r, struct diag *d)
 struct pd_reader *pd_reader_open(const char *path, struct diag *d)
 {
 	struct pd_reader *r = reader_new(path);
-	int rc = src_open(&r->src, path);
+	struct stat st;
+	int rc;
 
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* perf record --threads: DIR/data, then DIR/data.N */
+		struct strbuf sb = SB_INIT;
+		sb_addf(&sb, "%s/data", path);
+		r->dir = xstrdup(path);
+		rc = src_open(&r->src, sb.buf);
+		sb_release(&sb);
+	} else {
+		rc = src_open(&r->src, path);
+	}
 	if (rc < 0) {
 		diag_set(d, "cannot open: %s", strerror(-rc));
 		pd_reader_free(r);

@@ -1,6 +1,8 @@
 /*
  * reader: streaming reader for perf.data files (file and pipe mode).
- * Stage: perfdata. Opens a path ("-" = stdin), detects file/pipe mode and
+ * Stage: perfdata. Opens a path ("-" = stdin; a directory = the output of
+ * perf record --threads: DIR/data, then each DIR/data.N stream), detects
+ * file/pipe mode and
  * byte order from the first 16 bytes, reads the attrs and features
  * (file mode) up front, then streams the data section one record at a
  * time through a bounded buffer (never the whole file), decompressing
@@ -74,7 +76,8 @@ struct pd_handlers {
 	int (*on_other)(void *ctx, const struct pd_record *rec);
 };
 
-/* Open path ("-" for stdin). Returns NULL and fills d on failure
+/* Open path ("-" for stdin, or a perf record --threads directory).
+ * Returns NULL and fills d on failure
  * (not perf.data, unreadable header). */
 struct pd_reader *pd_reader_open(const char *path, struct diag *d);
 /* Same over a memory buffer (not copied; must outlive the reader). */

@@ -23,6 +23,8 @@ struct pd_tp_name {
 struct pd_reader {
 	char *name;
 	struct pd_source src;
+	char *dir;              /* directory mode (perf record --threads) */
+	int part;               /* -1: the main file; N: reading DIR/data.N */
 	struct diag diag;       /* first damage */
 	bool damaged;
 	char **notes; size_t nr_notes, notes_cap;

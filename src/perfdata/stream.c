@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,6 +428,35 @@ static int next_record(struct pd_reader *r, const struct pd_handlers *h,
 	return 1;
 }
 
+static int finish_run(struct pd_reader *r);
+static void check_end(struct pd_reader *r);
+
+/* Directory mode: after DIR/data, each DIR/data.N is a bare record
+ * stream with its own zstd stream. */
+static int run_parts(struct pd_reader *r, const struct pd_handlers *h)
+{
+	int hrc = 0;
+
+	for (int n = 0; n < 4096 && !r->damaged; n++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/data.%d", r->dir, n);
+		src_close(&r->src);
+		if (src_open(&r->src, path) < 0)
+			break;
+		r->part = n;
+		r->src.limit = UINT64_MAX;
+		pd_zstd_release(r);
+		r->zstd_broken = false;
+		while (hrc == 0 && next_record(r, h, &hrc) > 0)
+			;
+		if (hrc)
+			return hrc;
+		pd_zstd_finish(r);
+		check_end(r);
+	}
+	return finish_run(r);
+}
+
 int pd_reader_run(struct pd_reader *r, const struct pd_handlers *h)
 {
 	int hrc = 0, st;
@@ -443,6 +473,23 @@ int pd_reader_run(struct pd_reader *r, const struct pd_handlers *h)
 	if (hrc)
 		return hrc;
 	pd_zstd_finish(r);
+	check_end(r);
+	if (r->dir && !r->damaged)
+		return run_parts(r, h);
+	return finish_run(r);
+}
+
+static int finish_run(struct pd_reader *r)
+{
+	if (r->nr_bad > 1)
+		pd_reader_note(r, "%" PRIu64 " malformed records skipped",
+			       r->nr_bad);
+	return 0;
+}
+
+/* After one source ended: read errors, a data section cut short. */
+static void check_end(struct pd_reader *r)
+{
 	if (r->src.err && !r->damaged)
 		pd_reader_damage(r, r->src.pos, "read error: %s",
 				 strerror(-r->src.err));
@@ -451,8 +498,4 @@ int pd_reader_run(struct pd_reader *r, const struct pd_handlers *h)
 		pd_reader_damage(r, r->src.pos, "data section ends at 0x%"
 				 PRIx64 " but the file stops here "
 				 "(truncated file)", r->src.limit);
-	if (r->nr_bad > 1)
-		pd_reader_note(r, "%" PRIu64 " malformed records skipped",
-			       r->nr_bad);
-	return 0;
 }
