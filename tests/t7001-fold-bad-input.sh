@@ -75,3 +75,8 @@ printf '\033[31m red\n\n' >> ctl.txt
 "$SCORCH" fold ctl.txt > out 2> err
 check "escape sequence in a weird line is not printed raw" sh -c "! grep -q \"\$(printf '\\033')\" err"
 check_grep "and the line is still reported" "first at line 300003: '\?\[31m red'" err
+# a directory is an error, not empty input
+mkdir -p adir
+"$SCORCH" fold adir > out 2> err; rc=$?
+check "directory: non-zero exit" test $rc -ne 0
+check_grep "directory: says so" 'adir: is a directory' err

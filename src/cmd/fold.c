@@ -26,6 +26,7 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_CONTEXT, O_INLINE,
@@ -232,6 +233,12 @@ static int fold_input(struct fold_run *r, const char *path)
 	int rc = lines_open(&lr, path);
 	if (rc < 0) {
 		diag_error("%s: %s", path, strerror(-rc));
+		return 1;
+	}
+	struct stat st;
+	if (fstat(lr.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		diag_error("%s: is a directory", path);
+		lines_close(&lr);
 		return 1;
 	}
 	enum stack_format fmt = r->forced;
