@@ -2,10 +2,10 @@
  * reader: streaming reader for perf.data files (file and pipe mode).
  * Stage: perfdata. Opens a path ("-" = stdin; a directory = the output of
  * perf record --threads: DIR/data, then each DIR/data.N stream), detects
- * file/pipe mode and
- * byte order from the first 16 bytes, reads the attrs and features
- * (file mode) up front, then streams the data section one record at a
- * time through a bounded buffer (never the whole file), decompressing
+ * file/pipe mode and byte order from the first 16 bytes, reads the attrs
+ * and features (file mode) up front, then streams the data section one
+ * record at a time through a bounded buffer (never the whole file),
+ * decompressing
  * COMPRESSED/COMPRESSED2 payloads as one zstd stream, and calls the
  * handler for each decoded record. Every length and offset is checked.
  *
