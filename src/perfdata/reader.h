@@ -5,9 +5,9 @@
  * file/pipe mode and byte order from the first 16 bytes, reads the attrs
  * and features (file mode) up front, then streams the data section one
  * record at a time through a bounded buffer (never the whole file),
- * decompressing
- * COMPRESSED/COMPRESSED2 payloads as one zstd stream, and calls the
- * handler for each decoded record. Every length and offset is checked.
+ * decompressing COMPRESSED/COMPRESSED2 payloads as one zstd stream, and
+ * calls the handler for each decoded record. Every length and offset is
+ * checked.
  *
  * Usage:
  *   struct diag d = DIAG_INIT;
