@@ -13,6 +13,7 @@
  */
 #include "base/cursor.h"
 #include "perfdata/reader.h"
+#include "symbols/fs.h"
 #include "unwind/dwarf.h"
 #include "unwind/regs.h"
 
@@ -47,10 +48,16 @@ static void setup(void)
 	const char *shared = getenv("SHARED");
 	if (!shared)
 		shared = "../shared";
-	for (size_t i = 0; i < NMAPS; i++)
+	for (size_t i = 0; i < NMAPS; i++) {
 		snprintf(maps[i].path, sizeof(maps[i].path), "%s%s",
 			 maps[i].rel[0] == '/' && maps[i].rel[1] == 'c' ? shared : "",
 			 maps[i].rel);
+		/* the corpus keeps links as link-as-text files */
+		char *real = sym_fs_resolve(maps[i].path);
+		if (real)
+			snprintf(maps[i].path, sizeof(maps[i].path), "%s", real);
+		free(real);
+	}
 	session = unw_session_new();
 }
 
