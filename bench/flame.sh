@@ -14,14 +14,20 @@ work=${BENCH_DIR:-/tmp/scorch-bench-flame}
 mkdir -p "$work"
 
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }
-# best wall time of N runs, in seconds
+# best wall time of N runs, in seconds; the CPU time (user+sys) of that
+# run goes to $work/cpu.txt (the machine may be shared: CPU time is the
+# steadier number)
 best() {
-	local n=$1 t best=
+	local n=$1 t c best=
 	shift
 	for _ in $(seq "$n"); do
-		/usr/bin/time -o "$work/time.txt" -f %e "$@" > /dev/null 2>/dev/null || true
-		t=$(tail -1 "$work/time.txt")
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+		/usr/bin/time -o "$work/time.txt" -f '%e %U %S' "$@" > /dev/null 2>/dev/null || true
+		read -r t u s < <(tail -1 "$work/time.txt")
+		c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$t
+			echo "$c" > "$work/cpu.txt"
+		fi
 	done
 	echo "$best"
 }
@@ -48,13 +54,19 @@ if [ ! -s "$uniq" ]; then
 	}' > "$uniq"
 fi
 
+# 3. the same stacks sorted, as stackcollapse and scorch fold print them
+sorted=$work/unique1m-sorted.folded
+[ -s "$sorted" ] || LC_ALL=C sort "$uniq" > "$sorted"
+
 echo "scorch flame: folded -> SVG (best of 3)"
-for f in "$real" "$uniq"; do
+for f in "$real" "$uniq" "$sorted"; do
 	s=$(best 3 "$scorch" flame "$f")
+	c=$(cat "$work/cpu.txt")
 	"$scorch" flame "$f" > "$work/out.svg" 2>/dev/null
 	frames=$(grep -c '^<[ga][ >]' "$work/out.svg" || true)
-	printf '  %-18s %7s MB  %6s s  %6s MB/s  SVG %s MB, %s frames\n' "$(basename "$f")" \
-		"$(mb "$f")" "$s" "$(rate "$(mb "$f")" "$s")" "$(mb "$work/out.svg")" "$frames"
+	printf '  %-18s %6s MB  wall %5s s = %5s MB/s  cpu %5s s = %5s MB/s  SVG %s MB, %s frames\n' \
+		"$(basename "$f")" "$(mb "$f")" "$s" "$(rate "$(mb "$f")" "$s")" "$c" \
+		"$(rate "$(mb "$f")" "$c")" "$(mb "$work/out.svg")" "$frames"
 	cp "$work/out.svg" "$work/$(basename "$f" .folded).svg"
 done
 /usr/bin/time -o "$work/time.txt" -f %M "$scorch" flame "$uniq" > /dev/null 2>/dev/null
@@ -65,8 +77,10 @@ echo "scorch diff: two profiles -> differential folded (best of 3)"
 head -c 50000000 "$real" | sed '$d' > "$work/a.folded"
 sed 's/ \([0-9]*\)$/ 1\1/' "$work/a.folded" > "$work/b.folded"
 s=$(best 3 "$scorch" diff "$work/a.folded" "$work/b.folded")
+c=$(cat "$work/cpu.txt")
 in=$(awk -v a="$(mb "$work/a.folded")" -v b="$(mb "$work/b.folded")" 'BEGIN { print a + b }')
-printf '  %s MB in  %s s  %s MB/s\n' "$in" "$s" "$(rate "$in" "$s")"
+printf '  %s MB in  wall %s s = %s MB/s  cpu %s s = %s MB/s\n' "$in" "$s" "$(rate "$in" "$s")" \
+	"$c" "$(rate "$in" "$c")"
 
 if [ -x /usr/bin/chromium ] && command -v node > /dev/null &&
    [ -d "$root/tests/browser/node_modules/playwright-core" ]; then

@@ -229,6 +229,10 @@ static int draw(struct flame_run *r)
 	if (r->bad)
 		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
 			  r->bad == 1 ? "" : "s", r->first_bad);
+	if (!isfinite(r->tree.nodes[0].value)) {
+		diag_error("the counts add up to more than a double can hold");
+		return 1;
+	}
 	if (r->tree.nodes[0].value <= 0) {
 		diag_error("no stack counts found");
 		render_flame_write_empty(&r->o, stdout);
