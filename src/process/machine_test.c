@@ -1,0 +1,53 @@
+/* Unit tests for process/machine: maps, fork, exec, kernel map. */
+#include "process/machine.h"
+#include "unit.h"
+
+#include <string.h>
+
+static const char *dso_at(struct proc_machine *m, uint32_t tid, bool k, uint64_t a)
+{
+	const struct proc_map *mp = proc_thread_find_map(m, proc_machine_find_thread(m, tid), k, a);
+	return mp ? mp->dso->name : "-";
+}
+
+UNIT_TEST(machine_maps_fork_exec)
+{
+	struct sym_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	struct sym_dsos d;
+	sym_dsos_init(&d, &cfg);
+	struct proc_machine m;
+	proc_machine_init(&m, &d);
+	proc_machine_comm(&m, 10, 10, "sh", false);
+	proc_machine_mmap(&m, 10, false, 0x1000, 0x3000, 0, "/bin/sh", true, NULL, 0);
+	proc_machine_mmap(&m, 10, false, 0x2000, 0x1000, 0, "/lib/x.so", true, NULL, 0);
+	CHECK_EQ_STR(dso_at(&m, 10, false, 0x1800), "/bin/sh");
+	CHECK_EQ_STR(dso_at(&m, 10, false, 0x2800), "/lib/x.so");  /* punched */
+	CHECK_EQ_STR(dso_at(&m, 10, false, 0x3800), "/bin/sh");
+	const struct proc_map *tail = proc_thread_find_map(&m, proc_machine_find_thread(&m, 10), false, 0x3800);
+	CHECK(tail && tail->pgoff == 0x2000 && proc_map_addr(tail, 0x3800) == 0x2800);
+	/* a new process copies, a new thread shares */
+	proc_machine_fork(&m, 11, 10, 11, 10);
+	proc_machine_fork(&m, 10, 10, 12, 10);
+	CHECK_EQ_STR(proc_machine_find_thread(&m, 11)->comm, "sh");
+	proc_machine_mmap(&m, 10, false, 0x8000, 0x1000, 0, "/lib/late.so", true, NULL, 0);
+	CHECK_EQ_STR(dso_at(&m, 12, false, 0x8000), "/lib/late.so");
+	CHECK_EQ_STR(dso_at(&m, 11, false, 0x8000), "-");
+	/* exec: the comm changes, old maps stay until replaced (as perf) */
+	proc_machine_comm(&m, 11, 11, "sleep", true);
+	proc_machine_mmap(&m, 11, false, 0x1000, 0x1000, 0, "/bin/sleep", true, NULL, 0);
+	CHECK_EQ_STR(dso_at(&m, 11, false, 0x1000), "/bin/sleep");
+	CHECK_EQ_STR(dso_at(&m, 11, false, 0x2000), "/lib/x.so");
+	/* anonymous executable memory is the JIT map, addresses as is */
+	proc_machine_mmap(&m, 10, false, 0x7f000000, 0x1000, 0, "//anon", true, NULL, 0);
+	const struct proc_map *jit = proc_thread_find_map(&m, proc_machine_find_thread(&m, 10), false, 0x7f000010);
+	CHECK(jit && strcmp(jit->dso->name, "/tmp/perf-10.map") == 0 && proc_map_addr(jit, 0x7f000010) == 0x7f000010);
+	/* kernel: the map reaches past _etext; unknown threads get ":TID" */
+	proc_machine_mmap(&m, (uint32_t)-1, true, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+			  "[kernel.kallsyms]_text", true, NULL, 0);
+	CHECK_EQ_STR(dso_at(&m, 10, true, 0xffffffff83000000), "[kernel.kallsyms]");
+	CHECK_EQ_STR(proc_machine_findnew_thread(&m, 99, 99)->comm, ":99");
+	CHECK_EQ_STR(proc_machine_find_thread(&m, 0)->comm, "swapper");
+	proc_machine_release(&m);
+	sym_dsos_release(&d);
+}
