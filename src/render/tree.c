@@ -24,6 +24,8 @@ static inline uint64_t key_hash(uint32_t parent, uint32_t name)
 
 static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 {
+	if (t->count >= UINT32_MAX - 1)
+		xmalloc((size_t)-1); /* more nodes than ids: treat as out of memory */
 	XGROW(t->nodes, t->cap, t->count + 1);
 	uint32_t id = (uint32_t)t->count++;
 	struct render_node *n = &t->nodes[id];
