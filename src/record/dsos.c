@@ -217,23 +217,31 @@ static int copy_bytes(const char *to, const void *data, size_t len)
 	return r;
 }
 
+/* Copy a file in 64 KiB pieces (binaries can be large). */
 static int copy_file(const char *to, const char *from)
 {
-	struct strbuf sb = SB_INIT;
+	char buf[1 << 16];
 	int in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
-	for (;;) {
-		sb_grow(&sb, 1 << 16);
-		ssize_t n = read(in, sb.buf + sb.len, 1 << 16);
-		if (n <= 0)
-			break;
-		sb_setlen(&sb, sb.len + (size_t)n);
+	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0) {
+		int e = errno;
+		close(in);
+		return e == EEXIST ? 0 : -e;
 	}
+	int r = 0;
+	ssize_t n;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			r = -EIO;
+			break;
+		}
 	close(in);
-	int r = copy_bytes(to, sb.buf, sb.len);
-	sb_release(&sb);
-	return r;
+	close(out);
+	if (r < 0 || n < 0)
+		unlink(to);
+	return r < 0 ? r : n < 0 ? -EIO : 0;
 }
 
 /* ~/.debug/<name>/<hex>/<leaf> from src (a path) or data, and the
