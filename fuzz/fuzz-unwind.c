@@ -4,8 +4,9 @@
  *  - a perf.data image ("PERFILE2"; the corpus dwarf recording is the
  *    seed): every sample with user regs and a stack copy is unwound;
  *  - anything else, read as: flags byte (bit 0 aarch64, bit 1 big-endian
- *    stack), pc (u64), valid-register mask (u32), 32 register values
- *    (u64, DWARF numbering), then the stack copy.
+ *    stack, bits 2-7 which mapping the pc is in), pc offset in it (u64),
+ *    valid-register mask (u32), 32 register values (u64, DWARF
+ *    numbering), then the stack copy.
  * Code is "mapped" at the addresses of the corpus dwarf recording, backed
  * by the case's build-id cache files (under $SHARED), so real CFI is
  * replayed over wild sp/ip values, loops and truncated copies. Invariant
@@ -94,7 +95,9 @@ static void run_raw(const uint8_t *data, size_t size)
 	uint8_t flags = cur_u8(&c);
 	smp.arch = flags & 1 ? UNW_ARCH_AARCH64 : UNW_ARCH_X86_64;
 	smp.big_endian = flags & 2;
-	smp.regs.pc = cur_u64(&c);
+	/* pc: an offset into one of the mapped files, so CFI is found */
+	const struct fake_map *m = &maps[(flags >> 2) % NMAPS];
+	smp.regs.pc = m->start + cur_u64(&c) % m->len;
 	smp.regs.has_pc = true;
 	smp.regs.valid = cur_u32(&c);
 	for (int i = 0; i < 32; i++)
