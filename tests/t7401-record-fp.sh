@@ -28,6 +28,9 @@ check_grep "header: cmdline" '^# cmdline : .*scorch record -F 997 -g -o fp.data 
 check_grep "header: event desc with name and sample type" \
 	'^# event : name = cpu-clock, .*sample_type = IP\|TID\|TIME\|CALLCHAIN\|PERIOD' header.txt
 check_grep "header: sample times" '^# time of first sample : [0-9]' header.txt
+perf report --header-only -I -i fp.data > header-I.txt 2>&1
+check_grep "header -I: cpu topology" '^# CPU 0: Core ID [0-9]+, Die ID [0-9]+, Socket ID [0-9]+$' header-I.txt
+check_grep "header -I: pmu mappings" '^# pmu mappings: .*software = 1' header-I.txt
 
 want=$(readelf -n work_fp | awk '/Build ID/ {print $3}')
 perf buildid-list -i fp.data > ids.txt 2>&1

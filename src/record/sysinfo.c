@@ -8,6 +8,7 @@
  */
 #include "record/record.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,106 @@ static void cmdline(struct pd_writer *w, int argc, char **argv)
 	sb_release(&sb);
 }
 
+/* First line of a sysfs file, without the newline ("" when unreadable). */
+static void sysfs_line(const char *path, char *out, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	out[0] = 0;
+	if (f) {
+		if (!fgets(out, (int)size, f))
+			out[0] = 0;
+		fclose(f);
+	}
+	out[strcspn(out, "\n")] = 0;
+}
+
+static void topo_path(char *buf, size_t size, uint32_t cpu, const char *file)
+{
+	snprintf(buf, size, "/sys/devices/system/cpu/cpu%u/topology/%s", cpu, file);
+}
+
+/* A string list of the distinct values of one topology file. */
+static void distinct_list(struct strbuf *sb, uint32_t ncpus, const char *file)
+{
+	struct strbuf seen = SB_INIT;   /* "\n"-separated values so far */
+	uint32_t nr = 0;
+	size_t at = sb->len;
+	char path[256], v[1024];
+	pd_feat_u32(sb, 0);
+	for (uint32_t c = 0; c < ncpus; c++) {
+		topo_path(path, sizeof(path), c, file);
+		sysfs_line(path, v, sizeof(v));
+		if (!v[0])
+			continue;
+		char key[1030];
+		snprintf(key, sizeof(key), "\n%s\n", v);
+		if (seen.len && strstr(seen.buf, key))
+			continue;
+		sb_addf(&seen, "\n%s\n", v);
+		pd_feat_string(sb, v);
+		nr++;
+	}
+	memcpy(sb->buf + at, &nr, 4);
+	sb_release(&seen);
+}
+
+static uint32_t topo_u32(uint32_t cpu, const char *file)
+{
+	char path[256], v[64];
+	topo_path(path, sizeof(path), cpu, file);
+	sysfs_line(path, v, sizeof(v));
+	return (uint32_t)strtoul(v, NULL, 10);
+}
+
+/* CPU_TOPOLOGY: package and core sibling lists, per-cpu core and socket
+ * ids, then die lists and die ids (perf >= 5.x layout). */
+static void cpu_topology(struct pd_writer *w)
+{
+	uint32_t n = cpus_in("/sys/devices/system/cpu/present");
+	struct strbuf sb = SB_INIT;
+	distinct_list(&sb, n, "core_siblings_list");
+	distinct_list(&sb, n, "thread_siblings_list");
+	for (uint32_t c = 0; c < n; c++) {
+		pd_feat_u32(&sb, topo_u32(c, "core_id"));
+		pd_feat_u32(&sb, topo_u32(c, "physical_package_id"));
+	}
+	distinct_list(&sb, n, "die_cpus_list");
+	for (uint32_t c = 0; c < n; c++)
+		pd_feat_u32(&sb, topo_u32(c, "die_id"));
+	pd_writer_set_feature(w, PD_FEAT_CPU_TOPOLOGY, sb.buf, sb.len);
+	sb_release(&sb);
+}
+
+/* PMU_MAPPINGS: u32 nr, then u32 type + name per event source. */
+static void pmu_mappings(struct pd_writer *w)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct strbuf sb = SB_INIT;
+	uint32_t nr = 0;
+	char path[512], v[64];
+	if (!d)
+		return;
+	pd_feat_u32(&sb, 0);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+			 e->d_name);
+		sysfs_line(path, v, sizeof(v));
+		if (!v[0])
+			continue;
+		pd_feat_u32(&sb, (uint32_t)strtoul(v, NULL, 10));
+		pd_feat_string(&sb, e->d_name);
+		nr++;
+	}
+	closedir(d);
+	memcpy(sb.buf, &nr, 4);
+	if (nr)
+		pd_writer_set_feature(w, PD_FEAT_PMU_MAPPINGS, sb.buf, sb.len);
+	sb_release(&sb);
+}
+
 void rec_sysinfo_features(struct pd_writer *w, int argc, char **argv)
 {
 	struct utsname u;
@@ -151,4 +252,6 @@ void rec_sysinfo_features(struct pd_writer *w, int argc, char **argv)
 	cpu_features(w);
 	total_mem(w);
 	cmdline(w, argc, argv);
+	cpu_topology(w);
+	pmu_mappings(w);
 }
