@@ -59,7 +59,7 @@ if record_block && [ -s rec.data ]; then
 	perf script -i rec.data -F time,event,trace --ns 2>/dev/null | awk '
 		{ gsub(/:/, "", $1); split($1, t, "."); us = t[1] * 1000000 + int(substr(t[2], 1, 6)) }
 		$2 ~ /issue/ { iss[$3, $7] = us; has[$3, $7] = 1 }
-		$2 ~ /complete/ && has[$3, $6] { print us, us - iss[$3, $6]; delete has[$3, $6] }' > rec.exp
+		$2 ~ /complete/ && has[$3, $6] { printf "%.0f %.0f\n", us, us - iss[$3, $6]; delete has[$3, $6] }' > rec.exp
 	"$SCORCH" heatmap latency --pairs rec.data > rec.pairs 2> rec.err
 	check_same "fresh recording: pairs equal the perf script computation ($(wc -l < rec.exp) pairs)" rec.exp rec.pairs
 	# cells: default bucketing computed directly from those pairs

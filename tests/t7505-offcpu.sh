@@ -40,7 +40,7 @@ if [ -n "$arch_ok" ] && need perf cc &&
 	else
 		fail "workload: nap_long holds $1% of the sleep time (designed 75%)" "$(grep nap wl.folded)"
 	fi
-	if [ "$2" -ge 295 ] && [ "$2" -le 360 ] && [ "$3" -ge 95 ] && [ "$3" -le 130 ]; then
+	if [ "$2" -ge 255 ] && [ "$2" -le 360 ] && [ "$3" -ge 85 ] && [ "$3" -le 130 ]; then
 		pass "workload: nap_long $2 ms (300 slept), nap_short $3 ms (100 slept)"
 	else
 		fail "workload: nap_long $2 ms (300 slept), nap_short $3 ms (100 slept)"

@@ -61,6 +61,91 @@ static int expect_tag(struct cursor *c, const char *tag, struct diag *d)
 	return 0;
 }
 
+/* ---- format text: validated and rebuilt before libtraceevent sees it ---- */
+
+static bool all_of(const char *s, size_t n, const char *set)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!s[i] || !strchr(set, s[i]))
+			return false;
+	return n > 0;
+}
+
+#define IDENT "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+#define DIGITS "0123456789"
+
+/* "KEY:VALUE;" at *p (after optional tabs/spaces); VALUE chars from set. */
+static bool take_kv(const char **p, const char *end, const char *key,
+		    const char *set, struct strbuf *out)
+{
+	const char *q = *p;
+	while (q < end && (*q == '\t' || *q == ' '))
+		q++;
+	size_t kl = strlen(key);
+	if ((size_t)(end - q) < kl || memcmp(q, key, kl) != 0)
+		return false;
+	q += kl;
+	const char *semi = memchr(q, ';', (size_t)(end - q));
+	if (!semi || !all_of(q, (size_t)(semi - q), set) || semi - q > 128)
+		return false;
+	sb_addf(out, "\t%s", key);
+	sb_add(out, q, (size_t)(semi - q));
+	sb_addc(out, ';');
+	*p = semi + 1;
+	return true;
+}
+
+/* One "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" line. */
+static bool field_line(const char *l, size_t n, struct strbuf *out)
+{
+	const char *p = l, *end = l + n;
+	if (!take_kv(&p, end, "field:", IDENT " *[]", out) ||
+	    !take_kv(&p, end, "offset:", DIGITS, out) ||
+	    !take_kv(&p, end, "size:", DIGITS, out))
+		return false;
+	if (p < end && !take_kv(&p, end, "signed:", "01", out))
+		return false;
+	sb_addc(out, '\n');
+	return true;
+}
+
+/* Rebuild "name:", "ID:", "format:" and field lines; false when the text
+ * does not have that shape (the event is then skipped). */
+static bool rebuild_format(const char *t, size_t n, struct strbuf *out)
+{
+	const char *end = t + n, *l = t;
+	int stage = 0;
+	while (l < end) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		size_t len = nl ? (size_t)(nl - l) : (size_t)(end - l);
+		if (stage == 0 && len > 6 && !memcmp(l, "name: ", 6) && all_of(l + 6, len - 6, IDENT)) {
+			sb_add(out, l, len);
+			stage = 1;
+		} else if (stage == 1 && len > 4 && !memcmp(l, "ID: ", 4) && all_of(l + 4, len - 4, DIGITS) && len < 16) {
+			sb_adds(out, "\n");
+			sb_add(out, l, len);
+			stage = 2;
+		} else if (stage == 2 && len == 7 && !memcmp(l, "format:", 7)) {
+			sb_adds(out, "\nformat:\n");
+			stage = 3;
+		} else if (stage == 3 && len == 0) {
+			sb_addc(out, '\n');
+		} else if (stage == 3 && len > 11 && !memcmp(l, "print fmt:", 10)) {
+			break;
+		} else if (stage == 3) {
+			if (!field_line(l, len, out))
+				return false;
+		} else {
+			return false;
+		}
+		l += len + 1;
+	}
+	if (stage != 3)
+		return false;
+	sb_adds(out, "\nprint fmt: \"\"\n");
+	return true;
+}
+
 static int parse_format(struct an_tp *tp, struct cursor *c, const char *sys,
 			struct diag *d)
 {
@@ -72,10 +157,12 @@ static int parse_format(struct an_tp *tp, struct cursor *c, const char *sys,
 			    "past the end", (unsigned long long)size);
 		return -EINVAL;
 	}
-	/* libtraceevent wants a bounded buffer; give it a NUL-ended copy */
+	/* libtraceevent's parser crashes on some malformed formats: it only
+	 * ever sees the fields, validated and rebuilt here, and an empty print
+	 * format (the print format is not needed). */
 	struct strbuf sb = SB_INIT;
-	sb_add(&sb, text, size);
-	if (tep_parse_event(tp->tep, sb.buf, sb.len, sys) == 0)
+	if (all_of(sys, strlen(sys), IDENT) && rebuild_format((const char *)text, size, &sb) &&
+	    tep_parse_event(tp->tep, sb.buf, sb.len, sys) == 0)
 		tp->nr_events++;
 	else
 		tp->nr_bad_formats++;
