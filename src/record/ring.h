@@ -8,6 +8,7 @@
 #ifndef SCORCH_RECORD_RING_H
 #define SCORCH_RECORD_RING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@ struct rec_ring {
 	void *base;             /* mmap: metadata page, then data */
 	size_t map_len;
 	size_t data_size;       /* power of two */
+	bool hup;               /* fd hung up (its task exited): not polled */
 };
 
 /* Map 1 + pages pages of fd. Returns 0 or -errno. */

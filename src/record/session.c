@@ -341,6 +341,12 @@ static int open_all(struct rec_session *s, const pid_t *tids, size_t nt)
 		for (size_t c = 0; c < s->nr_cpus; c++)
 			for (size_t t = 0; t < nt; t++) {
 				int fd = open_one(s, e, tids[t], s->cpus[c]);
+				if (fd == -ESRCH && nt > 1) {
+					/* a thread that exited meanwhile (or a
+					 * zombie leader): go on without it */
+					diag_clear(&s->diag);
+					continue;
+				}
 				if (fd < 0)
 					return fd;
 				XGROW(s->fds, cap, s->nr_fds + 1);
@@ -356,6 +362,10 @@ static int open_all(struct rec_session *s, const pid_t *tids, size_t nt)
 				if (r < 0)
 					return r;
 			}
+	}
+	if (s->nr_fds == 0) {
+		diag_set(&s->diag, "no thread to record: they have all exited");
+		return -ESRCH;
 	}
 	return 0;
 }
@@ -522,15 +532,23 @@ int rec_session_poll(struct rec_session *s, int timeout_ms, bool *got)
 {
 	*got = false;
 	if (timeout_ms) {
+		/* a ring whose fd hung up (its thread exited) would make poll
+		 * return at once forever: leave it out, it is still drained */
 		struct pollfd pf[256];
-		size_t n = s->nr_rings < 256 ? s->nr_rings : 256;
-		for (size_t i = 0; i < n; i++) {
-			pf[i].fd = s->rings[i].fd;
-			pf[i].events = POLLIN;
-			pf[i].revents = 0;
+		size_t at[256], n = 0;
+		for (size_t i = 0; i < s->nr_rings && n < 256; i++) {
+			if (s->rings[i].hup)
+				continue;
+			pf[n].fd = s->rings[i].fd;
+			pf[n].events = POLLIN;
+			pf[n].revents = 0;
+			at[n++] = i;
 		}
 		if (poll(pf, n, timeout_ms) < 0 && errno != EINTR)
 			return -errno;
+		for (size_t i = 0; i < n; i++)
+			if (pf[i].revents & (POLLHUP | POLLERR))
+				s->rings[at[i]].hup = true;
 	}
 	for (size_t i = 0; i < s->nr_rings; i++) {
 		sb_reset(&s->stage);
