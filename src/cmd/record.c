@@ -555,11 +555,11 @@ static int record(struct record_args *a, int argc, char **argv)
 	if (r < 0)
 		diag_print(&s.diag, NULL);
 	r = rec_session_stop(&s, !a->no_cache) < 0 ? -1 : r;
-	uint64_t size = pd_writer_size(&w);
 	if (pd_writer_finish(&w) < 0) {
 		diag_print(&w.diag, a->output);
 		r = -1;
 	}
+	uint64_t size = pd_writer_size(&w);   /* still valid after finish */
 	if (r == 0) {
 		summary(a, &s, size);
 		if (rc != 127)

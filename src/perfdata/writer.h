@@ -90,7 +90,7 @@ int pd_writer_flush(struct pd_writer *w);
 int pd_writer_finish(struct pd_writer *w);
 /* Free memory without finishing (after an error). */
 void pd_writer_release(struct pd_writer *w);
-/* Bytes written so far. */
+/* Bytes written so far (the whole file's size after pd_writer_finish). */
 static inline uint64_t pd_writer_size(const struct pd_writer *w)
 {
 	return w->pos;
