@@ -377,6 +377,24 @@ static uint64_t extra_size(const struct pd_record *rec)
 	return 0;
 }
 
+/* perf 6.16+ can wrap the u16 header.size of a large COMPRESSED2 record
+ * (perfdata-format.md §13): say so, with the data_size it carries. */
+static const char *compressed2_hint(struct pd_reader *r,
+				    const struct pd_record *rec)
+{
+	static char hint[160];
+	const uint8_t *p;
+	struct cursor c;
+
+	if (rec->type != PD_RECORD_COMPRESSED2 || src_peek(&r->src, 16, &p) < 16)
+		return "";
+	cur_init(&c, p + 8, 8, 0, r->swap);
+	snprintf(hint, sizeof(hint), " (its data_size is %" PRIu64 ": perf "
+		 "6.16+ wraps header.size of large COMPRESSED2 records)",
+		 cur_u64(&c));
+	return hint;
+}
+
 /* One record from the source: 1 done, 0 end, -1 damage/stop. */
 static int next_record(struct pd_reader *r, const struct pd_handlers *h,
 		       int *hrc)
@@ -405,9 +423,10 @@ static int next_record(struct pd_reader *r, const struct pd_handlers *h,
 				 "last record?)", tn);
 		return -1;
 	}
-	if (rec.size < 8) {
-		pd_reader_damage(r, off, "%s: size %" PRIu32 " below minimum 8",
-				 tn, rec.size);
+	if (rec.size < 8 || (rec.type == PD_RECORD_COMPRESSED2 && rec.size < 16)) {
+		pd_reader_damage(r, off, "%s: size %" PRIu32 " below minimum %d%s",
+				 tn, rec.size, rec.type == PD_RECORD_COMPRESSED2 ? 16 : 8,
+				 compressed2_hint(r, &rec));
 		return -1;
 	}
 	got = src_peek(&r->src, rec.size, &p);
