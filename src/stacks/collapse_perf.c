@@ -478,51 +478,111 @@ static void seq_reset(struct collapse_perf *p)
 	p->seq_ok = true;
 }
 
-/* ---- frame line cache ---- */
+/* ---- frame line cache ----
+ * An open-addressing table of its own rather than base/hmap: a lookup
+ * touches one 16-byte slot and one record (key and frames side by side),
+ * which matters when a system-wide profile has 10^5 distinct lines and
+ * every one is looked up. A record: java flag, key length, frames length
+ * (bit 15: the line gave no frame), the key, then the frames joined root
+ * first. Lines or frames of 32 KiB or more are not cached. */
 
 enum { CACHE_MAX_LINES = 1 << 20, CACHE_MAX_BYTES = 64 << 20,
-       SEQ_MAX_BYTES = 256 << 20 };
+       SEQ_MAX_BYTES = 256 << 20, CACHE_MAX_LEN = 0x7fff, CACHE_NONE = 0x8000 };
 
-static bool cache_full(const struct collapse_frame_cache *c, int j)
-{
-	return c->lines[j].count >= CACHE_MAX_LINES || c->text.len >= CACHE_MAX_BYTES ||
-	       c->lines[0].keys.total + c->lines[1].keys.total >= CACHE_MAX_BYTES;
-}
+struct cache_rec {
+	uint8_t java;
+	uint16_t key_len, out_len; /* out_len & CACHE_NONE: no frame */
+	char data[];               /* key, then frames */
+};
 
 static void cache_init(struct collapse_frame_cache *c)
 {
 	memset(c, 0, sizeof(*c));
-	hmap_init(&c->lines[0]);
-	hmap_init(&c->lines[1]);
-	sb_init(&c->text);
+	arena_init(&c->mem);
 }
 
 static void cache_release(struct collapse_frame_cache *c)
 {
-	for (int j = 0; j < 2; j++) {
-		hmap_release(&c->lines[j]);
-		free(c->out[j]);
+	free(c->slots);
+	arena_release(&c->mem);
+	memset(c, 0, sizeof(*c));
+}
+
+/* A cheap hash from the first and last 16 bytes and the length: frame
+ * lines differ in their pc (the start) or dso (the end), and equal hashes
+ * are told apart by comparing the whole key anyway. */
+static uint64_t cache_hash(const char *key, size_t len, int java)
+{
+	if (len < 16)
+		return hash_bytes(key, len) ^ (uint64_t)java;
+	uint64_t a, b, c, d;
+	memcpy(&a, key, 8);
+	memcpy(&b, key + 8, 8);
+	memcpy(&c, key + len - 16, 8);
+	memcpy(&d, key + len - 8, 8);
+	uint64_t h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL) ^
+		     (c * 0x165667b19e3779f9ULL) ^ (d * 0xd6e8feb86659fd93ULL) ^
+		     ((uint64_t)len << 1) ^ (uint64_t)java;
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 29;
+	return h;
+}
+
+static void cache_grow(struct collapse_frame_cache *c)
+{
+	size_t n = c->nslots ? c->nslots * 2 : 4096;
+	struct cache_slot *slots = xcalloc(n, sizeof(*slots));
+	for (size_t i = 0; i < c->nslots; i++) {
+		const struct cache_rec *r = c->slots[i].rec;
+		if (!r)
+			continue;
+		size_t k = cache_hash(r->data, r->key_len, r->java) & (n - 1);
+		while (slots[k].rec)
+			k = (k + 1) & (n - 1);
+		slots[k] = c->slots[i];
 	}
-	sb_release(&c->text);
+	free(c->slots);
+	c->slots = slots;
+	c->nslots = n;
+}
+
+/* The slot holding (key, java), or the empty slot where it would go. */
+static struct cache_slot *cache_slot(struct collapse_frame_cache *c,
+				     const char *key, size_t len, int java)
+{
+	uint64_t h = cache_hash(key, len, java);
+	uint32_t tag = (uint32_t)(h >> 32);
+	size_t mask = c->nslots - 1;
+	for (size_t k = h & mask;; k = (k + 1) & mask) {
+		struct cache_slot *sl = &c->slots[k];
+		if (!sl->rec)
+			return sl;
+		const struct cache_rec *r = sl->rec;
+		if (sl->tag == tag && r->key_len == len && r->java == java &&
+		    memcmp(r->data, key, len) == 0)
+			return sl;
+	}
 }
 
 /* A frame line seen before: push its frames (as one joined frame, which
  * joins to the same bytes). True when the line was in the cache. */
 static bool cached_frame(struct collapse_perf *p, const char *s, size_t len)
 {
+	struct collapse_frame_cache *c = &p->cache;
 	size_t w = skip_space(s, 0, len);
-	if (w == 0 && len > 0 && !is_word((unsigned char)s[0]))
+	if (!c->nslots || len - w > CACHE_MAX_LEN ||
+	    (w == 0 && len > 0 && !is_word((unsigned char)s[0])))
 		return false;
 	int j = p->have_pname && collapse_perf_is_java(p->pname.buf, p->pname.len);
-	struct collapse_frame_cache *c = &p->cache;
-	size_t id = hmap_find(&c->lines[j], s + w, len - w);
-	if (id == (size_t)-1)
+	const struct cache_slot *sl = cache_slot(c, s + w, len - w, j);
+	const struct cache_rec *r = sl->rec;
+	if (!r)
 		return false;
-	const struct collapse_span *o = &c->out[j][id];
 	if (p->have_pname) {
-		if (!o->none)
-			stack_builder_push(&p->frames, c->text.buf + o->off, o->len);
-		seq_push(p, (uint32_t)(id * 2 + (size_t)j));
+		if (!(r->out_len & CACHE_NONE))
+			stack_builder_push(&p->frames, r->data + r->key_len, r->out_len);
+		seq_push(p, sl->id);
 	}
 	return true;
 }
@@ -532,27 +592,40 @@ static void cache_frame(struct collapse_perf *p, const char *s, size_t len,
 			bool java, size_t n)
 {
 	struct collapse_frame_cache *c = &p->cache;
-	int j = java;
-	if (cache_full(c, j)) {
+	struct stack_builder *b = &p->frames;
+	size_t w = skip_space(s, 0, len);
+	size_t first = b->nframes - n;
+	size_t out = n ? b->ends[b->nframes - 1] - (first ? b->ends[first - 1] : 0) + n - 1 : 0;
+	if (c->count >= CACHE_MAX_LINES || c->mem.total >= CACHE_MAX_BYTES ||
+	    len - w > CACHE_MAX_LEN || out > CACHE_MAX_LEN) {
 		p->seq_ok = false;
 		return;
 	}
-	size_t w = skip_space(s, 0, len);
-	size_t id = hmap_put(&c->lines[j], s + w, len - w, NULL);
-	seq_push(p, (uint32_t)(id * 2 + (size_t)j));
-	XGROW(c->out[j], c->cap[j], id + 1);
-	struct collapse_span *o = &c->out[j][id];
-	o->off = c->text.len;
-	o->none = n == 0;
-	struct stack_builder *b = &p->frames;
-	for (size_t i = b->nframes; n > 0 && i-- > b->nframes - n;) {
+	if ((c->count + 1) * 2 > c->nslots)
+		cache_grow(c);
+	struct cache_slot *sl = cache_slot(c, s + w, len - w, java);
+	if (sl->rec) { /* cannot happen: a cached line is not parsed again */
+		seq_push(p, sl->id);
+		return;
+	}
+	struct cache_rec *r = arena_alloc(&c->mem, sizeof(*r) + (len - w) + out);
+	r->java = java;
+	r->key_len = (uint16_t)(len - w);
+	r->out_len = (uint16_t)(n ? out : CACHE_NONE);
+	memcpy(r->data, s + w, len - w);
+	char *o = r->data + (len - w);
+	for (size_t i = b->nframes; n > 0 && i-- > first;) {
 		size_t flen;
 		const char *f = stack_builder_frame(b, i, &flen);
 		if (i != b->nframes - 1)
-			sb_addc(&c->text, ';');
-		sb_add(&c->text, f, flen);
+			*o++ = ';';
+		memcpy(o, f, flen);
+		o += flen;
 	}
-	o->len = c->text.len - o->off;
+	sl->rec = r;
+	sl->tag = (uint32_t)(cache_hash(s + w, len - w, java) >> 32);
+	sl->id = (uint32_t)c->count++;
+	seq_push(p, sl->id);
 }
 
 /* ---- the parser ---- */

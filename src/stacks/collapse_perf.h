@@ -83,10 +83,13 @@ size_t collapse_perf_frame(const struct collapse_opts *o, bool java,
  * profiles repeat the same few thousand lines millions of times. Bounded
  * (entries and bytes); past the bound lines are simply parsed again. */
 struct collapse_frame_cache {
-	struct hmap lines[2];   /* key: line from the pc on; [java] */
-	struct collapse_span { size_t off, len; bool none; } *out[2];
-	size_t cap[2];
-	struct strbuf text;     /* frames of cached lines, joined root first */
+	struct cache_slot {
+		const struct cache_rec *rec; /* NULL: empty slot */
+		uint32_t tag;                /* high half of the line's hash */
+		uint32_t id;                 /* dense, in first-seen order */
+	} *slots;
+	size_t nslots, count;   /* nslots a power of two, at most half full */
+	struct arena mem;       /* the records (collapse_perf.c) */
 };
 
 /*
