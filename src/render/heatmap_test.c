@@ -1,0 +1,117 @@
+/*
+ * heatmap_test: unit tests for the latency heat map's bucketing and labels
+ * and the sub-second map's time parsing and rows (render/heatmap,
+ * render/subsecond). Stage: render tests. Each case states the
+ * trace2heatmap.pl or FlameScope rule it checks.
+ */
+#include "render/heatmap.h"
+#include "render/subsecond.h"
+#include "unit.h"
+
+#include <string.h>
+
+static void add_all(struct heatmap *hm, const double (*p)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		heatmap_add(hm, p[i][0], p[i][1]);
+}
+
+UNIT_TEST(heatmap_parse_line_fields)
+{
+	double t, lat;
+	CHECK(heatmap_parse_line("1.5 20", 6, &t, &lat) == 1 && t == 1.5 && lat == 20);
+	CHECK(heatmap_parse_line("  7\t8 extra", 11, &t, &lat) == 1 && t == 7 && lat == 8);
+	CHECK(heatmap_parse_line("7", 1, &t, &lat) == 0);
+	CHECK(heatmap_parse_line("foo bar", 7, &t, &lat) == -1);
+	CHECK(heatmap_parse_line("0x10 1", 6, &t, &lat) == -1);
+	CHECK(heatmap_parse_line("inf 1", 5, &t, &lat) == -1);
+	/* any letter on line 1 makes it a header, "1e3" included (reference rule) */
+	CHECK(heatmap_is_header("TIMEus LATus", 12) && heatmap_is_header("1e3 4", 5));
+	CHECK(!heatmap_is_header("10 4.5", 6));
+}
+
+UNIT_TEST(heatmap_bucketing_rules)
+{
+	/* step = int(40 / 4) = 10; col = int(t - start); last column and top
+	 * band counted; quirks hides them */
+	static const double p[][2] = { { 100, 0 }, { 100.99, 10 }, { 101, 19.9 },
+				       { 103, 40 }, { 102, 41 } };
+	struct heatmap_opts o;
+	heatmap_opts_init(&o);
+	o.rows = 4;
+	o.maxlat = 40;
+	struct heatmap hm;
+	heatmap_init(&hm, &o);
+	add_all(&hm, p, 5);
+	struct diag d = DIAG_INIT;
+	CHECK(heatmap_build(&hm, &d) == 0);
+	CHECK(hm.step == 10 && hm.largest_row == 4 && hm.largest_col == 3);
+	CHECK(hm.kept == 4);  /* 41 > maxlat dropped */
+	CHECK(hm.ndrawn == 4 && heatmap_ncols(&hm) == 4 && heatmap_nrows(&hm) == 5);
+	heatmap_release(&hm);
+	o.quirks = true;
+	heatmap_init(&hm, &o);
+	add_all(&hm, p, 5);
+	CHECK(heatmap_build(&hm, &d) == 0 && hm.ndrawn == 3);
+	heatmap_release(&hm);
+}
+
+UNIT_TEST(heatmap_errors)
+{
+	struct heatmap_opts o;
+	heatmap_opts_init(&o);
+	struct heatmap hm;
+	struct diag d = DIAG_INIT;
+	heatmap_init(&hm, &o);
+	CHECK(heatmap_build(&hm, &d) < 0 && strstr(d.msg, "no data"));
+	heatmap_release(&hm);
+	diag_clear(&d);
+	heatmap_init(&hm, &o);
+	heatmap_add(&hm, 0, 10);   /* int(10 / 50) = 0 */
+	CHECK(heatmap_build(&hm, &d) < 0 && strstr(d.msg, "row resolution"));
+	heatmap_release(&hm);
+}
+
+UNIT_TEST(heatmap_labels)
+{
+	struct heatmap_opts o;
+	heatmap_opts_init(&o);
+	o.unitslabel = "us";
+	o.stepsec = 0.1;
+	struct heatmap hm;
+	heatmap_init(&hm, &o);
+	hm.step = 419;
+	struct strbuf sb = SB_INIT;
+	heatmap_time_label(&hm, 3, &sb);      /* 0.1 * 3 prints 0.3 */
+	CHECK_EQ_STR(sb.buf, "0.3");
+	sb_reset(&sb);
+	heatmap_range_label(&hm, 1, &sb);
+	CHECK_EQ_STR(sb.buf, "419-838us");
+	sb_reset(&sb);
+	hm.o.stepsec = 2;
+	heatmap_time_label(&hm, 1, &sb);      /* whole seconds 2..3 */
+	CHECK_EQ_STR(sb.buf, "2-3");
+	sb_reset(&sb);
+	hm.o.stepsec = 2.5;
+	heatmap_time_label(&hm, 0, &sb);      /* the real range, not 0-1.5 */
+	CHECK_EQ_STR(sb.buf, "0-2.5");
+	sb_release(&sb);
+	heatmap_release(&hm);
+}
+
+UNIT_TEST(subsecond_time_and_rows)
+{
+	uint64_t ns = 0;
+	CHECK(subsec_parse_time("5086.200000", 11, &ns) && ns == 5086200000000ull);
+	CHECK(subsec_parse_time("1.5", 3, &ns) && ns == 1500000000ull);
+	CHECK(subsec_parse_time("2.1234567891", 12, &ns) && ns == 2123456789ull);
+	CHECK(!subsec_parse_time("1.2.3", 5, &ns) && !subsec_parse_time("", 0, &ns));
+	CHECK(!subsec_parse_time("99999999999999999999", 20, &ns));
+	struct subsec_map m;
+	subsec_map_init(&m, 50, false);
+	/* exact boundaries land in the upper slice (FlameScope: 180 ms row) */
+	CHECK(subsec_row(&m, 5086200000000ull) == 10);
+	CHECK(subsec_row(&m, 5086199999999ull) == 9);
+	CHECK(subsec_row(&m, 5117999999000ull) == 49);
+	subsec_map_release(&m);
+}
