@@ -129,6 +129,12 @@ int rec_session_emit(struct rec_session *s, const void *rec, size_t len);
 /* ---- synthesized records (synth.c) ---- */
 
 int rec_synth_kernel(struct rec_session *s);
+/* An MMAP per loaded kernel module (/proc/modules). */
+int rec_synth_modules(struct rec_session *s);
+/* Parse a /proc/modules line: name, load address, size. Returns 0, or
+ * -1 for a line without a usable address (hidden by kptr_restrict). */
+int rec_module_line(const char *line, char *name, size_t size,
+		    uint64_t *addr, uint64_t *len);
 /* COMM (and FORK for other threads) of pid's threads, MMAP2 of its
  * executable maps; comm_only for a workload not yet exec'd. */
 int rec_synth_process(struct rec_session *s, pid_t pid, bool comm_only);

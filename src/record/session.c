@@ -445,6 +445,7 @@ int rec_session_start(struct rec_session *s, struct pd_writer *w)
 	if (r < 0)
 		return r;
 	rec_synth_kernel(s);
+	rec_synth_modules(s);
 	if (o->system_wide) {
 		rec_synth_all(s);
 	} else {

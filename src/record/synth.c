@@ -5,7 +5,9 @@
  * running process a FORK and COMM for each thread plus an MMAP2 for each
  * executable mapping in /proc/PID/maps (every mapping when the events
  * record data maps, as the DWARF mode does), as perf's synthetic-events.c
- * does. Invariant: every record is padded to 8 bytes and ends with a
+ * does; kernel modules get an MMAP each, named by their .ko path from
+ * /lib/modules/RELEASE/modules.dep (or "[name]" when not found), as perf
+ * names them. Invariant: every record is padded to 8 bytes and ends with a
  * zeroed sample_id trailer of s->id_hdr_size bytes (perf reads id 0 as
  * "synthesized": the first event).
  */
@@ -17,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
+
+#include "base/hmap.h"
 
 static void header(struct strbuf *sb, uint32_t type, uint16_t misc)
 {
@@ -88,6 +93,105 @@ int rec_synth_kernel(struct rec_session *s)
 	int r = finish(s, &sb);
 	sb_release(&sb);
 	return r;
+}
+
+/* ---- kernel modules ---- */
+
+int rec_module_line(const char *line, char *name, size_t size,
+		    uint64_t *addr, uint64_t *len)
+{
+	unsigned long long a = 0, l = 0;
+	char n[128];
+	const char *at = strstr(line, " 0x");
+	if (sscanf(line, "%127s %llu", n, &l) != 2 || !at ||
+	    sscanf(at + 1, "%llx", &a) != 1 || a == 0 || l == 0)
+		return -1;
+	snprintf(name, size, "%s", n);
+	*addr = a;
+	*len = l;
+	return 0;
+}
+
+/* Module name of a modules.dep path: basename without ".ko..." and with
+ * '-' as '_' (the kernel's spelling). */
+static void module_name(const char *path, size_t len, char *out, size_t size)
+{
+	const char *base = path;
+	for (size_t i = 0; i < len; i++)
+		if (path[i] == '/')
+			base = path + i + 1;
+	size_t n = (size_t)(path + len - base);
+	const char *ko = strstr(base, ".ko");
+	if (ko && ko < path + len)
+		n = (size_t)(ko - base);
+	if (n >= size)
+		n = size - 1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = base[i] == '-' ? '_' : base[i];
+	out[n] = 0;
+}
+
+/* name -> "/lib/modules/REL/path.ko" for every module in modules.dep;
+ * the path is kept as the entry's key after the name's NUL. */
+static void module_paths(struct hmap *h, struct strbuf *paths)
+{
+	struct utsname u;
+	char file[512], line[4096], name[128];
+	if (uname(&u) != 0)
+		return;
+	snprintf(file, sizeof(file), "/lib/modules/%s/modules.dep", u.release);
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, ":");
+		if (!line[n])
+			continue;
+		module_name(line, n, name, sizeof(name));
+		bool added;
+		size_t id = hmap_put(h, name, strlen(name), &added);
+		if (!added)
+			continue;
+		hmap_at(h, id)->value = paths->len;
+		sb_addf(paths, "/lib/modules/%s/%.*s", u.release, (int)n, line);
+		sb_addc(paths, 0);
+	}
+	fclose(f);
+}
+
+int rec_synth_modules(struct rec_session *s)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	struct hmap h = HMAP_INIT;
+	struct strbuf paths = SB_INIT, sb = SB_INIT;
+	char line[1024], name[128], fname[640];
+	if (!f)
+		return 0;
+	hmap_init(&h);
+	module_paths(&h, &paths);
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t addr, len;
+		if (rec_module_line(line, name, sizeof(name), &addr, &len) < 0)
+			continue;
+		size_t id = hmap_find(&h, name, strlen(name));
+		if (id != (size_t)-1)
+			snprintf(fname, sizeof(fname), "%s", paths.buf + hmap_at(&h, id)->value);
+		else
+			snprintf(fname, sizeof(fname), "[%s]", name);
+		header(&sb, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+		put32(&sb, (uint32_t)-1);
+		put32(&sb, 0);
+		put64(&sb, addr);
+		put64(&sb, len);
+		put64(&sb, 0);
+		put_str(&sb, fname);
+		finish(s, &sb);
+	}
+	fclose(f);
+	hmap_release(&h);
+	sb_release(&paths);
+	sb_release(&sb);
+	return 0;
 }
 
 /* Name, tgid and ppid of a thread from /proc/PID/task/TID/status. */
