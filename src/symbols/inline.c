@@ -24,16 +24,22 @@
 #include <string.h>
 #include <unistd.h>
 
+struct memo_entry {
+	uint64_t key;            /* address + 1; 0 = empty */
+	uint64_t val;            /* first frame << 8 | count */
+};
+
 struct inl_file {
+	const char *path;        /* key in the path map */
 	int fd;
 	Dwarf *dw;               /* NULL: no DWARF (or not an ELF file) */
-	struct hmap memo;        /* address (8 bytes) -> value below */
-	uint64_t *vals;          /* per memo id: first << 8 | count */
-	size_t vals_cap;
+	struct memo_entry *memo; /* open addressing, power-of-two size */
+	size_t memo_cap, memo_used;
 };
 
 struct sym_inline {
 	struct hmap paths;       /* path -> index into files */
+	struct inl_file *last;   /* the file of the previous lookup */
 	struct inl_file **files;
 	size_t nfiles, files_cap;
 	struct sym_inline_frame *frames;   /* all results, back to back */
@@ -56,8 +62,7 @@ static void file_free(struct inl_file *f)
 		dwarf_end(f->dw);
 	if (f->fd >= 0)
 		close(f->fd);
-	hmap_release(&f->memo);
-	free(f->vals);
+	free(f->memo);
 	free(f);
 }
 
@@ -87,12 +92,14 @@ bool sym_inline_is_symbol(const struct sym_inline_frame *f,
 
 static struct inl_file *file_get(struct sym_inline *c, const char *path)
 {
+	if (c->last && (c->last->path == path || !strcmp(c->last->path, path)))
+		return c->last;
 	bool added;
 	size_t id = hmap_put(&c->paths, path, strlen(path), &added);
 	if (!added)
-		return c->files[id];
+		return c->last = c->files[id];
 	struct inl_file *f = xcalloc(1, sizeof(*f));
-	hmap_init(&f->memo);
+	f->path = hmap_at(&c->paths, id)->key;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd >= 0)
 		f->dw = dwarf_begin(f->fd, DWARF_C_READ);
@@ -101,7 +108,30 @@ static struct inl_file *file_get(struct sym_inline *c, const char *path)
 		c->stats.files_without_dwarf++;
 	XGROW(c->files, c->files_cap, c->nfiles + 1);
 	c->files[c->nfiles++] = f;
-	return f;
+	return c->last = f;
+}
+
+/* The memo entry for addr, empty (key 0) when new; grows at 3/4 full. */
+static struct memo_entry *memo_slot(struct inl_file *f, uint64_t addr)
+{
+	if (4 * (f->memo_used + 1) > 3 * f->memo_cap) {
+		struct memo_entry *old = f->memo;
+		size_t n = f->memo_cap;
+		f->memo_cap = n ? 2 * n : 1024;
+		f->memo = xcalloc(f->memo_cap, sizeof(*f->memo));
+		f->memo_used = 0;
+		for (size_t i = 0; i < n; i++)
+			if (old[i].key) {
+				*memo_slot(f, old[i].key - 1) = old[i];
+				f->memo_used++;
+			}
+		free(old);
+	}
+	size_t mask = f->memo_cap - 1;
+	size_t i = (size_t)(((addr + 1) * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+	while (f->memo[i].key && f->memo[i].key != addr + 1)
+		i = (i + 1) & mask;
+	return &f->memo[i];
 }
 
 /* The compile unit whose ranges hold addr. */
@@ -203,22 +233,23 @@ size_t sym_inline_frames(struct sym_inline *c, const char *path,
 			 uint64_t addr, const struct sym_inline_frame **out)
 {
 	struct inl_file *f = file_get(c, path);
-	bool added;
 	c->stats.lookups++;
 	*out = NULL;
 	if (!f->dw)
 		return 0;
-	size_t id = hmap_put(&f->memo, &addr, sizeof(addr), &added);
-	if (added) {
+	struct memo_entry *e = memo_slot(f, addr);
+	if (!e->key) {
 		size_t first = c->nframes;
 		size_t n = scan(c, f->dw, addr);
-		XGROW(f->vals, f->vals_cap, id + 1);
-		f->vals[id] = (uint64_t)first << 8 | n;
+		e = memo_slot(f, addr); /* scan does not touch the memo */
+		e->key = addr + 1;
+		e->val = (uint64_t)first << 8 | n;
+		f->memo_used++;
 	} else {
 		c->stats.memo_hits++;
 	}
-	size_t n = f->vals[id] & 0xff;
-	*out = n ? &c->frames[f->vals[id] >> 8] : NULL;
+	size_t n = e->val & 0xff;
+	*out = n ? &c->frames[e->val >> 8] : NULL;
 	return n;
 }
 

@@ -1,10 +1,10 @@
 /*
  * dwarf: the CFI unwinder over sample stack copies (see dwarf.h).
  * Stage: unwind. Per ELF path the session keeps one unw_dso: the opened
- * Elf, its .eh_frame CFI, the .debug_frame CFI of a separate debug file
- * when one is named, its PT_LOAD headers (to turn a mapped address into
- * a file address) and a memo from file address to the compiled CFI row
- * (rules.c). Invariant:
+ * Elf, its .eh_frame CFI, the .debug_frame CFI (of the separate debug
+ * file when one is named; loaded only when .eh_frame falls short), its
+ * PT_LOAD headers (to turn a mapped address into a file address) and a
+ * memo from file address to the compiled CFI row (rules.c). Invariant:
  * a path is opened at most once per session, failures included.
  */
 #include "unwind/dwarf.h"
@@ -39,6 +39,8 @@ struct unw_dso {
 	const char *path;                /* key in the session's path map */
 	bool ok;                         /* the ELF opened */
 	struct elf_file main, debug;
+	char *debug_path;                /* separate debug file, or NULL */
+	bool dbg_tried;                  /* .debug_frame looked for */
 	Dwarf *dw;                       /* of debug (for .debug_frame) */
 	Dwarf_CFI *eh, *dbg;             /* either may be NULL */
 	GElf_Phdr loads[MAX_LOADS];
@@ -106,16 +108,21 @@ static struct unw_dso *dso_open(const char *path, const char *debug_path)
 		return d;
 	load_phdrs(d);
 	d->eh = dwarf_getcfi_elf(d->main.elf);
-	if (debug_path && file_open(&d->debug, debug_path)) {
-		d->dw = dwarf_begin_elf(d->debug.elf, DWARF_C_READ, NULL);
-		d->dbg = d->dw ? dwarf_getcfi(d->dw) : NULL;
-	}
-	if (!d->dbg && !d->eh) {
-		d->dw = dwarf_begin_elf(d->main.elf, DWARF_C_READ, NULL);
-		d->dbg = d->dw ? dwarf_getcfi(d->dw) : NULL;
-	}
+	d->debug_path = debug_path ? xstrdup(debug_path) : NULL;
 	d->memo = xcalloc(1u << MEMO_BITS, sizeof(*d->memo));
 	return d;
+}
+
+/* .debug_frame, looked for only when .eh_frame lacks an address: opening
+ * a debug file decompresses all its DWARF sections. From the separate
+ * debug file when there is one, else from the ELF itself. */
+static void load_debug_frame(struct unw_dso *d)
+{
+	d->dbg_tried = true;
+	Elf *e = d->debug_path && file_open(&d->debug, d->debug_path)
+			 ? d->debug.elf : d->main.elf;
+	d->dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+	d->dbg = d->dw ? dwarf_getcfi(d->dw) : NULL;
 }
 
 static void memo_clear(struct unw_dso *d)
@@ -140,6 +147,7 @@ static void dso_free(struct unw_dso *d)
 		dwarf_end(d->dw); /* also ends d->dbg */
 	file_close(&d->debug);
 	file_close(&d->main);
+	free(d->debug_path);
 	free(d);
 }
 
@@ -218,6 +226,8 @@ static Dwarf_Frame *cfi_lookup(struct unw_dso *d, uint64_t addr)
 	Dwarf_Frame *fr = NULL;
 	if (d->eh && dwarf_cfi_addrframe(d->eh, addr, &fr) == 0)
 		return fr;
+	if (!d->dbg_tried)
+		load_debug_frame(d);
 	if (d->dbg && dwarf_cfi_addrframe(d->dbg, addr, &fr) == 0)
 		return fr;
 	return NULL;
