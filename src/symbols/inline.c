@@ -172,13 +172,40 @@ static const char *frame_name(struct sym_inline *c, Dwarf_Die *die)
 	return arena_strdup(&c->names, name ? name : "??");
 }
 
-static void add_frame(struct sym_inline *c, const char *name)
+static void add_frame(struct sym_inline *c, const char *name,
+		      const char *file, unsigned line)
 {
 	XGROW(c->frames, c->frames_cap, c->nframes + 1);
 	c->frames[c->nframes].name = name;
-	c->frames[c->nframes].file = NULL;
-	c->frames[c->nframes].line = 0;
+	c->frames[c->nframes].file = file ? arena_strdup(&c->names, file) : NULL;
+	c->frames[c->nframes].line = line;
 	c->nframes++;
+}
+
+/* Source line of addr itself (for the innermost frame). */
+static const char *addr_line(Dwarf_Die *cu, uint64_t addr, unsigned *line)
+{
+	int ln = 0;
+	Dwarf_Line *l = dwarf_getsrc_die(cu, addr);
+	const char *file = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+	if (l && dwarf_lineno(l, &ln) == 0 && ln > 0)
+		*line = (unsigned)ln;
+	return file;
+}
+
+/* Call site of an inlined subroutine: where its caller is executing. */
+static const char *call_site(Dwarf_Die *cu, Dwarf_Die *inl, unsigned *line)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word fileno = 0, ln = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &at), &ln) == 0)
+		*line = (unsigned)ln;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &at), &fileno) != 0 ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || fileno >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, fileno, NULL, NULL);
 }
 
 /* Containers whose children may hold code without ranges of their own. */
@@ -224,8 +251,14 @@ static size_t scan(struct sym_inline *c, Dwarf *dw, uint64_t addr)
 	if (!find_cu(dw, addr, &cu))
 		return 0;
 	descend(&cu, addr, dies, &n, 0);
-	for (size_t i = n; i > 0; i--)
-		add_frame(c, frame_name(c, &dies[i - 1]));
+	/* dies[] is outermost first: frame k executes at the call site of
+	 * dies[k + 1], the innermost one at addr itself */
+	for (size_t i = n; i > 0; i--) {
+		unsigned line = 0;
+		const char *file = i == n ? addr_line(&cu, addr, &line)
+					  : call_site(&cu, &dies[i], &line);
+		add_frame(c, frame_name(c, &dies[i - 1]), file, line);
+	}
 	return n;
 }
 

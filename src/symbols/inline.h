@@ -31,7 +31,10 @@
 
 struct sym_inline_frame {
 	const char *name;       /* never NULL ("??" when DWARF has none) */
-	const char *file;       /* call or source file, or NULL */
+	const char *file;       /* where this function is executing (addr2line
+				 * -i's file: the source line of the address
+				 * for the innermost frame, the call site of the
+				 * next inner one otherwise), or NULL */
 	unsigned line;          /* 0 when unknown */
 };
 

@@ -35,6 +35,9 @@ UNIT_TEST(inline_work_nofp)
 	CHECK(n == 2 && !strcmp(fr[0].name, "now") && !strcmp(fr[1].name, "spin"));
 	CHECK(n == 2 && !sym_inline_is_symbol(&fr[0], "spin") &&
 	      sym_inline_is_symbol(&fr[1], "spin"));
+	/* file:line as addr2line -i prints them: work.c:5 in now, :7 in spin */
+	CHECK(n == 2 && fr[0].file && strstr(fr[0].file, "work.c") && fr[0].line == 5);
+	CHECK(n == 2 && fr[1].file && strstr(fr[1].file, "work.c") && fr[1].line == 7);
 	/* leaf_a+0x8: no inlining */
 	n = sym_inline_frames(c, path, 0x12b8, &fr);
 	CHECK(n == 1 && !strcmp(fr[0].name, "leaf_a"));
