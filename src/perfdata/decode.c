@@ -277,12 +277,39 @@ static int sample_tail(struct pd_decoder *dc, struct cursor *c,
 	return 0;
 }
 
+/* Field by field: a memset of the whole struct (rep stos) was a third
+ * of the decode time on small samples. */
+static void sample_clear(struct pd_sample *s)
+{
+	s->ip = s->time = s->addr = s->id = s->stream_id = 0;
+	s->pid = s->tid = s->cpu = 0;
+	s->read = NULL;
+	s->read_size = 0;
+	s->nr_callchain = 0;
+	s->callchain = NULL;
+	s->raw = NULL;
+	s->raw_size = 0;
+	s->nr_branches = s->branch_hw_idx = 0;
+	s->has_hw_idx = false;
+	s->branches = NULL;
+	s->regs_user.abi = s->regs_user.mask = 0;
+	s->regs_user.regs = NULL;
+	s->regs_user.nr = 0;
+	s->stack = NULL;
+	s->stack_size = s->stack_dyn_size = 0;
+	s->weight = s->data_src = s->transaction = 0;
+	s->regs_intr = s->regs_user;
+	s->phys_addr = s->cgroup = s->data_page_size = s->code_page_size = 0;
+	s->aux = NULL;
+	s->aux_size = 0;
+}
+
 int pd_decode_sample(struct pd_decoder *dc, const struct pd_record *rec,
 		     const struct pd_attr *a, struct pd_sample *s)
 {
 	struct cursor c;
 
-	memset(s, 0, sizeof(*s));
+	sample_clear(s);
 	s->rec = rec;
 	s->attr = a;
 	s->cpumode = rec->misc & PD_MISC_CPUMODE_MASK;

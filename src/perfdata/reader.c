@@ -76,17 +76,26 @@ void pd_reader_map_id(struct pd_reader *r, uint64_t id, size_t idx)
 {
 	size_t slot = hmap_put(&r->ids, &id, sizeof(id), NULL);
 	hmap_at(&r->ids, slot)->value = idx + 1;
+	r->last_attr = NULL;
 }
 
 const struct pd_attr *pd_reader_attr_by_id(const struct pd_reader *r,
 					    uint64_t id)
 {
-	size_t slot = hmap_find(&r->ids, &id, sizeof(id));
+	struct pd_reader *w = (struct pd_reader *)r;   /* cache only */
+	size_t slot;
 
+	if (r->last_attr && r->last_id == id)
+		return r->last_attr;
+	slot = hmap_find(&r->ids, &id, sizeof(id));
 	if (slot == (size_t)-1)
 		return NULL;
 	uint64_t v = r->ids.entries[slot].value;
-	return v && v <= r->nr_attrs ? r->attrs[v - 1] : NULL;
+	if (!v || v > r->nr_attrs)
+		return NULL;
+	w->last_id = id;
+	w->last_attr = r->attrs[v - 1];
+	return w->last_attr;
 }
 
 static void set_default_name(struct pd_reader *r, struct pd_attr *a)

@@ -35,6 +35,8 @@ struct pd_reader {
 	struct hmap ids;        /* 8-byte id -> attr index + 1 */
 	int id_pos;             /* byte offset of the id in samples, or -1 */
 	int trailer_pos;        /* id position from the end (u64s), or -1 */
+	uint64_t last_id;       /* one-entry cache of pd_reader_attr_by_id */
+	const struct pd_attr *last_attr;
 
 	struct pd_features feat;
 	struct arena mem;       /* attrs, names, ids */

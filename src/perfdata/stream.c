@@ -417,7 +417,8 @@ static int next_record(struct pd_reader *r, const struct pd_handlers *h,
 	rec.type = cur_u32(&c);
 	rec.misc = cur_u16(&c);
 	rec.size = cur_u16(&c);
-	pd_reader_type_name(rec.type, tn, sizeof(tn));
+	if (!plausible_type(rec.type) || rec.size < 16)
+		pd_reader_type_name(rec.type, tn, sizeof(tn));
 	if (!plausible_type(rec.type)) {
 		pd_reader_damage(r, off, "%s: not a record (garbage after the "
 				 "last record?)", tn);
@@ -431,6 +432,7 @@ static int next_record(struct pd_reader *r, const struct pd_handlers *h,
 	}
 	got = src_peek(&r->src, rec.size, &p);
 	if (got < rec.size) {
+		pd_reader_type_name(rec.type, tn, sizeof(tn));
 		pd_reader_damage(r, off, "%s: size %" PRIu32 " but only %zu "
 				 "bytes left (truncated file?)", tn, rec.size, got);
 		return -1;
