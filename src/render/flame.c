@@ -296,7 +296,8 @@ static void write_style(struct writer *w)
 		"\t#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
 		"\t#unzoom { cursor:pointer; }\n"
 		"\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
-		"\t#frames rect { rx:2px; ry:2px; }\n"
+		"\t#frames rect { vector-effect:non-scaling-stroke; }\n"
+		"\t#labels { pointer-events:none; }\n"
 		"\t.hide { display:none; }\n"
 		"\t#frames > .p { opacity:0.5; }\n"
 		"</style>\n");
@@ -325,7 +326,9 @@ static void write_preamble(struct writer *w)
 	sb_addf(sb, "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
 		"\t\t<stop stop-color=\"%s\" offset=\"5%%\"/>\n"
 		"\t\t<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
-		"\t</linearGradient>\n</defs>\n", top, bottom);
+		"\t</linearGradient>\n", top, bottom);
+	sb_addf(sb, "\t<clipPath id=\"frameclip\"><rect x=\"%d\" y=\"0\" width=\"%d\" "
+		"height=\"%d\"/></clipPath>\n</defs>\n", XPAD, o->width - 2 * XPAD, w->height);
 	write_style(w);
 	sb_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"url(#background)\"/>\n",
 		o->width, w->height);
@@ -349,6 +352,7 @@ static void write_preamble(struct writer *w)
 		o->width - XPAD - 16, o->fontsize * 2);
 	sb_addf(sb, "<text id=\"matched\" x=\"%d\" y=\"%g\"> </text>\n",
 		o->width - XPAD - 100, by);
+	sb_adds(sb, "<g clip-path=\"url(#frameclip)\">\n");
 	sb_addf(sb, "<g id=\"frames\" data-width=\"%d\" data-xpad=\"%d\" data-frameheight=\"%d\" "
 		"data-fontsize=\"%g\" data-fontwidth=\"%g\" data-inverted=\"%d\"",
 		o->width, XPAD, o->frameheight, o->fontsize, o->fontwidth, o->inverted ? 1 : 0);
@@ -436,52 +440,69 @@ static void open_frame(struct writer *w, const struct render_attr *a)
 	sb_addc(sb, '>');
 }
 
+/* Pixel box of a drawn frame. */
+static void frame_box(const struct writer *w, const struct frame *f, double *x1,
+		      double *width, double *y1)
+{
+	const struct render_flame_opts *o = w->o;
+	*x1 = XPAD + f->start * w->scale;
+	*width = w->t->nodes[f->node].value * w->scale;
+	*y1 = o->inverted ? w->ypad1 + (double)f->depth * o->frameheight
+			  : w->height - w->ypad2 - (double)(f->depth + 1) * o->frameheight + 1;
+}
+
 static void write_frame(struct writer *w, const struct frame *f)
 {
 	const struct render_flame_opts *o = w->o;
 	struct strbuf *sb = &w->sb;
 	size_t len;
 	const char *name = render_tree_name(w->t, f->node, &len);
-	size_t dlen = display_len(name, len);
 	const struct render_attr *a = f->node ? render_nameattr_find(o->nameattr, name, len) : NULL;
-	double x1 = XPAD + f->start * w->scale;
-	double width = w->t->nodes[f->node].value * w->scale;
-	if (f->node == 0 && w->total > w->t->nodes[0].value)
-		width = w->t->nodes[0].value * w->scale;
-	double y1 = o->inverted ? w->ypad1 + (double)f->depth * o->frameheight
-				: w->height - w->ypad2 - (double)(f->depth + 1) * o->frameheight + 1;
-	double h = o->frameheight - 1;
+	double x1, width, y1;
+	frame_box(w, f, &x1, &width, &y1);
 	struct render_rgb c = frame_color(w, f->node, name, len);
 	open_frame(w, a);
-	write_title(w, f->node, name, dlen, a);
+	write_title(w, f->node, name, display_len(name, len), a);
 	sb_adds(sb, "<rect x=\"");
 	add_num(sb, x1);
 	sb_adds(sb, "\" y=\"");
 	add_num(sb, y1);
 	sb_adds(sb, "\" width=\"");
 	add_num(sb, width);
-	sb_adds(sb, "\" height=\"");
-	add_num(sb, h);
-	sb_addf(sb, "\" fill=\"rgb(%d,%d,%d)\"/>", c.r, c.g, c.b);
+	sb_addf(sb, "\" height=\"%d\" fill=\"rgb(%d,%d,%d)\"/>", o->frameheight - 1,
+		c.r, c.g, c.b);
+	sb_adds(sb, a && a->href ? "</a>\n" : "</g>\n");
+	maybe_flush(w);
+}
+
+/* Labels sit in their own group above the frames, so the viewer can zoom
+ * the frames with one transform and redraw only the labels that fit. */
+static void write_label(struct writer *w, const struct frame *f)
+{
+	struct strbuf *sb = &w->sb;
+	size_t len;
+	const char *name = render_tree_name(w->t, f->node, &len);
+	double x1, width, y1;
+	frame_box(w, f, &x1, &width, &y1);
 	size_t mark = sb->len;
 	sb_adds(sb, "<text x=\"");
 	add_num(sb, x1 + 3);
 	sb_adds(sb, "\" y=\"");
-	add_num(sb, y1 + h / 2 + 3);
+	add_num(sb, y1 + (w->o->frameheight - 1) / 2.0 + 3);
 	sb_adds(sb, "\">");
 	size_t before = sb->len;
-	add_label(sb, name, dlen, width, o);
-	if (sb->len == before)
+	add_label(sb, name, display_len(name, len), width, w->o);
+	if (sb->len == before) {
 		sb_setlen(sb, mark);
-	else
-		sb_adds(sb, "</text>");
-	sb_adds(sb, a && a->href ? "</a>\n" : "</g>\n");
+		return;
+	}
+	sb_adds(sb, "</text>\n");
 	maybe_flush(w);
 }
 
 static int finish(struct writer *w)
 {
-	sb_adds(&w->sb, "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n");
+	sb_adds(&w->sb, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	sb_adds(&w->sb, render_flame_js);
 	sb_adds(&w->sb, "]]></script>\n</svg>\n");
 	if (sb_flush(&w->sb, w->out) < 0 && !w->err)
@@ -513,6 +534,10 @@ int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 	write_preamble(&w);
 	for (size_t i = 0; i < l.count; i++)
 		write_frame(&w, &l.frames[i]);
+	sb_adds(&w.sb, "</g>\n</g>\n<g id=\"labels\">\n");
+	for (size_t i = 0; i < l.count; i++)
+		write_label(&w, &l.frames[i]);
+	sb_adds(&w.sb, "</g>\n");
 	free(l.frames);
 	int rc = finish(&w);
 	if (rc < 0)

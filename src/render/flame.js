@@ -1,15 +1,19 @@
 // scorch flame graph viewer: zoom, search, hover details, URL state.
 // Written for scorch (not derived from flamegraph.pl). Frames are the
 // children of #frames in depth-first pre-order, so a frame's subtree is
-// the index range [i, end[i]): zooming touches only that range, the
-// ancestors and what the previous zoom touched; labels are truncated by
-// character count, without measuring text.
+// the index range [i, end[i]). A zoom is one transform on #frames (the
+// clip around it hides what falls outside), a class on each ancestor, and
+// a redraw of the labels in #labels for the frames wide enough to hold
+// one, skipping every subtree too narrow for a label. So its cost does
+// not grow with the number of frames; labels are cut by character count,
+// never by measuring text.
 "use strict";
 (function () {
 	var NS = "http://www.w3.org/2000/svg";
 	var doc = document, frames = doc.getElementById("frames");
 	if (!frames)
 		return;
+	var labelGroup = doc.getElementById("labels");
 	var details = doc.getElementById("details");
 	var matchedText = doc.getElementById("matched");
 	var unzoomBtn = doc.getElementById("unzoom");
@@ -29,7 +33,7 @@
 	var els = Array.prototype.slice.call(frames.children), n = els.length;
 	var xs = new Float64Array(n), ws = new Float64Array(n), ys = new Float64Array(n);
 	var ends = new Int32Array(n), parents = new Int32Array(n);
-	var rects = new Array(n), texts = new Array(n), labels = new Array(n), names = new Array(n);
+	var rects = new Array(n), names = new Array(n);
 	var rectH = 15, textDy = 10.5;
 
 	// ---- geometry and tree shape from the rects ----
@@ -97,34 +101,45 @@
 			keep--;
 		return s.substring(0, keep) + "..";
 	}
-	function place(i, x, w) {
-		var r = rects[i];
-		r.setAttribute("x", x.toFixed(2));
-		r.setAttribute("width", w.toFixed(2));
-		var s = fit(i, w), t = texts[i];
-		if (t === undefined)
-			t = texts[i] = els[i].getElementsByTagName("text")[0] || null;
-		if (!t) {
+	// ---- labels: a pool of <text> in #labels, reused on every redraw ----
+	var pool = labelGroup ? Array.prototype.slice.call(labelGroup.children) : [];
+	var minLabel = 3 * fontsize * fontwidth;
+	function drawLabels(z, tx, ratio) {
+		if (!labelGroup)
+			return;
+		var used = 0;
+		function put(j, x, w) {
+			var s = fit(j, w);
 			if (!s)
 				return;
-			t = texts[i] = doc.createElementNS(NS, "text");
-			t.setAttribute("y", (ys[i] + textDy).toFixed(1));
-			els[i].appendChild(t);
+			var t = pool[used];
+			if (!t) {
+				t = doc.createElementNS(NS, "text");
+				labelGroup.appendChild(t);
+				pool.push(t);
+			}
+			t.setAttribute("x", (x + 3).toFixed(2));
+			t.setAttribute("y", (ys[j] + textDy).toFixed(1));
+			if (t.textContent !== s)
+				t.textContent = s;
+			used++;
 		}
-		t.setAttribute("x", (x + 3).toFixed(2));
-		if (labels[i] !== s) {
-			t.textContent = s;
-			labels[i] = s;
+		for (var p = parents[z]; p >= 0; p = parents[p])
+			put(p, xpad, width - 2 * xpad);
+		for (var j = z, e = ends[z]; j < e; j++) {
+			var w = ws[j] * ratio;
+			if (w < minLabel) {
+				j = ends[j] - 1; // its children are narrower still
+				continue;
+			}
+			put(j, xs[j] * ratio + tx, w);
 		}
+		while (pool.length > used)
+			labelGroup.removeChild(pool.pop());
 	}
 
 	// ---- zoom ----
-	// What is hidden is one style rule over child positions: everything
-	// before the zoomed frame and after its subtree, except ancestors
-	// (class "p"). So a zoom writes only the frames it shows.
-	var zoomed = -1, parentsShown = [], dirty = [];
-	var rule = doc.createElementNS(NS, "style");
-	doc.documentElement.appendChild(rule);
+	var zoomed = -1, parentsShown = [];
 	function clearParents() {
 		for (var k = 0; k < parentsShown.length; k++)
 			els[parentsShown[k]].classList.remove("p");
@@ -134,18 +149,13 @@
 		if (i <= 0 || i >= n)
 			return unzoom();
 		clearParents();
-		var x0 = xs[i], ratio = (width - 2 * xpad) / ws[i];
+		var ratio = (width - 2 * xpad) / ws[i], tx = xpad - xs[i] * ratio;
+		frames.setAttribute("transform", "translate(" + tx + ",0) scale(" + ratio + ",1)");
 		for (var p = parents[i]; p >= 0; p = parents[p]) {
 			els[p].classList.add("p");
 			parentsShown.push(p);
-			dirty.push(p);
-			place(p, xpad, width - 2 * xpad);
 		}
-		for (var j = i, e = ends[i]; j < e; j++)
-			place(j, (xs[j] - x0) * ratio + xpad, ws[j] * ratio);
-		dirty.push(-i - 1); // a whole subtree: [i, ends[i])
-		rule.textContent = "#frames > :nth-child(-n+" + i + "):not(.p), #frames > :nth-child(n+" +
-			(ends[i] + 1) + "):not(.p) { visibility:hidden; }";
+		drawLabels(i, tx, ratio);
 		zoomed = i;
 		unzoomBtn.classList.remove("hide");
 		if (term !== null)
@@ -154,22 +164,9 @@
 	}
 	function unzoom() {
 		clearParents();
-		rule.textContent = "";
-		var seen = new Uint8Array(n);
-		for (var k = 0; k < dirty.length; k++) {
-			var i = dirty[k], a = i, b = i + 1;
-			if (i < 0) {
-				a = -i - 1;
-				b = ends[a];
-			}
-			for (var j = a; j < b; j++) {
-				if (!seen[j]) {
-					seen[j] = 1;
-					place(j, xs[j], ws[j]);
-				}
-			}
-		}
-		dirty = [];
+		frames.removeAttribute("transform");
+		if (zoomed > 0 && n)
+			drawLabels(0, 0, 1);
 		zoomed = -1;
 		unzoomBtn.classList.add("hide");
 		if (term !== null)

@@ -53,14 +53,22 @@ function indexOf(page, name) {
 	}, name);
 }
 
+// Where a frame is on screen (zooming transforms #frames; a clip keeps
+// what falls outside the plot area out of view).
 function frameInfo(page, i) {
 	return page.evaluate((i) => {
 		const el = document.getElementById("frames").children[i];
-		const r = el.getElementsByTagName("rect")[0];
-		return { x: parseFloat(r.getAttribute("x")), w: parseFloat(r.getAttribute("width")),
-			 cls: el.getAttribute("class") || "",
-			 shown: getComputedStyle(el).display !== "none" && getComputedStyle(el).visibility !== "hidden" };
+		const r = el.getElementsByTagName("rect")[0].getBoundingClientRect();
+		const s = document.documentElement.getBoundingClientRect();
+		const x = r.left - s.left, right = r.right - s.left;
+		const lo = Math.max(x, 10), hi = Math.min(right, 1190);
+		return { x: x, w: r.width, cls: el.getAttribute("class") || "", shown: hi - lo > 0.5 };
 	}, i);
+}
+
+function labels(page) {
+	return page.evaluate(() => Array.from(document.getElementById("labels").children)
+		.map((t) => t.textContent));
 }
 
 async function test(svg) {
@@ -87,6 +95,9 @@ async function test(svg) {
 	const fm = await frameInfo(page, main);
 	ok(fm.shown && /\bp\b/.test(fm.cls), "ancestors stay visible, greyed", fm);
 	ok(/z=\d+/.test(page.url()), "zoom is in the URL", page.url());
+	const lz = await labels(page);
+	ok(lz.includes("b") && lz.includes("c") && lz.includes("main") && !lz.includes("d"),
+	   "labels redrawn for the zoomed view", lz);
 	const unzoomShown = await page.evaluate(() => !document.getElementById("unzoom").classList.contains("hide"));
 	ok(unzoomShown, "Reset Zoom appears");
 
@@ -100,6 +111,8 @@ async function test(svg) {
 	ok(s.zoomed === -1 && Math.abs(after.x - before.x) < 0.01 && Math.abs(after.w - before.w) < 0.01,
 	   "Reset Zoom restores every frame", { s, before, after });
 	ok((await frameInfo(page, d)).shown, "hidden frames come back");
+	const lu = await labels(page);
+	ok(lu.includes("d") && lu.includes("x"), "labels restored", lu);
 	ok(!/z=/.test(page.url()), "reset drops the zoom from the URL", page.url());
 
 	answer = "^[ab]$";
