@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 UNIT_TEST(unwind_arch_names)
 {
@@ -264,3 +265,69 @@ UNIT_TEST(unwind_live_matches_backtrace)
 	free(s.stack);
 }
 #endif
+
+/* ---- aarch64 through the whole unwinder: no CFI covers the pcs (they
+ * point into an ELF header), so frame records {x29, x30} are walked ---- */
+
+static char self_path[4096];
+
+static int header_find(void *ctx, uint64_t addr, struct unw_module *m)
+{
+	/* this test binary "mapped" at 0x400000: offset 0 is its ELF header */
+	if (addr < 0x400000 || addr >= 0x400040)
+		return -1;
+	m->path = self_path;
+	m->debug_path = NULL;
+	m->start = 0x400000;
+	m->end = 0x401000;
+	m->pgoff = 0;
+	return 0;
+}
+
+UNIT_TEST(unwind_aarch64_frame_records)
+{
+	ssize_t len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	CHECK(len > 0);
+	self_path[len > 0 ? len : 0] = 0;
+	/* stack at 0x7000: frame records at 0x7010 -> 0x7030 -> 0 */
+	uint64_t words[8] = { 0, 0, 0x7030, 0x400018, 0, 0, 0, 0x400028 };
+	uint8_t stack[64];
+	memcpy(stack, words, sizeof(words));
+	uint64_t vals[33] = { 0 };
+	vals[29] = 0x7010;           /* x29 */
+	vals[30] = 0x400008;         /* x30 (lr) */
+	vals[31] = 0x7000;           /* sp */
+	vals[32] = 0x400004;         /* pc */
+	struct unw_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.arch = UNW_ARCH_AARCH64;
+	CHECK(unw_regs_from_perf(UNW_ARCH_AARCH64, unw_perf_dwarf_mask(UNW_ARCH_AARCH64),
+				 vals, 33, &smp.regs) == 0);
+	smp.stack = stack;
+	smp.stack_size = sizeof(stack);
+	struct unw_session *u = unw_session_new();
+	uint64_t ips[16];
+	struct unw_result res;
+	size_t n = unw_dwarf_unwind(u, &smp, header_find, NULL, ips, 16, &res);
+	/* pc, then the return addresses of the two records (minus one); the
+	 * third record's fp (0) is below sp, which ends the walk */
+	CHECK(n == 3 && ips[0] == 0x400004 && ips[1] == 0x400017 && ips[2] == 0x400027);
+	CHECK(res.fp_from == 1 && res.stop == UNW_STOP_NO_CFI);
+	/* the same bytes as a big-endian recorder wrote them */
+	uint8_t be[64];
+	for (int i = 0; i < 8; i++)
+		for (int b = 0; b < 8; b++)
+			be[8 * i + b] = (uint8_t)(words[i] >> (56 - 8 * b));
+	smp.stack = be;
+	smp.big_endian = true;
+	n = unw_dwarf_unwind(u, &smp, header_find, NULL, ips, 16, &res);
+	CHECK(n == 3 && ips[2] == 0x400027);
+	/* a record pointing to itself: sp must move up, so it stops */
+	uint64_t loop[8] = { 0, 0, 0x7010, 0x400018, 0, 0, 0, 0 };
+	memcpy(stack, loop, sizeof(loop));
+	smp.stack = stack;
+	smp.big_endian = false;
+	n = unw_dwarf_unwind(u, &smp, header_find, NULL, ips, 16, &res);
+	CHECK(n <= 3 && res.stop != UNW_STOP_DEPTH);
+	unw_session_free(u);
+}
