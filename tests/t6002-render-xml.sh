@@ -20,7 +20,7 @@ printf '%s\n' \
 	'main;--;-->;<!-- c --> 2' \
 	'main;<svg onload=alert(1)>;end 4' > evil.folded
 printf 'main;\xff\xfe\xfd;bad\xc3 7\nmain;caf\xc3\xa9;\xe2\x82 1\nmain;\x01\x02ctl 2\n' >> evil.folded
-"$SCORCH" flame --title '<b>&"t"</b>' --subtitle "]]><script>" --nametype '<x>' \
+"$SCORCH" flame --title '<b>&"t"</b>' --subtitle "]]><script>" --nametype '<x>' --fonttype 'A;}*{fill:red}' \
 	--countname '"&' --notes 'a -- b --> <c>' evil.folded > evil.svg 2>/dev/null
 check "hostile names: well-formed" xmllint --noout evil.svg
 # only the one script element we write, and no element from the input
@@ -30,6 +30,7 @@ svgs=$(xmllint --xpath 'count(//*[local-name()="svg"])' evil.svg 2>/dev/null)
 [ "$svgs" = 1 ] && pass "no injected <svg>" || fail "svg elements: $svgs"
 handlers=$(xmllint --xpath 'count(//@*[starts-with(local-name(),"on")])' evil.svg 2>/dev/null)
 [ "$handlers" = 0 ] && pass "no event-handler attributes" || fail "on* attributes: $handlers"
+check_grep "--fonttype cannot add CSS rules" 'font-family:A    fill red ;' evil.svg
 check_grep "name text escaped" '&lt;script&gt;alert\(1\)&lt;/script&gt;' evil.svg
 check_grep "invalid UTF-8 shown as U+FFFD" $'<title>\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd \\(7 ' evil.svg
 check_grep "valid UTF-8 kept" $'caf\xc3\xa9' evil.svg

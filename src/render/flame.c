@@ -283,12 +283,24 @@ static const char *default_title(const struct render_flame_opts *o)
 	return o->inverted ? "Icicle Graph" : "Flame Graph";
 }
 
+/* A font name as CSS text: letters, digits and " ,.-_" only, so it cannot
+ * end the rule or add others. */
+static void add_font(struct strbuf *sb, const char *font)
+{
+	for (const char *p = font; *p; p++) {
+		char c = *p;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || strchr(" ,.-_", c);
+		sb_addc(sb, ok ? c : ' ');
+	}
+}
+
 static void write_style(struct writer *w)
 {
 	const struct render_flame_opts *o = w->o;
 	struct strbuf *sb = &w->sb;
 	sb_adds(sb, "<style type=\"text/css\">\n\ttext { font-family:");
-	sb_add_xml(sb, o->fonttype, strlen(o->fonttype));
+	add_font(sb, o->fonttype);
 	sb_addf(sb, "; font-size:%gpx; fill:rgb(0,0,0); }\n", o->fontsize);
 	sb_addf(sb, "\t#title { text-anchor:middle; font-size:%gpx; }\n", o->fontsize + 5);
 	sb_adds(sb, "\t#subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n"
@@ -556,7 +568,7 @@ int render_flame_write_empty(const struct render_flame_opts *o, FILE *out)
 		"xmlns=\"http://www.w3.org/2000/svg\">\n", o->width, height, o->width, height);
 	sb_addf(&sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\" font-family=\"",
 		o->width / 2.0, o->fontsize * 2);
-	sb_add_xml(&sb, o->fonttype, strlen(o->fonttype));
+	add_font(&sb, o->fonttype);
 	sb_addf(&sb, "\" font-size=\"%g\">ERROR: No samples: no valid input.</text>\n</svg>\n",
 		o->fontsize);
 	int rc = sb_flush(&sb, out) < 0 || fflush(out) != 0 ? -errno : 0;
