@@ -49,11 +49,13 @@ check_same "weird lines: the stack is still folded" exp out
 check "3 MB frame name: exit 0" test $rc -eq 0
 check "3 MB frame name: one stack" test "$(wc -l < out)" -eq 1
 
-# perf.data given where text was forced: a clear message
+# perf.data given where text was forced is still read as perf.data: a
+# damaged one gets the perf.data reader's message naming the file
 printf 'PERFILE2\0\0\0\0\0\0\0\0' > fake.data
 "$SCORCH" fold --format=perf-script fake.data > out 2> err; rc=$?
-check "perf.data forced as text: non-zero exit" test $rc -ne 0
-check_grep "perf.data forced as text: says so" 'fake\.data: this is a perf\.data file' err
+check "damaged perf.data forced as text: non-zero exit" test $rc -ne 0
+check_grep "damaged perf.data forced as text: message names the file" '^scorch fold: fake\.data: ' err
+check "damaged perf.data: one line of message" test "$(wc -l < err)" -eq 1
 check_fails "bad --format value is a usage error" "$SCORCH" fold --format=xml empty.txt
 "$SCORCH" fold --format=xml empty.txt 2>/dev/null; rc=$?
 check "bad --format: exit 2" test $rc -eq 2

@@ -25,3 +25,7 @@ check "--inline --context --srcline accepted" test $rc -eq 0
 ./stackcollapse-perf.pl "$SHARED/corpus/fp/perf-script.txt" "$SHARED/corpus/fp/perf-script.txt" > twice.out
 awk '{ $NF = $NF * 2; print }' "$SHARED/corpus/fp/stackcollapse.folded" > twice.exp
 check_same "two inputs merge (counts add up)" twice.exp twice.out
+# a perf.data operand is read as perf.data, also under the drop-in name
+./stackcollapse-perf.pl "$SHARED/corpus/fp/perf.data" > pd1.out 2> pd1.err
+"$SCORCH" fold "$SHARED/corpus/fp/perf.data" > pd2.out 2> /dev/null
+check_same "stackcollapse-perf.pl perf.data = scorch fold perf.data" pd2.out pd1.out

@@ -249,11 +249,11 @@ static int fold_input(struct fold_run *r, const char *path)
 		fmt = stack_format_detect(head, n, n < PEEK_BYTES, &d);
 		if (fmt == FMT_UNKNOWN)
 			diag_print(&d, lr.name);
-	} else if (fmt != FMT_PERF_DATA && n >= 8 &&
-		   (memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0)) {
-		diag_error("%s: this is a perf.data file, not %s text; drop --format "
-			   "(or use 'scorch fold %s')", lr.name, stack_format_name(fmt), path);
-		fmt = FMT_UNKNOWN;
+	} else if (n >= 8 && (memcmp(head, "PERFILE2", 8) == 0 ||
+			      memcmp(head, "2ELIFREP", 8) == 0)) {
+		/* perf.data is never text: read it as what it is, also under
+		 * a drop-in name (stackcollapse-perf.pl perf.data) */
+		fmt = FMT_PERF_DATA;
 	}
 	if (fmt == FMT_UNKNOWN)
 		rc = 1;
