@@ -109,32 +109,39 @@ static int set_minwidth(struct render_flame_opts *o, const char *s)
 	return parse_num(buf, 0, 1e9, &o->minwidth);
 }
 
-/* Options that take a number or a name; returns 0 or the exit status. */
-static int set_option(struct flame_run *r, int id, const char *arg)
+/* Numeric options; returns 0, -EINVAL for a bad value, or 1 when id is
+ * not a numeric option. */
+static int set_number(struct render_flame_opts *o, int id, const char *arg)
 {
-	struct render_flame_opts *o = &r->o;
 	double v = 0;
 	int bad = 0;
 	switch (id) {
-	case O_TITLE: o->title = arg; break;
-	case O_SUBTITLE: o->subtitle = arg; break;
 	case O_WIDTH: bad = parse_num(arg, 40, 1e6, &v); o->width = (int)v; break;
 	case O_HEIGHT: bad = parse_num(arg, 2, 1000, &v); o->frameheight = (int)v; break;
 	case O_MINWIDTH: bad = set_minwidth(o, arg); break;
-	case O_FONTTYPE: o->fonttype = arg; break;
 	case O_FONTSIZE: bad = parse_num(arg, 0.5, 1000, &o->fontsize); break;
 	case O_FONTWIDTH: bad = parse_num(arg, 0.01, 10, &o->fontwidth); break;
+	case O_FACTOR: bad = parse_num(arg, 0, 1e300, &o->factor); break;
+	case O_TOTAL: bad = parse_num(arg, 0, 1e300, &o->total); break;
+	default: return 1;
+	}
+	return bad;
+}
+
+/* Text, name and flag options. */
+static int set_other(struct flame_run *r, int id, const char *arg)
+{
+	struct render_flame_opts *o = &r->o;
+	const char *top, *bottom;
+	switch (id) {
+	case O_TITLE: o->title = arg; break;
+	case O_SUBTITLE: o->subtitle = arg; break;
+	case O_FONTTYPE: o->fonttype = arg; break;
 	case O_COUNTNAME: o->countname = arg; break;
 	case O_NAMETYPE: o->nametype = arg; break;
 	case O_NAMEATTR: r->nameattr_file = arg; break;
-	case O_FACTOR: bad = parse_num(arg, 0, 1e300, &o->factor); break;
-	case O_COLORS: bad = render_palette_parse(arg, &o->palette); break;
-	case O_BGCOLORS: {
-		const char *a, *b;
-		bad = render_palette_bg(arg, PAL_HOT, &a, &b);
-		o->bgcolor = arg;
-		break;
-	}
+	case O_COLORS: return render_palette_parse(arg, &o->palette);
+	case O_BGCOLORS: o->bgcolor = arg; return render_palette_bg(arg, PAL_HOT, &top, &bottom);
 	case O_HASH: o->color_mode = COLOR_HASH; break;
 	case O_RANDOM: o->color_mode = COLOR_RANDOM; break;
 	case O_DETERMINISTIC: o->color_mode = COLOR_NAME; break;
@@ -145,12 +152,20 @@ static int set_option(struct flame_run *r, int id, const char *arg)
 	case O_FLAMECHART: o->flamechart = true; break;
 	case O_NEGATE: o->negate = true; break;
 	case O_NOTES: o->notes = arg; break;
-	case O_TOTAL: bad = parse_num(arg, 0, 1e300, &o->total); break;
 	case O_SEARCH_COLOR: o->search_color = arg; break;
 	case O_TRUNC_RIGHT: o->truncate_left = false; break;
 	case O_TRUNC_LEFT: o->truncate_left = true; break;
 	case O_ENCODING: o->encoding = arg; break;
 	}
+	return 0;
+}
+
+/* Returns 0 or the exit status of a usage error. */
+static int set_option(struct flame_run *r, int id, const char *arg)
+{
+	int bad = set_number(&r->o, id, arg);
+	if (bad == 1)
+		bad = set_other(r, id, arg);
 	if (bad && id == O_COLORS)
 		return opt_usage_error(&flame_cmd, "unknown palette '%s' (known: %s)",
 				       arg, render_palette_names);

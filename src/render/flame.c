@@ -315,7 +315,8 @@ static void write_style(struct writer *w)
 		"</style>\n");
 }
 
-static void write_preamble(struct writer *w)
+/* XML declaration, svg element, notes, gradient, clip and style. */
+static void write_header(struct writer *w)
 {
 	const struct render_flame_opts *o = w->o;
 	struct strbuf *sb = &w->sb;
@@ -342,6 +343,13 @@ static void write_preamble(struct writer *w)
 	sb_addf(sb, "\t<clipPath id=\"frameclip\"><rect x=\"%d\" y=\"0\" width=\"%d\" "
 		"height=\"%d\"/></clipPath>\n</defs>\n", XPAD, o->width - 2 * XPAD, w->height);
 	write_style(w);
+}
+
+/* Background, titles and the viewer's buttons and status lines. */
+static void write_texts(struct writer *w)
+{
+	const struct render_flame_opts *o = w->o;
+	struct strbuf *sb = &w->sb;
 	sb_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"url(#background)\"/>\n",
 		o->width, w->height);
 	sb_addf(sb, "<text id=\"title\" x=\"%g\" y=\"%g\">", o->width / 2.0, o->fontsize * 2);
@@ -364,6 +372,14 @@ static void write_preamble(struct writer *w)
 		o->width - XPAD - 16, o->fontsize * 2);
 	sb_addf(sb, "<text id=\"matched\" x=\"%d\" y=\"%g\"> </text>\n",
 		o->width - XPAD - 100, by);
+}
+
+static void write_preamble(struct writer *w)
+{
+	const struct render_flame_opts *o = w->o;
+	struct strbuf *sb = &w->sb;
+	write_header(w);
+	write_texts(w);
 	sb_adds(sb, "<g clip-path=\"url(#frameclip)\">\n");
 	sb_addf(sb, "<g id=\"frames\" data-width=\"%d\" data-xpad=\"%d\" data-frameheight=\"%d\" "
 		"data-fontsize=\"%g\" data-fontwidth=\"%g\" data-inverted=\"%d\"",
