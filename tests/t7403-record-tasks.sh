@@ -65,9 +65,13 @@ perf script -i t.data -F tid 2> /dev/null | awk '{print $1}' | sort -u > t-tids.
 check "-t: samples of that thread only" test "$(cat t-tids.txt)" = "$tid"
 
 # --cpu: only samples from the cpus given
-"$SCORCH" record -q -F 997 -g --cpu 0 -o c.data -- ./threads 2 0.4 > /dev/null 2> err.txt
-check "--cpu 0: exit 0" test $? -eq 0
-perf script -i c.data -F cpu 2> /dev/null | tr -d ' []' | sort -u > cpus.txt
-check "--cpu 0: every sample is from cpu 0" test "$(cat cpus.txt)" = "000"
+for i in 1 2 3; do   # a loaded machine may keep the threads off cpu 0
+	"$SCORCH" record -q -F 997 -g --cpu 0 -o c.data -- ./threads 4 0.5 > /dev/null 2> err.txt
+	rc=$?
+	perf script -i c.data -F cpu 2> /dev/null | tr -d ' []' | sort -u > cpus.txt
+	[ -s cpus.txt ] && break
+done
+check "--cpu 0: exit 0" test $rc -eq 0
+check "--cpu 0: every sample is from cpu 0 (and there are some)" test "$(cat cpus.txt)" = "000"
 check_fails "--cpu 9999 is refused" "$SCORCH" record --cpu 9999 -- true
 check_fails "--cpu x is refused" "$SCORCH" record --cpu x -- true
