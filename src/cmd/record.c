@@ -148,6 +148,7 @@ static int one_option(struct record_args *a, int id, const char *arg)
 		if (!parse_u64(arg, &v) || v == 0)
 			return opt_usage_error(&cmd, "bad -F '%s'", arg);
 		a->o.freq = v;
+		a->o.freq_given = true;
 		return 0;
 	case O_COUNT:
 		if (!parse_u64(arg, &v) || v == 0)

@@ -69,6 +69,7 @@ struct rec_opts {
 	struct rec_event *events;
 	size_t nr_events;
 	uint64_t freq;          /* -F; 0 when period is used */
+	bool freq_given;        /* -F was given (else the default may be lowered) */
 	uint64_t period;        /* -c */
 	enum rec_callgraph callgraph;
 	uint32_t stack_size;    /* dwarf dump size */

@@ -381,6 +381,13 @@ static int check_freq(struct rec_session *s)
 	fclose(f);
 	if (!max || s->opts->period || s->opts->freq <= max)
 		return 0;
+	if (!s->opts->freq_given) {
+		diag_warn("lowering the default frequency from %llu to the kernel's "
+			  "maximum, %lu Hz (kernel.perf_event_max_sample_rate)",
+			  (unsigned long long)s->opts->freq, max);
+		s->opts->freq = max;
+		return 0;
+	}
 	diag_set(&s->diag, "-F %llu is above the maximum sample rate %lu "
 		 "(kernel.perf_event_max_sample_rate): use a lower -F, such as "
 		 "997", (unsigned long long)s->opts->freq, max);
