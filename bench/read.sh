@@ -1,41 +1,52 @@
 #!/usr/bin/env bash
-# bench/read.sh [FILE]: how fast scorch iterates all records of a large
-# perf.data (decoding every sample), against perf on the same file.
-# Not a test. Makes FILE (default /tmp/scorch-bench-read.data, >= 300 MB)
-# with `perf record --call-graph dwarf` of a busy loop when it is missing,
-# warms the page cache, then prints for each reader its wall and CPU time,
-# the throughput in MB/s and the CPU-time ratio against scorch:
-#   scorch dump --stats        every record framed, every sample decoded
-#   perf report -D > /dev/null perf's raw dump
-#   perf script > /dev/null    perf's sample printer (unwinds DWARF stacks)
-# Environment: SCORCH (default ./scorch), MIN_MB (default 300),
-# SKIP_SCRIPT=1 to leave out perf script (slow on DWARF data).
+# bench/read.sh: how fast scorch iterates all records of large perf.data
+# files (every record framed, every sample decoded: `scorch dump --stats`),
+# against perf reading the same files. Not a test.
+#
+# Two inputs, made under /tmp when missing (>= MIN_MB, default 300 MB):
+#   dwarf  perf record --call-graph dwarf of a busy loop: ~8 KB samples
+#   small  perf record -g -o - (pipe mode) of a busy loop, the record
+#          stream repeated: ~80-byte samples, millions of records
+# For each: wall and CPU seconds, MB/s, and CPU time relative to scorch of
+#   perf report -D > /dev/null   perf's raw dump
+#   perf script > /dev/null      perf's sample printer (unwinds DWARF stacks)
+# Environment: SCORCH (default ./scorch), MIN_MB, SKIP_SCRIPT=1 (perf script
+# is slow), SKIP_PERF=1 (scorch only).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 SCORCH=${SCORCH:-$root/scorch}
-file=${1:-/tmp/scorch-bench-read.data}
 min_mb=${MIN_MB:-300}
+dwarf=/tmp/scorch-bench-read-dwarf.data
+small=/tmp/scorch-bench-read-small.data
 
 size_mb() { echo $(( $(stat -c %s "$1") / 1048576 )); }
+busy() { timeout "$1" sh -c 'while :; do :; done'; }
 
-make_file() {
+make_dwarf() {
 	local secs=4
 	while :; do
-		echo "recording $file (${secs}s of a busy loop, --call-graph dwarf)..." >&2
-		perf record -q -F 4999 --call-graph dwarf,8192 -o "$file" -- \
+		echo "recording $dwarf (${secs}s, --call-graph dwarf)..." >&2
+		perf record -q -F 4999 --call-graph dwarf,8192 -o "$dwarf" -- \
 			timeout "$secs" sh -c 'while :; do :; done' 2>/dev/null
-		[ "$(size_mb "$file")" -ge "$min_mb" ] && return
-		secs=$(( secs * (min_mb + 50) / ($(size_mb "$file") + 1) + 1 ))
+		[ "$(size_mb "$dwarf")" -ge "$min_mb" ] && return
+		secs=$(( secs * (min_mb + 50) / ($(size_mb "$dwarf") + 1) + 1 ))
 	done
 }
 
-if [ ! -f "$file" ] || [ "$(size_mb "$file")" -lt "$min_mb" ]; then
-	command -v perf >/dev/null || { echo "perf not installed" >&2; exit 1; }
-	make_file
-fi
-mb=$(size_mb "$file")
-cat "$file" > /dev/null
+make_small() {
+	local one=/tmp/scorch-bench-read-one.pipe n
+	echo "recording $small (3s, -g, pipe mode, repeated)..." >&2
+	perf record -q -o - -F 20000 -g -- timeout 3 sh -c 'while :; do :; done' \
+		> "$one" 2>/dev/null
+	n=$(( min_mb * 1048576 / ($(stat -c %s "$one") - 16) + 1 ))
+	{ head -c 16 "$one"; for _ in $(seq "$n"); do tail -c +17 "$one"; done; } > "$small"
+	rm -f "$one"
+}
+
+command -v perf >/dev/null || { echo "perf not installed" >&2; exit 1; }
+[ -f "$dwarf" ] && [ "$(size_mb "$dwarf")" -ge "$min_mb" ] || make_dwarf
+[ -f "$small" ] && [ "$(size_mb "$small")" -ge "$min_mb" ] || make_small
 
 # run NAME CMD...: prints "NAME wall user sys" (seconds)
 run() {
@@ -44,22 +55,28 @@ run() {
 	echo "$name $t"
 }
 
-results=$(mktemp)
-run scorch "$SCORCH" dump --stats "$file" >> "$results"
-run scorch "$SCORCH" dump --stats "$file" >> "$results"   # second run, warm
-run perf-report-D perf report -D -i "$file" >> "$results"
-[ "${SKIP_SCRIPT:-0}" = 1 ] || run perf-script perf script -i "$file" >> "$results"
+bench() {
+	local label=$1 file=$2 results
+	results=$(mktemp)
+	cat "$file" > /dev/null
+	run scorch "$SCORCH" dump --stats "$file" > /dev/null   # warm-up
+	run scorch "$SCORCH" dump --stats "$file" >> "$results"
+	if [ "${SKIP_PERF:-0}" != 1 ]; then
+		run "perf-report-D" perf report -D -i "$file" >> "$results"
+		[ "${SKIP_SCRIPT:-0}" = 1 ] ||
+			run "perf-script" perf script -i "$file" >> "$results"
+	fi
+	local records
+	records=$("$SCORCH" dump --stats "$file" | sed -n 's/^records: //p')
+	echo "== $label: $file ($(size_mb "$file") MB, $records records)"
+	awk -v mb="$(size_mb "$file")" '
+		NR == 1 { scpu = $3 + $4 }
+		{ cpu = $3 + $4
+		  printf "%-14s wall %7.2f s  cpu %7.2f s  %7.0f MB/s wall  %7.0f MB/s cpu  cpu x%.1f of scorch\n",
+			$1, $2, cpu, mb / ($2 > 0 ? $2 : 0.001), mb / (cpu > 0 ? cpu : 0.001),
+			cpu / (scpu > 0 ? scpu : 0.001) }' "$results"
+	rm -f "$results"
+}
 
-echo "file: $file ($mb MB)"
-awk -v mb="$mb" '
-	$1 == "scorch" { sw = $2; scpu = $3 + $4 }     # keep the warm run
-	{ w[$1] = $2; cpu[$1] = $3 + $4; order[NR] = $1 }
-	END {
-		printf "%-16s %9s %9s %10s %12s\n", "reader", "wall s", "cpu s", "MB/s", "cpu/scorch"
-		for (i = 2; i <= NR; i++) {
-			n = order[i]
-			printf "%-16s %9.2f %9.2f %10.0f %12.1f\n", n, w[n], cpu[n],
-				mb / (w[n] > 0 ? w[n] : 0.001), cpu[n] / (scpu > 0 ? scpu : 0.001)
-		}
-	}' "$results"
-rm -f "$results"
+bench "DWARF samples" "$dwarf"
+bench "small fp samples" "$small"
