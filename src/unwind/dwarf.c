@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MEMO_BITS 14                 /* 16384 slots per file */
-#define MEMO_MAX ((1u << MEMO_BITS) * 3 / 4)
+#define MEMO_MIN 256                 /* first size of a file's memo */
+#define MEMO_CAP 16384               /* largest; when 3/4 full it restarts */
 #define MAX_LOADS 16
 #define DSO_CACHE 8                  /* recent ELF paths, by pointer */
 
@@ -46,7 +46,7 @@ struct unw_dso {
 	GElf_Phdr loads[MAX_LOADS];
 	size_t nloads;
 	struct memo_slot *memo;
-	size_t memo_used;
+	size_t memo_used, memo_cap;      /* memo_cap: a power of two */
 };
 
 struct dso_cache_slot {
@@ -109,7 +109,8 @@ static struct unw_dso *dso_open(const char *path, const char *debug_path)
 	load_phdrs(d);
 	d->eh = dwarf_getcfi_elf(d->main.elf);
 	d->debug_path = debug_path ? xstrdup(debug_path) : NULL;
-	d->memo = xcalloc(1u << MEMO_BITS, sizeof(*d->memo));
+	d->memo_cap = MEMO_MIN;
+	d->memo = xcalloc(d->memo_cap, sizeof(*d->memo));
 	return d;
 }
 
@@ -127,7 +128,7 @@ static void load_debug_frame(struct unw_dso *d)
 
 static void memo_clear(struct unw_dso *d)
 {
-	for (size_t i = 0; d->memo && i < (1u << MEMO_BITS); i++) {
+	for (size_t i = 0; d->memo && i < d->memo_cap; i++) {
 		unw_rules_free(d->memo[i].rules);
 		d->memo[i].rules = NULL;
 		d->memo[i].addr = 0;
@@ -233,28 +234,49 @@ static Dwarf_Frame *cfi_lookup(struct unw_dso *d, uint64_t addr)
 	return NULL;
 }
 
+/* The slot for key (file address + 1): its entry, or the empty slot
+ * where it goes. */
+static struct memo_slot *memo_slot(struct unw_dso *d, uint64_t key)
+{
+	size_t mask = d->memo_cap - 1;
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+	while (d->memo[i].addr && d->memo[i].addr != key)
+		i = (i + 1) & mask;
+	return &d->memo[i];
+}
+
+/* Double the memo up to MEMO_CAP; past it, start over (the rules of a
+ * long run's hot addresses come back at once). */
+static void memo_make_room(struct unw_dso *d)
+{
+	if (4 * (d->memo_used + 1) <= 3 * d->memo_cap)
+		return;
+	if (d->memo_cap >= MEMO_CAP) {
+		memo_clear(d);
+		return;
+	}
+	struct memo_slot *old = d->memo;
+	size_t n = d->memo_cap;
+	d->memo_cap *= 2;
+	d->memo = xcalloc(d->memo_cap, sizeof(*d->memo));
+	for (size_t i = 0; i < n; i++)
+		if (old[i].addr)
+			*memo_slot(d, old[i].addr) = old[i];
+	free(old);
+}
+
 static struct memo_slot *memo_find(struct unw_session *u, struct unw_dso *d,
 				   uint64_t addr, const struct unw_arch_info *ai)
 {
-	uint64_t key = addr + 1;
-	size_t mask = (1u << MEMO_BITS) - 1;
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS));
-	for (;; i = (i + 1) & mask) {
-		struct memo_slot *s = &d->memo[i];
-		if (s->addr == key) {
-			u->stats.memo_hits++;
-			return s;
-		}
-		if (s->addr == 0)
-			break;
+	struct memo_slot *s = memo_slot(d, addr + 1);
+	if (s->addr) {
+		u->stats.memo_hits++;
+		return s;
 	}
 	u->stats.memo_misses++;
-	if (d->memo_used >= MEMO_MAX) {
-		memo_clear(d);
-		return memo_find(u, d, addr, ai);
-	}
-	struct memo_slot *s = &d->memo[i];
-	s->addr = key;
+	memo_make_room(d);
+	s = memo_slot(d, addr + 1);
+	s->addr = addr + 1;
 	Dwarf_Frame *fr = cfi_lookup(d, addr);
 	s->rules = fr ? unw_rules_compile(fr, ai) : NULL;
 	d->memo_used++;

@@ -264,6 +264,41 @@ UNIT_TEST(unwind_live_matches_backtrace)
 	unw_session_free(u);
 	free(s.stack);
 }
+
+UNIT_TEST(unwind_memo_grows_and_restarts)
+{
+	static struct live l;
+	live_maps(&l);
+	const struct live_map *text = NULL;
+	for (size_t i = 0; i < l.n && !text; i++)
+		if (strstr(l.maps[i].path, "unit-tests"))
+			text = &l.maps[i];
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	uint8_t stack[256] = { 0 };
+	struct unw_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.arch = UNW_ARCH_X86_64;
+	smp.regs.has_pc = true;
+	smp.regs.r[7] = 0x10000;
+	smp.regs.valid = 1 << 7;
+	smp.stack = stack;
+	smp.stack_size = sizeof(stack);
+	struct unw_session *u = unw_session_new();
+	uint64_t ips[8];
+	struct unw_result res;
+	bool ok = true;
+	uint64_t span = text->end - text->start, pcs = 20000;
+	for (uint64_t i = 0; i < pcs; i++) {
+		smp.regs.pc = text->start + i % span;
+		ok &= unw_dwarf_unwind(u, &smp, live_find, &l, ips, 8, &res) >= 1;
+	}
+	CHECK(ok);
+	/* more distinct addresses than a memo holds: it grew, then restarted */
+	CHECK(unw_session_stats(u)->memo_misses >= (span < pcs ? span : pcs));
+	unw_session_free(u);
+}
 #endif
 
 /* ---- aarch64 through the whole unwinder: no CFI covers the pcs (they
