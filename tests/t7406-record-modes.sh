@@ -24,6 +24,10 @@ check_grep "-o -: stacks resolve" '^work_fp;.*main;top_one;mid_x;leaf_a;spin ' p
 check "-o - | perf script -i -: no warnings" test ! -s piped-err.txt
 check_grep "-o - | perf script -i -: samples" 'cpu-clock' piped.txt
 
+"$SCORCH" record -F 997 -g -o - -- ./work_fp 2 2> epipe-err.txt | head -c 1000 > /dev/null
+check "-o - | head: a reader that goes away is an error (exit 1)" test "${PIPESTATUS[0]}" -eq 1
+check_grep "... reported as such" 'write: Broken pipe' epipe-err.txt
+
 # zstd
 "$SCORCH" record -q -z -F 997 -g -o z.data -- ./work_fp 0.4 > /dev/null 2>&1
 check "-z: exit 0" test $? -eq 0

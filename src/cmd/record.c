@@ -280,6 +280,7 @@ static int workload_prepare(struct workload *w, char **argv, bool pipe_mode)
 		close(err[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);   /* ignored by us, not by the command */
 		prctl(PR_SET_NAME, "scorch-exec");
 		if (pipe_mode)
 			dup2(STDERR_FILENO, STDOUT_FILENO);
@@ -350,6 +351,9 @@ static void set_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
+	/* a reader that goes away (-o - | head) is a write error we report,
+	 * not a reason to die with the workload left running */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 /* ---- output ---- */
@@ -553,11 +557,12 @@ static int record(struct record_args *a, int argc, char **argv)
 		}
 	}
 	int r = run(&s, &wl, &status);
-	if (r < 0)
+	if (r == 0)
+		r = rec_session_stop(&s, !a->no_cache);
+	if (r < 0 && !w.err)
 		diag_print(&s.diag, NULL);
-	r = rec_session_stop(&s, !a->no_cache) < 0 ? -1 : r;
 	if (pd_writer_finish(&w) < 0) {
-		diag_print(&w.diag, a->output);
+		diag_print(&w.diag, a->output);   /* write errors land here */
 		r = -1;
 	}
 	uint64_t size = pd_writer_size(&w);   /* still valid after finish */

@@ -573,6 +573,8 @@ int rec_session_poll(struct rec_session *s, int timeout_ms, bool *got)
 	}
 	if (*got)
 		finished_round(s);
+	if (*got && s->w->pipe)
+		pd_writer_flush(s->w);   /* a live reader sees each round */
 	return s->w->err;
 }
 
