@@ -55,6 +55,7 @@ void render_tree_init(struct render_tree *t, bool flamechart, bool reverse)
 {
 	memset(t, 0, sizeof(*t));
 	hmap_init(&t->names);
+	t->ncache = xcalloc((size_t)1 << RENDER_NAME_CACHE_BITS, sizeof(*t->ncache));
 	t->flamechart = flamechart;
 	t->reverse = reverse;
 	uint32_t root = (uint32_t)hmap_put(&t->names, "all", 3, NULL);
@@ -71,6 +72,7 @@ void render_tree_release(struct render_tree *t)
 	free(t->ends);
 	free(t->frames);
 	free(t->frame_lens);
+	free(t->ncache);
 	hmap_release(&t->names);
 	memset(t, 0, sizeof(*t));
 }
@@ -155,9 +157,29 @@ static uint32_t child_recent(struct render_tree *t, uint32_t parent, uint32_t na
 	return new_node(t, parent, name);
 }
 
+/* Name id of a frame. A direct-mapped cache keyed by the frame's first and
+ * last 8 bytes and length answers most lookups with one cache line and a
+ * memcmp, before the full hash and probe of the names map. */
+static uint32_t intern(struct render_tree *t, const char *f, size_t len)
+{
+	uint64_t a = 0, b = 0;
+	memcpy(&a, f, len < 8 ? len : 8);
+	if (len > 8)
+		memcpy(&b, f + len - 8, 8);
+	uint64_t h = (a ^ (b * 0xc2b2ae3d27d4eb4fULL) ^ len) * 0x9e3779b97f4a7c15ULL;
+	struct render_name_cache *e = &t->ncache[h >> (64 - RENDER_NAME_CACHE_BITS)];
+	if (e->key && e->len == len && memcmp(e->key, f, len) == 0)
+		return e->id;
+	uint32_t id = (uint32_t)hmap_put(&t->names, f, len, NULL);
+	e->key = hmap_at(&t->names, id)->key;
+	e->len = len;
+	e->id = id;
+	return id;
+}
+
 static uint32_t child(struct render_tree *t, uint32_t parent, const char *f, size_t len)
 {
-	uint32_t name = (uint32_t)hmap_put(&t->names, f, len, NULL);
+	uint32_t name = intern(t, f, len);
 	return t->flamechart ? child_recent(t, parent, name)
 			     : child_hashed(t, parent, name);
 }

@@ -34,12 +34,21 @@ struct render_slot {
 	uint32_t parent, name, node; /* node + 1; 0 = empty */
 };
 
+#define RENDER_NAME_CACHE_BITS 14
+
+struct render_name_cache {
+	const char *key; /* borrowed from names, NULL when empty */
+	size_t len;
+	uint32_t id;
+};
+
 struct render_tree {
 	struct render_node *nodes;
 	size_t count, cap;
 	double *delta;         /* self delta per node (differential), or NULL */
 	size_t delta_cap;
 	struct hmap names;     /* frame name -> id */
+	struct render_name_cache *ncache; /* recent names, before names */
 	struct render_slot *slots; /* (parent, name) -> node; open addressing */
 	size_t nslots, nhashed;
 	bool flamechart;       /* merge only with the most recent child */
