@@ -63,7 +63,7 @@ for f in "$real" "$uniq" "$sorted"; do
 	s=$(best 3 "$scorch" flame "$f")
 	c=$(cat "$work/cpu.txt")
 	"$scorch" flame "$f" > "$work/out.svg" 2>/dev/null
-	frames=$(grep -c '^<[ga][ >]' "$work/out.svg" || true)
+	frames=$(grep -c '><title>' "$work/out.svg" || true)
 	printf '  %-18s %6s MB  wall %5s s = %5s MB/s  cpu %5s s = %5s MB/s  SVG %s MB, %s frames\n' \
 		"$(basename "$f")" "$(mb "$f")" "$s" "$(rate "$(mb "$f")" "$s")" "$c" \
 		"$(rate "$(mb "$f")" "$c")" "$(mb "$work/out.svg")" "$frames"
