@@ -109,9 +109,35 @@ static bool field_line(const char *l, size_t n, struct strbuf *out)
 	return true;
 }
 
+/* A print format line scorch script may hand to libtraceevent: printable
+ * ASCII, bounded, quotes and parentheses balanced. */
+static bool print_fmt_ok(const char *l, size_t len)
+{
+	int depth = 0;
+	bool quoted = false;
+	if (len > 4096)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = l[i];
+		if (c < 0x20 || c > 0x7e)
+			return false;
+		if (c == '\\' && quoted && i + 1 < len)
+			i++;
+		else if (c == '"')
+			quoted = !quoted;
+		else if (!quoted && c == '(')
+			depth++;
+		else if (!quoted && c == ')' && --depth < 0)
+			return false;
+	}
+	return !quoted && depth == 0;
+}
+
 /* Rebuild "name:", "ID:", "format:" and field lines; false when the text
- * does not have that shape (the event is then skipped). */
-static bool rebuild_format(const char *t, size_t n, struct strbuf *out)
+ * does not have that shape (the event is then skipped). keep_print keeps
+ * a print format that passes print_fmt_ok (for scorch script). */
+static bool rebuild_format(const char *t, size_t n, bool keep_print,
+			   struct strbuf *out)
 {
 	const char *end = t + n, *l = t;
 	int stage = 0;
@@ -131,6 +157,12 @@ static bool rebuild_format(const char *t, size_t n, struct strbuf *out)
 		} else if (stage == 3 && len == 0) {
 			sb_addc(out, '\n');
 		} else if (stage == 3 && len > 11 && !memcmp(l, "print fmt:", 10)) {
+			if (keep_print && print_fmt_ok(l, len)) {
+				sb_addc(out, '\n');
+				sb_add(out, l, len);
+				sb_addc(out, '\n');
+				return true;
+			}
 			break;
 		} else if (stage == 3) {
 			if (!field_line(l, len, out))
@@ -161,7 +193,7 @@ static int parse_format(struct an_tp *tp, struct cursor *c, const char *sys,
 	 * ever sees the fields, validated and rebuilt here, and an empty print
 	 * format (the print format is not needed). */
 	struct strbuf sb = SB_INIT;
-	if (all_of(sys, strlen(sys), IDENT) && rebuild_format((const char *)text, size, &sb) &&
+	if (all_of(sys, strlen(sys), IDENT) && rebuild_format((const char *)text, size, tp->keep_print, &sb) &&
 	    tep_parse_event(tp->tep, sb.buf, sb.len, sys) == 0)
 		tp->nr_events++;
 	else

@@ -26,6 +26,8 @@ struct an_tp {
 	struct tep_handle *tep;
 	size_t nr_events;      /* formats parsed */
 	size_t nr_bad_formats; /* formats libtraceevent refused */
+	bool keep_print;       /* set before an_tp_load: keep print formats
+				* that look sane (scorch script prints them) */
 };
 
 struct an_tp_field {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/hmap.h"
 #include "base/strbuf.h"
 #include "cmd/symopts.h"
 #include "process/session.h"
@@ -33,6 +34,8 @@ struct fold_ctx {
 	struct stack_builder b;
 	struct strbuf pname, scratch;
 	struct strbuf event;       /* the event kept (given or first seen) */
+	struct hmap chains;        /* sample key -> stack id + 1 (see chain_key) */
+	struct strbuf key;
 	bool event_set, event_defaulted, warned;
 	uint64_t samples;
 };
@@ -127,18 +130,33 @@ static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java
 	collapse_perf_frame(&c->copts, java, &cf, &c->b);
 }
 
-static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+/*
+ * Samples with the same recorded call chain, thread and comm fold to the
+ * same stack as long as no COMM, FORK or MMAP changed how addresses
+ * resolve (the machine's generation): remember the stack id and skip the
+ * symbol lookups and the string work. Chains from the unwinder depend
+ * on the stack copy and are not cached.
+ */
+static void chain_key(struct fold_ctx *c, struct proc_session *ses,
+		      const struct proc_sample *ps)
 {
-	struct fold_ctx *c = ctx;
-	(void)ses;
-	if (!sample_filter_keep(&c->filter, ps))
-		return 0;
-	const char *ev = header_event(ps);
-	if (!keep_event(c, ev))
-		return 0;
-	uint64_t weight = 1;
-	if (ev && (ps->s->sample_type & PD_SAMPLE_PERIOD) && ps->s->period)
-		weight = ps->s->period;
+	struct strbuf *k = &c->key;
+	const struct pd_sample *s = ps->s;
+	sb_reset(k);
+	sb_add(k, &ses->machine.generation, 8);
+	sb_add(k, &s->pid, 4);
+	sb_add(k, &s->tid, 4);
+	sb_add(k, &ps->thread->comm, sizeof(ps->thread->comm));
+	sb_add(k, &s->cpumode, 1);
+	if (s->sample_type & PD_SAMPLE_CALLCHAIN)
+		sb_add(k, s->callchain, (size_t)s->nr_callchain * 8);
+	else
+		sb_add(k, &s->ip, 8);
+}
+
+static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
+			  const struct proc_sample *ps, uint64_t weight)
+{
 	char pid[16], tid[16];
 	int pl = snprintf(pid, sizeof(pid), "%d", (int)ps->s->pid);
 	int tl = snprintf(tid, sizeof(tid), "%d", (int)ps->s->tid);
@@ -148,12 +166,45 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 			   (size_t)tl, &c->pname);
 	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
 	stack_builder_reset(&c->b);
-	if (ps->s->sample_type & PD_SAMPLE_CALLCHAIN)
-		for (size_t i = 0; i < ps->nframes; i++)
-			push_frame(c, &ps->frames[i], java);
+	if (ps->s->sample_type & PD_SAMPLE_CALLCHAIN) {
+		struct proc_frame *frames;
+		size_t n = proc_session_frames(ses, ps, &frames);
+		for (size_t i = 0; i < n; i++)
+			push_frame(c, &frames[i], java);
+	}
 	stack_builder_push(&c->b, c->pname.buf, c->pname.len);
-	stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
+	return stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
+}
+
+static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct fold_ctx *c = ctx;
+	if (!sample_filter_keep(&c->filter, ps))
+		return 0;
+	const char *ev = header_event(ps);
+	if (!keep_event(c, ev))
+		return 0;
+	uint64_t weight = 1;
+	if (ev && ps->s->period)
+		weight = ps->s->period; /* perf script prints the period */
 	c->samples++;
+	if (proc_session_hooked(ses, ps->s)) {
+		build_stack(c, ses, ps, weight);
+		return 0;
+	}
+	if (c->chains.count > (1u << 20)) { /* bound the cache */
+		hmap_release(&c->chains);
+		hmap_init(&c->chains);
+	}
+	chain_key(c, ses, ps);
+	bool added;
+	size_t id = hmap_put(&c->chains, c->key.buf, c->key.len, &added);
+	if (!added) {
+		stack_table_add_id(c->out, hmap_at(&c->chains, id)->value, weight);
+		return 0;
+	}
+	size_t sid = build_stack(c, ses, ps, weight);
+	hmap_at(&c->chains, id)->value = sid;
 	return 0;
 }
 
@@ -214,8 +265,11 @@ static int run(const char *path, const struct fold_perfdata_opts *o,
 		sb_adds(&c.event, c.copts.event_filter);
 		c.event_set = true;
 	}
+	hmap_init(&c.chains);
 	struct proc_session ses;
 	int rc = proc_session_open(&ses, path, &cfg);
+	if (rc >= 0)
+		ses.resolve = false; /* frames on demand: see chain_key */
 	if (rc < 0) {
 		diag_print(&ses.diag, path);
 		proc_session_close(&ses);
@@ -237,6 +291,8 @@ static int run(const char *path, const struct fold_perfdata_opts *o,
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);
+	hmap_release(&c.chains);
+	sb_release(&c.key);
 	sb_release(&c.pname);
 	sb_release(&c.scratch);
 	sb_release(&c.event);

@@ -18,6 +18,7 @@ SCORCH_COMMAND(script, "print the samples of a perf.data file as perf script doe
 
 #include "analysis/tracepoint.h"
 #include "base/diag.h"
+#include "base/hmap.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "cmd/symopts.h"
@@ -58,6 +59,9 @@ struct script {
 	struct an_tp tp;
 	struct trace_seq seq;
 	bool write_error;
+	struct hmap chains;    /* chain key -> offset of its frame lines in blocks */
+	struct strbuf blocks;  /* u32 length + frame lines, back to back */
+	struct strbuf key;
 };
 
 static void add_hex16(struct strbuf *sb, uint64_t v)
@@ -145,27 +149,60 @@ static void add_trace(struct script *sc, struct proc_session *ses,
 	sb_add(&sc->out, sc->seq.buffer, sc->seq.len);
 }
 
+static void add_uint(struct strbuf *sb, uint64_t v, int width)
+{
+	char buf[24];
+	int n = 0;
+	do {
+		buf[sizeof(buf) - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int i = n; i < width; i++)
+		sb_addc(sb, ' ');
+	sb_add(sb, buf + sizeof(buf) - n, (size_t)n);
+}
+
 static void add_header(struct script *sc, struct proc_session *ses,
 		       const struct proc_sample *ps, bool chain)
 {
 	const struct pd_sample *s = ps->s;
 	struct strbuf *o = &sc->out;
 	bool tp = s->attr && s->attr->type == PD_TYPE_TRACEPOINT;
-	if (chain)
-		sb_addf(o, "%s ", ps->thread->comm);
-	else
+	if (chain) {
+		sb_adds(o, ps->thread->comm);
+		sb_addc(o, ' ');
+	} else {
 		sb_addf(o, "%16s ", ps->thread->comm);
-	sb_addf(o, "%5d ", (int)s->tid);
+	}
+	if ((int)s->tid < 0)
+		sb_addf(o, "%5d ", (int)s->tid);
+	else {
+		add_uint(o, s->tid, 5);
+		sb_addc(o, ' ');
+	}
 	if (s->sample_type & PD_SAMPLE_CPU)
 		sb_addf(o, "[%03u] ", s->cpu);
-	if (s->sample_type & PD_SAMPLE_TIME)
-		sb_addf(o, "%5llu.%06llu: ", (unsigned long long)(s->time / 1000000000u),
-			(unsigned long long)(s->time % 1000000000u / 1000u));
-	if ((s->sample_type & PD_SAMPLE_PERIOD) && !tp)
-		sb_addf(o, "%10llu ", (unsigned long long)s->period);
+	if (s->sample_type & PD_SAMPLE_TIME) {
+		uint64_t us = s->time % 1000000000u / 1000u;
+		add_uint(o, s->time / 1000000000u, 5);
+		char frac[8];
+		for (int i = 5; i >= 0; i--, us /= 10)
+			frac[i] = (char)('0' + us % 10);
+		sb_addc(o, '.');
+		sb_add(o, frac, 6);
+		sb_add(o, ": ", 2);
+	}
+	if (!tp) { /* perf prints the period (attr's when not sampled) */
+		add_uint(o, s->period, 10);
+		sb_addc(o, ' ');
+	}
 	if (!sc->name_width)
 		sc->name_width = max_name_width(ses);
-	sb_addf(o, "%*s: ", sc->name_width, sample_event_name(ps));
+	const char *ev = sample_event_name(ps);
+	for (int n = (int)strlen(ev); n < sc->name_width; n++)
+		sb_addc(o, ' ');
+	sb_adds(o, ev);
+	sb_add(o, ": ", 2);
 	if (tp)
 		add_trace(sc, ses, s);
 }
@@ -179,6 +216,50 @@ static int flush_out(struct script *sc)
 	return 0;
 }
 
+/* The frame lines of a call chain, from the cache when the same chain
+ * of the same thread was printed since the last COMM/FORK/MMAP (see
+ * fold_perfdata.c: chain_key); chains from the unwinder are not cached. */
+static void add_chain(struct script *sc, struct proc_session *ses,
+		      const struct proc_sample *ps)
+{
+	const struct pd_sample *s = ps->s;
+	struct proc_frame *frames;
+	if (proc_session_hooked(ses, s)) {
+		size_t n = proc_session_frames(ses, ps, &frames);
+		for (size_t i = 0; i < n; i++)
+			add_frame(&sc->out, &frames[i]);
+		return;
+	}
+	if (sc->blocks.len > (64u << 20)) {
+		hmap_release(&sc->chains);
+		hmap_init(&sc->chains);
+		sb_reset(&sc->blocks);
+	}
+	struct strbuf *k = &sc->key;
+	sb_reset(k);
+	sb_add(k, &ses->machine.generation, 8);
+	sb_add(k, &s->pid, 4);
+	sb_add(k, &s->tid, 4);
+	sb_add(k, s->callchain, (size_t)s->nr_callchain * 8);
+	bool added;
+	size_t id = hmap_put(&sc->chains, k->buf, k->len, &added);
+	if (!added) {
+		uint64_t off = hmap_at(&sc->chains, id)->value;
+		uint32_t len;
+		memcpy(&len, sc->blocks.buf + off, 4);
+		sb_add(&sc->out, sc->blocks.buf + off + 4, len);
+		return;
+	}
+	size_t start = sc->out.len;
+	size_t n = proc_session_frames(ses, ps, &frames);
+	for (size_t i = 0; i < n; i++)
+		add_frame(&sc->out, &frames[i]);
+	uint32_t len = (uint32_t)(sc->out.len - start);
+	hmap_at(&sc->chains, id)->value = sc->blocks.len;
+	sb_add(&sc->blocks, &len, 4);
+	sb_add(&sc->blocks, sc->out.buf + start, len);
+}
+
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct script *sc = ctx;
@@ -188,15 +269,16 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	add_header(sc, ses, ps, chain);
 	if (chain) {
 		sb_addc(&sc->out, '\n');
-		for (size_t i = 0; i < ps->nframes; i++)
-			add_frame(&sc->out, &ps->frames[i]);
-	} else if (ps->nframes) {
-		sb_add(&sc->out, " ", 1);
-		add_frame(&sc->out, &ps->frames[0]);
-		/* perf prints the single frame on the header line */
-		char *tab = strrchr(sc->out.buf, '\t');
-		if (tab)
-			memmove(tab, tab + 1, strlen(tab + 1) + 1), sc->out.len--;
+		add_chain(sc, ses, ps);
+	} else {
+		struct proc_frame *frames;
+		size_t n = proc_session_frames(ses, ps, &frames);
+		if (n) {
+			/* perf prints the single frame on the header line */
+			size_t at = sc->out.len;
+			add_frame(&sc->out, &frames[0]);
+			sc->out.buf[at] = ' ';
+		}
 	}
 	sb_addc(&sc->out, '\n');
 	if (sc->out.len > (1u << 20))
@@ -244,10 +326,13 @@ int cmd_script(int argc, char **argv)
 	if (symopts_config(&so, &cfg))
 		return 1;
 	an_tp_init(&sc.tp);
+	sc.tp.keep_print = true;
 	trace_seq_init(&sc.seq);
+	hmap_init(&sc.chains);
 	struct proc_session ses;
 	int rc = proc_session_open(&ses, input, &cfg);
 	if (rc == 0) {
+		ses.resolve = false; /* frames on demand: see add_chain */
 		struct unw_perf up;
 		unw_perf_attach(&up, &ses, UNW_INLINE_DWARF);
 		rc = proc_session_run(&ses, on_sample, &sc);
@@ -268,6 +353,9 @@ int cmd_script(int argc, char **argv)
 	trace_seq_destroy(&sc.seq);
 	an_tp_release(&sc.tp);
 	sb_release(&sc.out);
+	hmap_release(&sc.chains);
+	sb_release(&sc.blocks);
+	sb_release(&sc.key);
 	symopts_release(&so);
 	if (sc.write_error) {
 		diag_error("error writing output");

@@ -88,6 +88,7 @@ void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		       const char *comm, bool exec)
 {
 	struct proc_thread *t = proc_machine_findnew_thread(m, pid, tid);
+	m->generation++;
 	if (!t->comm_set || strcmp(t->comm, comm) != 0)
 		t->comm = arena_strdup(&m->comms, comm);
 	t->comm_set = true;
@@ -110,6 +111,7 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		       uint32_t tid, uint32_t ptid)
 {
 	struct proc_thread *parent = proc_machine_findnew_thread(m, ppid, ptid);
+	m->generation++;
 	const char *pcomm = parent->comm;
 	bool pset = parent->comm_set;
 	size_t pspace = parent->maps_id;
@@ -227,6 +229,7 @@ void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
 	uint64_t end = start + len < start ? UINT64_MAX : start + len;
 	if (len == 0)
 		return;
+	m->generation++;
 	if (kernel || pid == (uint32_t)-1) {
 		kernel_mmap(m, start, end, pgoff, filename, build_id, build_id_size);
 		return;

@@ -60,6 +60,8 @@ struct proc_machine {
 	struct sym_dso *kernel_dso;
 	struct arena comms;
 	bool clear_on_exec;        /* default false, as perf */
+	uint64_t generation;       /* bumped by every COMM, FORK and MMAP: while it
+				    * stays, an address resolves the same way */
 };
 
 void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos);

@@ -183,6 +183,19 @@ static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
 	return n;
 }
 
+size_t proc_session_frames(struct proc_session *ses, const struct proc_sample *ps,
+			   struct proc_frame **frames)
+{
+	size_t n = resolve_chain(ses, ps->thread, ps->s);
+	*frames = ses->frames;
+	return n;
+}
+
+bool proc_session_hooked(const struct proc_session *ses, const struct pd_sample *s)
+{
+	return ses->chain_hook && s->regs_user.abi && s->stack_dyn_size;
+}
+
 static int deliver_sample(struct proc_session *ses, const struct pd_sample *s)
 {
 	ses->nr_samples++;

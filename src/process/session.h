@@ -93,6 +93,14 @@ int proc_session_run(struct proc_session *ses, proc_sample_fn fn, void *ctx);
 const struct diag *proc_session_damage(const struct proc_session *ses);
 void proc_session_close(struct proc_session *ses);
 
+/* With ses->resolve false, samples arrive without frames: resolve them
+ * on demand (frames borrowed until the next call). Returns the count. */
+size_t proc_session_frames(struct proc_session *ses, const struct proc_sample *ps,
+			   struct proc_frame **frames);
+/* True when the sample's chain comes from the unwinder hook (its frames
+ * depend on the stack copy, not only on the recorded ips). */
+bool proc_session_hooked(const struct proc_session *ses, const struct pd_sample *s);
+
 /* Resolve one address as perf does for a sample or chain entry. */
 void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
 			  bool kernel, uint64_t ip, struct proc_frame *out);

@@ -36,6 +36,7 @@ void sym_dsos_release(struct sym_dsos *s)
 	for (size_t i = 0; i < s->n; i++) {
 		struct sym_dso *d = s->v[i];
 		sym_table_release(&d->table);
+		sym_table_release(&d->plt);
 		free(d->segs);
 		free(d->elf_path);
 		free(d->sym_path);
@@ -101,6 +102,7 @@ struct sym_dso *sym_dsos_findnew(struct sym_dsos *s, const char *name)
 	d->short_name = slash && slash[1] && d->name[0] != '[' ? slash + 1 : d->name;
 	d->kind = guess_kind(d->name, d->short_name, &d->pid);
 	sym_table_init(&d->table);
+	sym_table_init(&d->plt);
 	XGROW(s->v, s->cap, s->n + 1);
 	d->id = s->n;
 	s->v[s->n++] = d;
@@ -164,6 +166,10 @@ static bool try_elf(struct sym_dsos *s, struct sym_dso *d, const char *path,
 		d->nsegs = f.nsegs;
 		d->elf_path = xstrdup(real);
 		fd->have_segs = true;
+		struct diag pd = DIAG_INIT;
+		if (sym_elf_load_plt(&f, &d->plt, &pd) < 0)
+			warn(s, real, &pd);
+		sym_table_finish(&d->plt, false);
 	}
 	if (!fd->have_syms && f.has_symtab) {
 		struct diag ld = DIAG_INIT;
@@ -408,6 +414,8 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	if ((d->kind == SYM_DSO_USER || d->kind == SYM_DSO_VDSO) && d->nsegs)
 		a = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
 	const struct sym_entry *e = sym_table_find(&d->table, a);
+	if (!e && d->plt.n)
+		e = sym_table_find(&d->plt, a);
 	slot->dso = d;
 	slot->addr = map_addr;
 	slot->sym = e;

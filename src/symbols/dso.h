@@ -12,6 +12,9 @@
  *           /proc/kallsyms when the running kernel's build id matches;
  *   vdso:   --vdso, cache [vdso]/<id>/vdso;
  *   JIT:    <jit dir>/perf-PID.map.
+ * PLT entries get perf's synthesized "name@plt" symbols, looked up only
+ * where no regular symbol (a zero-size one stretched to the next, such
+ * as _init, included) covers the address.
  * A source that is not a valid ELF (lies about its sizes, ...) is
  * skipped with one warning. Lookups go through a small address cache.
  * Addresses given to sym_dsos_find are "map addresses" as perf prints
@@ -62,6 +65,7 @@ struct sym_dso {
 	struct sym_buildid buildid;  /* recorded; size 0 when none */
 	bool loaded;
 	struct sym_table table;
+	struct sym_table plt;        /* "name@plt": used where table has nothing */
 	struct sym_segment *segs;    /* PT_LOAD of the runtime file */
 	size_t nsegs;
 	char *elf_path;              /* runtime ELF found (for unwinding) */

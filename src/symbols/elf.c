@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -251,6 +252,67 @@ int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 		if (!name || !*name)
 			continue;
 		add_symbol(t, &s, name);
+		added++;
+	}
+	return added;
+}
+
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) && strcmp(section_name(elf, shstrndx, sh), name) == 0)
+			return scn;
+	return NULL;
+}
+
+static void add_plt(struct sym_table *t, uint64_t addr, uint64_t size, const char *name)
+{
+	char *dm = sym_demangle(name);
+	char buf[1024];
+	int n = snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
+	free(dm);
+	if (n > 0)
+		sym_table_add(t, addr, size, SYM_BIND_GLOBAL, buf,
+			      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+int sym_elf_load_plt(struct sym_elf_file *f, struct sym_table *t, struct diag *d)
+{
+	GElf_Shdr rel, plt, dyn;
+	Elf_Scn *rs = section_named(f->elf, ".rela.plt", &rel);
+	if (!rs)
+		rs = section_named(f->elf, ".rel.plt", &rel);
+	Elf_Scn *ds = find_symtab(f->elf, SHT_DYNSYM, &dyn);
+	if (!rs || !ds || !section_named(f->elf, ".plt", &plt) ||
+	    rel.sh_link != elf_ndxscn(ds) || plt.sh_entsize == 0 ||
+	    (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL))
+		return 0;
+	Elf_Data *rd = elf_getdata(rs, NULL), *sd = elf_getdata(ds, NULL);
+	if (!rd || !sd) {
+		diag_set(d, ".plt relocations unreadable");
+		return -EINVAL;
+	}
+	bool rela = rel.sh_type == SHT_RELA;
+	size_t ent = gelf_fsize(f->elf, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+	size_t n = ent ? rd->d_size / ent : 0;
+	uint64_t addr = plt.sh_addr + plt.sh_entsize;
+	int added = 0;
+	for (size_t i = 0; i < n; i++, addr += plt.sh_entsize) {
+		uint64_t info;
+		GElf_Rela ra;
+		GElf_Rel r;
+		if (rela ? !gelf_getrela(rd, (int)i, &ra) : !gelf_getrel(rd, (int)i, &r))
+			break;
+		info = rela ? ra.r_info : r.r_info;
+		GElf_Sym sym;
+		if (!gelf_getsym(sd, (int)GELF_R_SYM(info), &sym))
+			continue;
+		const char *name = elf_strptr(f->elf, dyn.sh_link, sym.st_name);
+		add_plt(t, addr, plt.sh_entsize, name ? name : "");
 		added++;
 	}
 	return added;

@@ -52,6 +52,12 @@ void sym_elf_close(struct sym_elf_file *f);
 int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 		 bool prefer_dynsym, struct diag *d);
 
+/* Add "name@plt" symbols for the .plt entries, as perf synthesizes them
+ * (x86-style .plt with sh_entsize-sized header and entries, names from
+ * .rela.plt/.rel.plt through .dynsym). Returns the number added, 0 when
+ * the file has no such .plt, or -EINVAL (diag). */
+int sym_elf_load_plt(struct sym_elf_file *f, struct sym_table *t, struct diag *d);
+
 /* Map a file offset to the virtual address symbols use, through the
  * PT_LOAD segment holding it (identity when none does). */
 uint64_t sym_segments_to_vaddr(const struct sym_segment *segs, size_t n,
