@@ -521,6 +521,16 @@ static int oneshot(struct record_args *a)
 	return rc;
 }
 
+static void print_warnings(struct rec_session *s)
+{
+	char *line = s->warnings.buf, *nl;
+	while ((nl = strchr(line, '\n'))) {
+		diag_warn("%.*s", (int)(nl - line), line);
+		line = nl + 1;
+	}
+	sb_reset(&s->warnings);
+}
+
 static int record(struct record_args *a, int argc, char **argv)
 {
 	struct workload wl = { 0, -1, -1 };
@@ -534,7 +544,9 @@ static int record(struct record_args *a, int argc, char **argv)
 		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
 		return 1;
 	}
-	if (rec_session_open(&s, &a->o, wl.pid) < 0) {
+	int ro = rec_session_open(&s, &a->o, wl.pid);
+	print_warnings(&s);
+	if (ro < 0) {
 		diag_print(&s.diag, NULL);
 		goto out_session;
 	}

@@ -104,6 +104,7 @@ struct rec_session {
 	uint64_t first_time, last_time;
 	struct rec_dsos *dsos;
 	struct strbuf stage;             /* ring copy */
+	struct strbuf warnings;          /* lines for the command to print */
 	struct diag diag;
 };
 

@@ -291,9 +291,9 @@ static int open_one(struct rec_session *s, size_t ev, pid_t tid, int cpu)
 		if ((err == EACCES || err == EPERM) && tid != -1 &&
 		    !a->exclude_kernel && paranoid() >= 2) {
 			/* as perf does: user space only is still allowed */
-			diag_warn("kernel.perf_event_paranoid is %d: recording "
-				  "user space only (lower it to 1 for kernel "
-				  "frames)", paranoid());
+			sb_addf(&s->warnings, "kernel.perf_event_paranoid is %d: "
+				"recording user space only (lower it to 1 for "
+				"kernel frames)\n", paranoid());
 			e->exclude_kernel = true;
 			build_attr(s, ev);
 			continue;
@@ -301,9 +301,9 @@ static int open_one(struct rec_session *s, size_t ev, pid_t tid, int cpu)
 		if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV) &&
 		    rec_event_fallback(e)) {
 			if (!e->is_default)
-				diag_warn("the cycles event is not supported "
-					  "(no hardware PMU), falling back to "
-					  "cpu-clock");
+				sb_adds(&s->warnings, "the cycles event is not "
+					"supported (no hardware PMU), falling back "
+					"to cpu-clock\n");
 			build_attr(s, ev);
 			continue;
 		}
@@ -382,9 +382,10 @@ static int check_freq(struct rec_session *s)
 	if (!max || s->opts->period || s->opts->freq <= max)
 		return 0;
 	if (!s->opts->freq_given) {
-		diag_warn("lowering the default frequency from %llu to the kernel's "
-			  "maximum, %lu Hz (kernel.perf_event_max_sample_rate)",
-			  (unsigned long long)s->opts->freq, max);
+		sb_addf(&s->warnings, "lowering the default frequency from %llu "
+			"to the kernel's maximum, %lu Hz "
+			"(kernel.perf_event_max_sample_rate)\n",
+			(unsigned long long)s->opts->freq, max);
 		s->opts->freq = max;
 		return 0;
 	}
@@ -402,6 +403,7 @@ int rec_session_open(struct rec_session *s, struct rec_opts *o, pid_t workload)
 	s->opts = o;
 	s->workload = workload;
 	sb_init(&s->stage);
+	sb_init(&s->warnings);
 	int r = check_freq(s);
 	if (r == 0)
 		r = setup_cpus(s);
@@ -641,5 +643,6 @@ void rec_session_close(struct rec_session *s)
 	free(s->cpus);
 	rec_dsos_free(s->dsos);
 	sb_release(&s->stage);
+	sb_release(&s->warnings);
 	memset(s, 0, sizeof(*s));
 }
