@@ -70,6 +70,18 @@ run() {
 echo "# scorch fold, perf script text, one thread (best of $RUNS; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 run "example-perf-stacks x N" "$example"
 [ -n "$system" ] && run "system-wide recording x N" "$system"
+# side by side with what produces the text: perf script of the recording
+if [ -n "$system" ] && [ -s "$dir/system.data" ]; then
+	/usr/bin/time -f '%e %U %S' -o "$dir/time.txt" perf script -i "$dir/system.data" > "$dir/ps.txt" 2> /dev/null
+	read -r t u s < "$dir/time.txt"
+	/usr/bin/time -f '%e %U %S' -o "$dir/time2.txt" "$SCORCH" fold "$dir/ps.txt" > /dev/null 2>&1
+	read -r t2 u2 s2 < "$dir/time2.txt"
+	awk -v b="$(stat -c %s "$dir/ps.txt")" -v c1="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
+		-v c2="$(awk -v u="$u2" -v s="$s2" 'BEGIN { print u + s }')" \
+		'BEGIN { if (c1 < 0.01) c1 = 0.01; if (c2 < 0.01) c2 = 0.01;
+			 printf "%-26s %6.1f MB  perf script cpu %5.2f s, scorch fold cpu %5.2f s: fold is %.0fx faster than the text it reads is made\n",
+			 "perf script vs fold", b / 1e6, c1, c2, c1 / c2 }'
+fi
 # from a pipe, as in perf script | scorch fold
 t0=$(date +%s.%N)
 cat "$example" | "$SCORCH" fold > /dev/null
