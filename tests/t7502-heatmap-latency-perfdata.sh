@@ -46,7 +46,7 @@ record_block() {
 	need perf losetup mkfs.ext4 || return 1
 	truncate -s 32M img && loop=$(losetup -f --show img 2>/dev/null) || return 1
 	mkfs.ext4 -q "$loop" && mkdir -p mnt && mount "$loop" mnt || { losetup -d "$loop"; return 1; }
-	perf record -q --synth=no -e block:block_rq_issue -e block:block_rq_complete -a \
+	perf --buildid-dir "$TMP/.debug" record -q --synth=no -e block:block_rq_issue -e block:block_rq_complete -a \
 		-o /dev/shm/t7502-$$.data -- dd if=/dev/zero of=mnt/f bs=4k count=400 oflag=direct >/dev/null 2>&1
 	local rc=$?
 	umount mnt; losetup -d "$loop"
@@ -56,7 +56,7 @@ record_block() {
 if record_block && [ -s rec.data ]; then
 	# independent pairing from perf script: key (dev, sector), keep the
 	# latest issue, microseconds truncated as perf script prints them
-	perf script -i rec.data -F time,event,trace --ns 2>/dev/null | awk '
+	perf --buildid-dir "$TMP/.debug" script -i rec.data -F time,event,trace --ns 2>/dev/null | awk '
 		{ gsub(/:/, "", $1); split($1, t, "."); us = t[1] * 1000000 + int(substr(t[2], 1, 6)) }
 		$2 ~ /issue/ { iss[$3, $7] = us; has[$3, $7] = 1 }
 		$2 ~ /complete/ && has[$3, $6] { printf "%.0f %.0f\n", us, us - iss[$3, $6]; delete has[$3, $6] }' > rec.exp

@@ -17,15 +17,15 @@ awk 'NR > 3 { split($1, t, "."); d = $(NF - 1); split(d, m, ".");
 check_same "sched/perf.data: sch delay column gives timehist-schdelay-us.txt" "$SD/timehist-schdelay-us.txt" delay.txt
 
 # a fresh recording: a busy loop in the background and a sleep, as in the shared one
-if need perf && perf sched record -q -o rec.data -- sh -c '(i=0; while [ $i -lt 50000 ]; do i=$((i+1)); done) & sleep 0.1; wait' \
+if need perf && perf --buildid-dir "$TMP/.debug" sched record -q -o rec.data -- sh -c '(i=0; while [ $i -lt 50000 ]; do i=$((i+1)); done) & sleep 0.1; wait' \
 	> /dev/null 2> rec.err && [ -s rec.data ]; then
-	perf sched latency -i rec.data > plat.txt 2>/dev/null
+	perf --buildid-dir "$TMP/.debug" sched latency -i rec.data > plat.txt 2>/dev/null
 	"$SCORCH" sched latency rec.data > slat.txt
 	noinfo plat.txt > plat.exp; noinfo slat.txt > slat.got
 	check_same "fresh recording: latency equals perf sched latency" plat.exp slat.got
 	n=$(grep -c ' ms |' slat.got)
 	if [ "$n" -ge 3 ]; then pass "fresh recording: $n task rows"; else fail "fresh recording: $n task rows"; fi
-	perf sched timehist -i rec.data > pth.txt 2>/dev/null
+	perf --buildid-dir "$TMP/.debug" sched timehist -i rec.data > pth.txt 2>/dev/null
 	"$SCORCH" sched timehist rec.data > sth.txt
 	check_same "fresh recording: timehist equals perf sched timehist" pth.txt sth.txt
 else

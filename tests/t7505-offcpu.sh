@@ -27,7 +27,7 @@ case $(uname -m) in x86_64|aarch64) arch_ok=1 ;; *) arch_ok= ;; esac
 if [ -n "$arch_ok" ] && need perf cc &&
 	wl=ocs$$ &&   # a comm of our own: other runs of this test may record at the same time
 	cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o $wl "$ROOT/tests/workloads/offcpu_sleep.c" &&
-	perf record -q -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -a -g -o rec.data ./$wl > /dev/null 2> rec.err &&
+	perf --buildid-dir "$TMP/.debug" record -q -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -a -g -o rec.data ./$wl > /dev/null 2> rec.err &&
 	[ -s rec.data ]; then
 	share() { # FILE: nap_long's share (percent) of the workload's nap time, then ms of each
 		awk -v wl="$wl" 'index($0, wl ";") == 1 { if (/;nap_long;/) l += $NF; else if (/;nap_short;/) s += $NF; t += $NF }

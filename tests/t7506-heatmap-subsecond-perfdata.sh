@@ -4,12 +4,12 @@
 # of that range on the same file.
 need perf cc || { skip "subsecond perf.data" "perf or cc missing"; return 0 2>/dev/null || exit 0; }
 cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o work "$ROOT/tests/workloads/offcpu_sleep.c" &&
-	perf record -q -F 997 -g -o cpu.data ./work > /dev/null 2> rec.err
+	perf --buildid-dir "$TMP/.debug" record -q -F 997 -g -o cpu.data ./work > /dev/null 2> rec.err
 if [ ! -s cpu.data ]; then
 	skip "subsecond perf.data" "perf record failed: $(head -c 200 rec.err)"
 else
 	# independent count from perf script --ns times (idle kept: --all)
-	perf script -i cpu.data -F time --ns 2>/dev/null | awk '
+	perf --buildid-dir "$TMP/.debug" script -i cpu.data -F time --ns 2>/dev/null | awk '
 		{ t = $1; sub(/:$/, "", t); split(t, p, "."); if (first == "") first = p[1]
 		  r = int(substr(p[2], 1, 9) * 50 / 1000000000); n[(p[1] - first) "\t" r]++ }
 		END { for (k in n) print k "\t" n[k] }' | sort > exp.tsv

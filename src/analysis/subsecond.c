@@ -1,9 +1,9 @@
 /*
  * subsecond: sample offsets from perf script text or perf.data (see
  * subsecond.h). Stage: analysis. The text path runs the fold parser
- * (stacks/collapse_perf) line by line into a scratch table that holds at
- * most one sample: when a sample comes out, its stack is credited to the
- * time of its event line. Key invariant: a sample is counted iff the fold
+ * (stacks/collapse_perf) line by line: when its sample count moves, the
+ * stack it stored last (last_id, with the sample's period as weight) is
+ * credited to the time of that sample's event line. Key invariant: a sample is counted iff the fold
  * parser emits it, and its time is the one printed on its own event line.
  */
 #include "analysis/subsecond.h"
@@ -80,27 +80,26 @@ bool an_script_idle(const char *line, size_t len, bool *swapper_seen)
 
 struct script_state {
 	struct an_offsets *a;
-	struct stack_table scratch;
+	struct stack_table table;   /* the fold parser's output (its ids) */
 	struct collapse_perf cp;
+	uint64_t seen;              /* cp.samples already taken */
 	uint64_t cur_time;      /* time of the open sample */
 	bool cur_has_time, cur_idle, swapper_seen;
 };
 
 static void take_sample(struct script_state *st)
 {
-	if (stack_table_count(&st->scratch) == 0)
+	if (st->cp.samples == st->seen)
 		return;
+	st->seen = st->cp.samples;
 	size_t len;
-	const char *stack = stack_table_key(&st->scratch, 0, &len);
+	const char *stack = stack_table_key(&st->table, st->cp.last_id, &len);
 	if (!st->cur_has_time)
 		st->a->no_time++;
 	else if (st->cur_idle && !st->a->o.keep_idle)
 		st->a->idle++;
 	else
-		subsec_map_sample(&st->a->map, st->cur_time, stack, len,
-				  stack_table_value(&st->scratch, 0));
-	stack_table_release(&st->scratch);
-	stack_table_init(&st->scratch);
+		subsec_map_sample(&st->a->map, st->cur_time, stack, len, st->cp.period);
 }
 
 static void script_line(struct script_state *st, const char *line, size_t len,
@@ -135,8 +134,8 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 	}
 	struct script_state st = { .a = a };
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
-	stack_table_init(&st.scratch);
-	collapse_perf_init(&st.cp, &co, &st.scratch);
+	stack_table_init(&st.table);
+	collapse_perf_init(&st.cp, &co, &st.table);
 	const char *line;
 	size_t len;
 	while ((rc = lines_next(&lr, &line, &len)) > 0)
@@ -150,7 +149,7 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 			 (unsigned long long)st.cp.first_bad_line,
 			 (unsigned long long)st.cp.bad_lines);
 	collapse_perf_release(&st.cp);
-	stack_table_release(&st.scratch);
+	stack_table_release(&st.table);
 	lines_close(&lr);
 	return rc < 0 || a->events == 0 ? -EINVAL : 0;
 }

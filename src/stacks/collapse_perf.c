@@ -678,12 +678,14 @@ static void end_sample(struct collapse_perf *p)
 	}
 	if (sid != (size_t)-1) {
 		stack_table_add_id(p->out, hmap_at(&p->seqs, sid)->value, p->period);
+		p->last_id = hmap_at(&p->seqs, sid)->value;
 	} else {
 		stack_builder_push(&p->frames, p->pname.buf, p->pname.len);
 		size_t id = stack_table_add_built(p->out, &p->frames, STACK_LEAF_FIRST,
 						  p->period);
 		if (p->seq_ok && p->seqs.keys.total < SEQ_MAX_BYTES)
 			hmap_at(&p->seqs, hmap_put(&p->seqs, p->seq, key_len, NULL))->value = id;
+		p->last_id = id;
 	}
 	stack_builder_reset(&p->frames);
 	seq_reset(p);

@@ -118,6 +118,7 @@ struct collapse_perf {
 	uint64_t first_bad_line;       /* line number of the first one */
 	struct strbuf first_bad;       /* its text (truncated) */
 	uint64_t samples, headers;     /* samples stored, header lines seen */
+	size_t last_id;                /* out's id of the sample stored last */
 	uint64_t unterminated_line;    /* open sample at end of input */
 	uint64_t truncated_line;       /* first frame left out by the caps */
 	struct collapse_frame_cache cache;
