@@ -89,3 +89,9 @@ F --nameattr na.txt in.folded > na.svg
 check_grep "--nameattr: link frame" '<a xlink:href="https://example.com/mul" target="_blank"><title>multiply</title>' na.svg
 check_grep "--nameattr: class and extra attributes" '<g class="hot" stroke="red">' na.svg
 if grep -q 'evil' na.svg; then fail "--nameattr: handlers dropped"; else pass "--nameattr: handlers dropped"; fi
+
+# options may follow the files, as Getopt::Long allows
+"$SCORCH" flame in.folded --title Late > late.svg 2>/dev/null
+[ "$(title_of late.svg)" = "Late" ] && pass "options after the input file" || fail "late option: $(title_of late.svg)"
+./flamegraph.pl in.folded -title=PerlLate > late2.svg 2>/dev/null
+[ "$(title_of late2.svg)" = "PerlLate" ] && pass "flamegraph.pl: -title=X after the file" || fail "drop-in late option"

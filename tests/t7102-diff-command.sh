@@ -44,3 +44,5 @@ check_grep "--negate flips the change" '<title>__fget_light \(12 samples, 15.00%
 if need python3; then
 	check "differential graph geometry" python3 "$ROOT/tests/browser/svgcheck.py" direct.svg
 fi
+"$SCORCH" diff "$D/before.txt" "$D/after.txt" --svg > late.svg 2>/dev/null
+check_same "scorch diff A B --svg (options after the files)" direct.svg late.svg

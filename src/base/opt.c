@@ -26,7 +26,7 @@ static struct opt_tables *build(const struct opt_cmd *cmd)
 	struct opt_tables *t = xcalloc(1, sizeof(*t));
 	t->longs = xcalloc(n + 2, sizeof(struct option));
 	struct strbuf sb = SB_INIT;
-	sb_adds(&sb, "+:h");
+	sb_adds(&sb, cmd->permute ? ":h" : "+:h");
 	for (size_t i = 0; i < n; i++) {
 		const struct opt_spec *o = &cmd->opts[i];
 		t->longs[i].name = o->name;
@@ -70,7 +70,7 @@ int opt_next(struct opt_state *st, int argc, char **argv,
 {
 	if (!st->priv) {
 		st->priv = build(cmd);
-		optind = 1;
+		optind = cmd->permute ? 0 : 1; /* 0: glibc re-reads the ordering */
 		opterr = 0;
 	}
 	struct opt_tables *t = st->priv;

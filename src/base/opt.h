@@ -43,6 +43,9 @@ struct opt_cmd {
 	const char *summary;  /* one line */
 	const struct opt_spec *opts;
 	bool single_dash_long; /* accept -title like Perl's Getopt::Long */
+	bool permute;          /* options may also follow operands
+				  ("scorch diff A B --svg"); default: the
+				  first operand ends the options */
 };
 
 struct opt_state {
