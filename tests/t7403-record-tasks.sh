@@ -34,6 +34,13 @@ perf script -i fk.data 2> /dev/null | "$SCORCH" fold > fk.folded
 check_grep "forks: child stacks resolve" 'main;child_work;burn ' fk.folded
 check_grep "forks: grandchild stacks resolve" 'main;grandchild_work;burn ' fk.folded
 
+# --no-inherit: the command only, not its children
+"$SCORCH" record -q -F 997 -g --no-inherit -o ni.data -- ./forks 2 0.3 > ni.out 2> err.txt
+check "--no-inherit: exit 0" test $? -eq 0
+perf script -i ni.data -F pid 2> /dev/null | awk '{print $1}' | sort -u > ni-pids.txt
+parent=$(sed -n '1s/pid //p' ni.out)
+check "--no-inherit: no child has samples" test -z "$(grep -vx "$parent" ni-pids.txt)"
+
 # -p: a running process, until it exits; its maps come from /proc
 ./work_fp 1.5 > /dev/null &
 pid=$!
