@@ -4,7 +4,8 @@
 #      it with `perf record --call-graph dwarf` until the file has at least
 #      MB megabytes (default 200; about 8 KB per sample);
 #   2. runs `perf script > /dev/null` and `scorch fold` on that file once
-#      each and compares their CPU time (user + sys);
+#      each and compares their CPU time (perf stat task-clock, children
+#      such as perf's addr2line included);
 #   3. checks that both give the same stacks: scorch fold of perf.data
 #      against scorch fold of perf script's text (the stackcollapse-perf
 #      path), which must be identical;
@@ -40,11 +41,13 @@ if [ ! -s "$data" ] || [ "$(stat -c %s "$data")" -lt $((MB * 1000000)) ]; then
 fi
 size_mb=$(( $(stat -c %s "$data") / 1000000 ))
 
-# cpu OUT CMD...: CPU seconds (user + sys) of CMD with stdout to OUT
+# cpu OUT CMD...: CPU seconds of CMD with stdout to OUT, children
+# included (perf script runs addr2line for inline frames): perf stat's
+# task-clock, which follows every task the command starts
 cpu() {
 	local out=$1; shift
-	/usr/bin/time -f '%U %S' -o "$dir/time.txt" "$@" > "$out" 2> /dev/null || true
-	awk '{ printf "%.2f", $1 + $2 }' "$dir/time.txt"
+	perf stat -x, -e task-clock -o "$dir/time.txt" -- "$@" > "$out" 2> /dev/null || true
+	awk -F, '/task-clock/ { printf "%.3f", $1 / 1000 }' "$dir/time.txt"
 }
 
 perf_cpu=$(cpu /dev/null perf --buildid-dir "$dir/buildid" script -i "$data")
