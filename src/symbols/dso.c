@@ -162,6 +162,7 @@ static bool try_elf(struct sym_dsos *s, struct sym_dso *d, const char *path,
 	if (!fd->runtime_id.size && f.buildid.size)
 		fd->runtime_id = f.buildid;
 	if (!fd->have_segs && f.nsegs && f.has_dynsym) {
+		free(d->segs); /* a debug file's, taken before */
 		d->segs = xmemdup(f.segs, f.nsegs * sizeof(*f.segs));
 		d->nsegs = f.nsegs;
 		d->elf_path = xstrdup(real);
@@ -178,7 +179,7 @@ static bool try_elf(struct sym_dsos *s, struct sym_dso *d, const char *path,
 		} else {
 			fd->have_syms = true;
 			d->sym_path = xstrdup(real);
-			if (!fd->have_segs && f.nsegs) {
+			if (!fd->have_segs && f.nsegs && !d->segs) {
 				d->segs = xmemdup(f.segs, f.nsegs * sizeof(*f.segs));
 				d->nsegs = f.nsegs;
 			}
