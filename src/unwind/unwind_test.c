@@ -8,6 +8,7 @@
 
 #include <dwarf.h>
 #include <execinfo.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,66 @@ UNIT_TEST(unwind_live_matches_backtrace)
 	CHECK(n >= 1 && n < 5 && res.stop != UNW_STOP_END);
 	unw_session_free(u);
 	free(s.stack);
+}
+
+/* ---- through a signal frame: the handler captures, the unwinder must
+ * cross glibc's __restore_rt (CFA and registers are DWARF expressions
+ * reading the ucontext on the stack) back into the interrupted code ---- */
+
+static struct snap sig_snap;
+static uint64_t sig_stack_end;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	live_capture(&sig_snap, sig_stack_end);
+}
+
+__attribute__((noinline)) static int sig_raiser(void)
+{
+	raise(SIGUSR1);
+	__asm__ volatile("" ::: "memory");
+	return 1;
+}
+
+UNIT_TEST(unwind_live_signal_frame)
+{
+	static struct live l;
+	live_maps(&l);
+	sig_stack_end = l.stack_end;
+	memset(&sig_snap, 0, sizeof(sig_snap));
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGUSR1, &sa, &old);
+	sig_raiser();
+	sigaction(SIGUSR1, &old, NULL);
+	CHECK(sig_snap.stack != NULL);
+	if (!sig_snap.stack)
+		return;
+	struct unw_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.arch = UNW_ARCH_X86_64;
+	for (int i = 0; i < 16; i++)
+		smp.regs.r[i] = sig_snap.regs[i];
+	smp.regs.valid = (1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12);
+	smp.regs.pc = sig_snap.regs[16];
+	smp.regs.has_pc = true;
+	smp.stack = sig_snap.stack;
+	smp.stack_size = sig_snap.size;
+	struct unw_session *u = unw_session_new();
+	uint64_t ips[64];
+	struct unw_result res;
+	size_t n = unw_dwarf_unwind(u, &smp, live_find, &l, ips, 64, &res);
+	/* sig_raiser's frame must be reached: some ip lies inside it */
+	bool found = false;
+	uint64_t lo = (uint64_t)(uintptr_t)sig_raiser;
+	for (size_t k = 0; k < n; k++)
+		found |= ips[k] >= lo && ips[k] < lo + 64;
+	CHECK(found);
+	CHECK(res.stop == UNW_STOP_END);
+	unw_session_free(u);
+	free(sig_snap.stack);
 }
 
 UNIT_TEST(unwind_memo_grows_and_restarts)
