@@ -33,7 +33,7 @@ SCORCH_COMMAND(record, "sample a command or processes with perf_event_open and w
 enum {
 	O_EVENT = 1, O_FREQ, O_COUNT, O_G, O_CALLGRAPH, O_ALL, O_CPU, O_PID,
 	O_TID, O_NO_INHERIT, O_OUTPUT, O_COMPRESS, O_MMAP, O_NO_CACHE,
-	O_NO_BUILDID, O_SVG, O_FOLDED, O_QUIET,
+	O_NO_BUILDID, O_SVG, O_FOLDED, O_QUIET, O_OFFCPU,
 };
 
 static const struct opt_spec opts[] = {
@@ -55,13 +55,14 @@ static const struct opt_spec opts[] = {
 	{ "svg", 0, OPT_REQ, "FILE", "also write a flame graph of the recording to FILE", O_SVG },
 	{ "folded", 0, OPT_REQ, "FILE", "also write the folded stacks of the recording to FILE", O_FOLDED },
 	{ "quiet", 'q', OPT_NONE, NULL, "no summary line at the end", O_QUIET },
+	{ "offcpu", 0, OPT_NONE, NULL, "off-CPU profile for scorch offcpu: sched_switch and sched_wakeup with call chains, all CPUs", O_OFFCPU },
 	OPT_END_SPEC
 };
 
 static const struct opt_cmd cmd = {
 	"record", "scorch record [options] [--] [COMMAND [ARGS...]]",
 	"sample a command or processes with perf_event_open and write perf.data",
-	opts, false,
+	opts, false, false,   /* options stop at the command: no permuting */
 };
 
 struct record_args {
@@ -165,6 +166,11 @@ static int one_option(struct record_args *a, int id, const char *arg)
 	case O_ALL:
 		a->o.system_wide = true;
 		return 0;
+	case O_OFFCPU: /* what scorch offcpu reads; -g unless a call graph is given */
+		a->o.system_wide = true;
+		if (a->o.callgraph == REC_CG_NONE)
+			a->o.callgraph = REC_CG_FP;
+		return add_events(a, "sched:sched_switch,sched:sched_wakeup") < 0 ? 1 : 0;
 	case O_CPU:
 		a->o.cpu_list = arg;
 		return 0;
