@@ -1,0 +1,23 @@
+# t7307: damaged perf.data in the perf.data commands: a truncated file is
+# folded, printed and reported up to the damage with one warning naming
+# the file, the offset and the record type, exit status 0; a file that is
+# not perf.data fails with a message.
+C=$SHARED/corpus
+export HOME=$TMP/home
+mkdir -p "$HOME"
+head -c 200000 "$C/fp/perf.data" > trunc.data
+for cmd in fold script report; do
+	"$SCORCH" $cmd --buildid-dir "$C/fp/buildid" trunc.data > $cmd.out 2> $cmd.err
+	check "$cmd: truncated file: exit 0" test $? -eq 0
+	check "$cmd: truncated file: output kept" test -s $cmd.out
+	check_grep "$cmd: truncated file: warning with offset and record" 'warning: trunc\.data: at offset 0x[0-9a-f]+: SAMPLE' $cmd.err
+done
+check "fold: truncated file: fewer samples than the whole file" awk -v a="$(awk '{s+=$NF} END {printf "%d", s}' fold.out)" \
+	-v b="$(awk '{s+=$NF} END {printf "%d", s}' "$C/fp/stackcollapse.folded")" 'BEGIN { exit !(a > 0 && a < b) }'
+printf 'not a perf.data file at all\n' > junk.data
+check_fails "script: not perf.data fails" "$SCORCH" script junk.data
+check_fails "report: not perf.data fails" "$SCORCH" report junk.data
+check_fails "buildid-list: not perf.data fails" "$SCORCH" buildid-list junk.data
+check_fails "archive: not perf.data fails" "$SCORCH" archive -o junk.tar junk.data
+"$SCORCH" script junk.data 2> junk.err
+check_grep "the message names the file" 'junk\.data' junk.err
