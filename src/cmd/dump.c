@@ -29,9 +29,10 @@ static const struct opt_spec opts[] = {
 };
 
 static const struct opt_cmd dump_cmd = {
-	"dump", "scorch dump [--stats] [FILE]",
-	"Print the records of FILE (default perf.data; - reads stdin) one per line.",
-	opts, false,
+	.name = "dump",
+	.usage = "scorch dump [--stats] [FILE]",
+	.summary = "Print the records of FILE (default perf.data; - reads stdin) one per line.",
+	.opts = opts,
 };
 
 struct event_stat {

@@ -29,9 +29,10 @@ static const struct opt_spec opts[] = {
 };
 
 static const struct opt_cmd header_cmd = {
-	"header", "scorch header [-I] [FILE]",
-	"Print the header of FILE (default perf.data; - reads stdin) as perf report --header-only does.",
-	opts, false,
+	.name = "header",
+	.usage = "scorch header [-I] [FILE]",
+	.summary = "Print the header of FILE (default perf.data; - reads stdin) as perf report --header-only does.",
+	.opts = opts,
 };
 
 /* perf 6.1 knows features 1..31; it lists the absent ones. */

@@ -467,6 +467,55 @@ static int fmt_hybrid(struct cursor *c, struct strbuf *out)
 	return 0;
 }
 
+/* perf's unit_number__scnprintf: 1024-based, integer division. */
+static void add_units(struct strbuf *out, uint64_t n)
+{
+	static const char units[] = "BKMGTPEZY";
+	size_t i = 0;
+
+	while (n / 1024 > 1 && i < sizeof(units) - 2) {
+		n /= 1024;
+		i++;
+	}
+	sb_addf(out, "%" PRIu64 "%c", n, units[i]);
+}
+
+/* Set bits of a bitmap as "0-19,32-105". */
+static void add_ranges(struct strbuf *out, struct cursor words, uint64_t nbits)
+{
+	uint64_t w = 0, start = 0;
+	bool in = false, first = true;
+
+	for (uint64_t i = 0; i <= nbits; i++) {
+		if (i % 64 == 0 && i < nbits)
+			w = cur_u64(&words);
+		bool set = i < nbits && (w >> (i % 64) & 1);
+		if (set && !in) {
+			start = i;
+			in = true;
+		} else if (!set && in) {
+			sb_addf(out, "%s%" PRIu64, first ? "" : ",", start);
+			if (i - 1 > start)
+				sb_addf(out, "-%" PRIu64, i - 1);
+			first = false;
+			in = false;
+		}
+	}
+}
+
+static uint64_t popcount_words(struct cursor words, uint64_t nbits)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < (nbits + 63) / 64; i++) {
+		uint64_t w = cur_u64(&words);
+		if (nbits - i * 64 < 64)
+			w &= ((uint64_t)1 << (nbits - i * 64)) - 1;
+		n += (uint64_t)__builtin_popcountll(w);
+	}
+	return n;
+}
+
 static int fmt_mem_topology(struct cursor *c, struct strbuf *out)
 {
 	uint64_t ver = cur_u64(c), bsize = cur_u64(c), nr = cur_u64(c);
@@ -476,12 +525,19 @@ static int fmt_mem_topology(struct cursor *c, struct strbuf *out)
 	sb_addf(out, "# memory nodes (nr %" PRIu64 ", block size 0x%" PRIx64
 		"):\n", nr, bsize);
 	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t node = cur_u64(c), size = cur_u64(c);
+		uint64_t node = cur_u64(c);
+		cur_u64(c);
 		uint64_t bits = cur_u64(c);
-		if (c->err || bits / 64 + 1 > c->left / 8 ||
-		    !cur_skip(c, (size_t)((bits + 63) / 64) * 8))
+		if (c->err || bits / 64 + 1 > c->left / 8)
 			return -EINVAL;
-		sb_addf(out, "#  node %" PRIu64 ": %" PRIu64 " blocks\n", node, size);
+		struct cursor words = cur_sub(c, (size_t)((bits + 63) / 64) * 8);
+		if (words.err)
+			return -EINVAL;
+		sb_addf(out, "#  %3" PRIu64 " [", node);
+		add_units(out, popcount_words(words, bits) * bsize);
+		sb_adds(out, "]: ");
+		add_ranges(out, words, bits);
+		sb_addc(out, '\n');
 	}
 	return 0;
 }
