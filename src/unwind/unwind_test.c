@@ -211,6 +211,20 @@ __attribute__((noinline)) static void live_capture(struct snap *s, uint64_t stac
 	s->nbt = backtrace(s->bt, 64);
 }
 
+/* The sample a snapshot stands for: the callee-saved registers, sp, pc. */
+static void snap_sample(const struct snap *s, struct unw_sample *smp)
+{
+	memset(smp, 0, sizeof(*smp));
+	smp->arch = UNW_ARCH_X86_64;
+	for (int i = 0; i < 16; i++)
+		smp->regs.r[i] = s->regs[i];
+	smp->regs.valid = (1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12);
+	smp->regs.pc = s->regs[16];
+	smp->regs.has_pc = true;
+	smp->stack = s->stack;
+	smp->stack_size = s->size;
+}
+
 __attribute__((noinline)) static int live_c(struct snap *s, uint64_t e) { live_capture(s, e); __asm__ volatile("" ::: "memory"); return 1; }
 __attribute__((noinline)) static int live_b(struct snap *s, uint64_t e) { return live_c(s, e) + 1; }
 __attribute__((noinline)) static int live_a(struct snap *s, uint64_t e) { return live_b(s, e) + 1; }
@@ -225,15 +239,7 @@ UNIT_TEST(unwind_live_matches_backtrace)
 	live_a(&s, l.stack_end);
 
 	struct unw_sample smp;
-	memset(&smp, 0, sizeof(smp));
-	smp.arch = UNW_ARCH_X86_64;
-	for (int i = 0; i < 16; i++)
-		smp.regs.r[i] = s.regs[i];
-	smp.regs.valid = (1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12);
-	smp.regs.pc = s.regs[16];
-	smp.regs.has_pc = true;
-	smp.stack = s.stack;
-	smp.stack_size = s.size;
+	snap_sample(&s, &smp);
 
 	struct unw_session *u = unw_session_new();
 	uint64_t ips[64];
@@ -302,15 +308,7 @@ UNIT_TEST(unwind_live_signal_frame)
 	if (!sig_snap.stack)
 		return;
 	struct unw_sample smp;
-	memset(&smp, 0, sizeof(smp));
-	smp.arch = UNW_ARCH_X86_64;
-	for (int i = 0; i < 16; i++)
-		smp.regs.r[i] = sig_snap.regs[i];
-	smp.regs.valid = (1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12);
-	smp.regs.pc = sig_snap.regs[16];
-	smp.regs.has_pc = true;
-	smp.stack = sig_snap.stack;
-	smp.stack_size = sig_snap.size;
+	snap_sample(&sig_snap, &smp);
 	struct unw_session *u = unw_session_new();
 	uint64_t ips[64];
 	struct unw_result res;
