@@ -18,7 +18,7 @@ struct opt_tables {
 	char *shorts;
 };
 
-static struct opt_tables *build(const struct opt_cmd *cmd)
+static struct opt_tables *build(const struct opt_cmd *cmd, bool permute)
 {
 	size_t n = 0;
 	while (cmd->opts && cmd->opts[n].name)
@@ -26,7 +26,7 @@ static struct opt_tables *build(const struct opt_cmd *cmd)
 	struct opt_tables *t = xcalloc(1, sizeof(*t));
 	t->longs = xcalloc(n + 2, sizeof(struct option));
 	struct strbuf sb = SB_INIT;
-	sb_adds(&sb, cmd->permute ? ":h" : "+:h");
+	sb_adds(&sb, permute ? ":h" : "+:h");
 	for (size_t i = 0; i < n; i++) {
 		const struct opt_spec *o = &cmd->opts[i];
 		t->longs[i].name = o->name;
@@ -105,6 +105,18 @@ int opt_next(struct opt_state *st, int argc, char **argv,
 			return id;
 	}
 	return c;
+}
+
+int opt_next(struct opt_state *st, int argc, char **argv,
+	     const struct opt_cmd *cmd, const char **arg)
+{
+	return next(st, argc, argv, cmd, arg, false);
+}
+
+int opt_next_any_order(struct opt_state *st, int argc, char **argv,
+		       const struct opt_cmd *cmd, const char **arg)
+{
+	return next(st, argc, argv, cmd, arg, true);
 }
 
 void opt_usage(FILE *f, const struct opt_cmd *cmd)

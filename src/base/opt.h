@@ -43,9 +43,6 @@ struct opt_cmd {
 	const char *summary;  /* one line */
 	const struct opt_spec *opts;
 	bool single_dash_long; /* accept -title like Perl's Getopt::Long */
-	bool permute;          /* options may also follow operands
-				  ("scorch diff A B --svg"); default: the
-				  first operand ends the options */
 };
 
 struct opt_state {
@@ -60,6 +57,10 @@ extern bool opt_perl_compat;
 
 int opt_next(struct opt_state *st, int argc, char **argv,
 	     const struct opt_cmd *cmd, const char **arg);
+/* As opt_next, but options may also follow operands ("scorch diff A B
+ * --svg", GNU order); "--" still ends the options. */
+int opt_next_any_order(struct opt_state *st, int argc, char **argv,
+		       const struct opt_cmd *cmd, const char **arg);
 void opt_usage(FILE *f, const struct opt_cmd *cmd);
 /* Print "try --help" hint for a usage error; returns 2. */
 int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
