@@ -65,12 +65,12 @@ static int id_of_short(const struct opt_cmd *cmd, int c)
 	return 0;
 }
 
-int opt_next(struct opt_state *st, int argc, char **argv,
-	     const struct opt_cmd *cmd, const char **arg)
+static int next(struct opt_state *st, int argc, char **argv,
+		const struct opt_cmd *cmd, const char **arg, bool permute)
 {
 	if (!st->priv) {
-		st->priv = build(cmd);
-		optind = cmd->permute ? 0 : 1; /* 0: glibc re-reads the ordering */
+		st->priv = build(cmd, permute);
+		optind = permute ? 0 : 1; /* 0: glibc re-reads the ordering */
 		opterr = 0;
 	}
 	struct opt_tables *t = st->priv;
