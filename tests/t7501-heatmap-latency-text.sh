@@ -45,6 +45,17 @@ if [ "$cells" = "$rects" ]; then pass "SVG has one rect per cell ($rects)"; else
 check_grep "SVG hover text names time, range and count" '<title>time 0s, range 0-419us, count: 15, colpct: 15%, acc: 15, acc pct: 15%</title>' synA.svg
 check_grep "SVG has the details line and handlers" 'onmouseover="s\(this\)" onmouseout="c\(\)"' synA.svg
 
+# Real browser: hovering a cell shows its time, range and count
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$browser" ]; then
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chr" \
+		--dump-dom "file://$TMP/synA.svg#hover=1" > hover.dom 2>/dev/null
+	check_grep "browser: hover shows the cell's time, range and count" \
+		'id="details"[^>]*>time 0s, range 419-838us, count: 42, colpct: 42%, acc: 57, acc pct: 57%<' hover.dom
+else
+	skip "browser hover" "chromium missing"
+fi
+
 # Edge cases (trace2heatmap/edge): e5 colours by the largest count of all cells.
 "$SCORCH" heatmap latency --steplat=10 --quirks --cells "$T2H/edge/e5.txt" > e5.tsv
 check_grep "e5: pale colour from the hidden column's count" 'rgb\(255,216,198\)' e5.tsv
