@@ -62,13 +62,14 @@ static const struct opt_spec opts[] = {
 };
 
 static const struct opt_cmd fold_cmd = {
-	"fold",
-	"scorch fold [options] [FILE...]",
-	"Fold stacks into \"frame;frame;... count\" lines, sorted. Input: perf\n"
+	.name = "fold",
+	.usage = "scorch fold [options] [FILE...]",
+	.summary = "Fold stacks into \"frame;frame;... count\" lines, sorted. Input: perf\n"
 	"script text (as stackcollapse-perf.pl), SystemTap print_stack output (as\n"
 	"stackcollapse-stap.pl), DTrace stack aggregations (as stackcollapse.pl)\n"
 	"or perf.data; detected from the content. No FILE or '-': standard input.",
-	opts, false,
+	.opts = opts,
+	.permute = true, /* options may follow files, as Getopt::Long allows */
 };
 
 enum { PEEK_BYTES = 256 * 1024 };
@@ -206,6 +207,7 @@ static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt
 	}
 	r->cur = NULL;
 	if (fmt == FMT_PERF_SCRIPT) {
+		collapse_perf_flush(&r->perf);
 		report_bad_lines(r, lr->name);
 		r->last_perf_input = lr->name;
 	}

@@ -487,7 +487,7 @@ static void seq_reset(struct collapse_perf *p)
  * first. Lines or frames of 32 KiB or more are not cached. */
 
 enum { CACHE_MAX_LINES = 1 << 20, CACHE_MAX_BYTES = 64 << 20,
-       SEQ_MAX_BYTES = 256 << 20, CACHE_MAX_LEN = 0x7fff, CACHE_NONE = 0x8000 };
+       SEQ_MAX_BYTES = 256 << 20, RAW_MAX_SAMPLE = 1 << 20, RAW_MAX_BYTES = 256 << 20, CACHE_MAX_LEN = 0x7fff, CACHE_NONE = 0x8000 };
 
 struct cache_rec {
 	uint8_t java;
@@ -645,6 +645,8 @@ void collapse_perf_init(struct collapse_perf *p, const struct collapse_opts *o,
 	cache_init(&p->cache);
 	hmap_init(&p->pnames);
 	hmap_init(&p->seqs);
+	hmap_init(&p->raws);
+	sb_init(&p->raw);
 	seq_reset(p);
 	if (o->event_filter && o->event_filter[0]) {
 		sb_adds(&p->filter, o->event_filter);
@@ -662,6 +664,8 @@ void collapse_perf_release(struct collapse_perf *p)
 	cache_release(&p->cache);
 	hmap_release(&p->pnames);
 	hmap_release(&p->seqs);
+	hmap_release(&p->raws);
+	sb_release(&p->raw);
 	free(p->seq);
 }
 
@@ -777,23 +781,13 @@ static void bad_line(struct collapse_perf *p, const char *s, size_t len,
 	}
 }
 
-void collapse_perf_line(struct collapse_perf *p, const char *s, size_t len,
-			uint64_t lineno)
+/* A line that is neither blank, a comment nor a sample header. */
+static void other_line(struct collapse_perf *p, const char *s, size_t len,
+		       uint64_t lineno)
 {
-	struct header h;
 	struct collapse_frame f;
-	if (len == 0) {
-		end_sample(p);
-		p->unterminated_line = 0;
-		return;
-	}
-	if (s[0] == '#')
-		return;
-	if (parse_header(s, len, &h)) {
-		header_line(p, s, len, &h);
-		p->unterminated_line = lineno;
-	} else if (p->frames.nframes >= COLLAPSE_MAX_FRAMES ||
-		   p->frames.text.len >= COLLAPSE_MAX_SAMPLE_BYTES) {
+	if (p->frames.nframes >= COLLAPSE_MAX_FRAMES ||
+	    p->frames.text.len >= COLLAPSE_MAX_SAMPLE_BYTES) {
 		/* no blank line for ages: bound the open sample, say so once */
 		if (p->have_pname && collapse_perf_is_frame(s, len) && !p->truncated_line)
 			p->truncated_line = lineno;
@@ -812,6 +806,100 @@ void collapse_perf_line(struct collapse_perf *p, const char *s, size_t len,
 			p->seq_ok = false;
 	} else {
 		bad_line(p, s, len, lineno);
+	}
+}
+
+/* ---- whole samples held back ---- */
+
+/* After an accepted header: hold the sample's lines back when it starts
+ * clean (no frames left open by a sample without a blank line). */
+static void raw_start(struct collapse_perf *p)
+{
+	p->raw_on = p->have_pname && !p->opts.srcline && p->frames.nframes == 0 &&
+		    p->raws.keys.total < RAW_MAX_BYTES;
+	if (!p->raw_on)
+		return;
+	sb_reset(&p->raw);
+	sb_add(&p->raw, p->pname.buf, p->pname.len);
+	sb_addc(&p->raw, '\n');
+	p->raw_lines = 0;
+}
+
+/* Parse the lines held back, as they would have been when they came. */
+void collapse_perf_flush(struct collapse_perf *p)
+{
+	if (!p->raw_on)
+		return;
+	p->raw_on = false;
+	const char *s = memchr(p->raw.buf, '\n', p->raw.len) + 1;
+	const char *end = p->raw.buf + p->raw.len;
+	for (uint64_t ln = p->raw_first; s < end; ln++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		other_line(p, s, (size_t)(nl - s), ln);
+		s = nl + 1;
+	}
+}
+
+static void raw_end(struct collapse_perf *p)
+{
+	size_t id = hmap_find(&p->raws, p->raw.buf, p->raw.len);
+	if (id != (size_t)-1) {
+		p->raw_on = false;
+		p->last_id = hmap_at(&p->raws, id)->value;
+		stack_table_add_id(p->out, p->last_id, p->period);
+		stack_builder_reset(&p->frames);
+		seq_reset(p);
+		p->have_pname = false;
+		p->samples++;
+		return;
+	}
+	uint64_t bad = p->bad_lines, trunc = p->truncated_line;
+	collapse_perf_flush(p);
+	end_sample(p);
+	if (p->bad_lines == bad && p->truncated_line == trunc)
+		hmap_at(&p->raws, hmap_put(&p->raws, p->raw.buf, p->raw.len, NULL))->value =
+			p->last_id;
+}
+
+static void raw_hold(struct collapse_perf *p, const char *s, size_t len,
+		     uint64_t lineno)
+{
+	if (p->raw.len + len >= RAW_MAX_SAMPLE) {
+		collapse_perf_flush(p);
+		other_line(p, s, len, lineno);
+		return;
+	}
+	if (p->raw_lines++ == 0)
+		p->raw_first = lineno;
+	sb_add(&p->raw, s, len);
+	sb_addc(&p->raw, '\n');
+}
+
+void collapse_perf_line(struct collapse_perf *p, const char *s, size_t len,
+			uint64_t lineno)
+{
+	struct header h;
+	if (len == 0) {
+		if (p->raw_on)
+			raw_end(p);
+		else
+			end_sample(p);
+		p->unterminated_line = 0;
+		return;
+	}
+	if (s[0] == '#') {
+		collapse_perf_flush(p); /* keeps held lines' numbers exact */
+		return;
+	}
+	if (parse_header(s, len, &h)) {
+		collapse_perf_flush(p);
+		header_line(p, s, len, &h);
+		raw_start(p);
+		p->unterminated_line = lineno;
+	} else if (p->raw_on) {
+		raw_hold(p, s, len, lineno);
+	} else {
+		other_line(p, s, len, lineno);
 	}
 }
 

@@ -95,8 +95,9 @@ struct collapse_frame_cache {
 /*
  * Streaming parser of perf script text. Feed lines (without '\n') in
  * order; state carries across inputs like Perl's <> over several files.
- * Samples go into the table given at init. Weird lines are counted, not
- * reported one by one.
+ * Samples go into the table given at init, which must not be reset or
+ * released while the parser lives (its caches keep stack ids into it).
+ * Weird lines are counted, not reported one by one.
  */
 /* Bounds on one sample (perf itself stops at a few hundred frames); past
  * them frame lines are left out and truncated_line says where. They only
@@ -131,6 +132,15 @@ struct collapse_perf {
 	uint32_t pname_id;             /* id of pname in pnames */
 	struct hmap pnames;            /* process names seen */
 	struct hmap seqs;              /* key: pname id + line ids; value: stack id */
+	/* Whole samples seen before: the lines of the open sample are held
+	 * back until its blank line; a sample whose process name and lines
+	 * (byte for byte) were seen before adds its period to the stack they
+	 * gave without a line being parsed. */
+	struct strbuf raw;             /* pname '\n', then each line '\n' */
+	bool raw_on;                   /* lines of the open sample held back */
+	size_t raw_lines;              /* how many */
+	uint64_t raw_first;            /* line number of the first */
+	struct hmap raws;              /* key: raw; value: stack id in out */
 	collapse_srcline_fn next_line; /* source of lines for srcline */
 	void *next_line_ctx;
 };
@@ -141,6 +151,9 @@ void collapse_perf_release(struct collapse_perf *p);
 /* One input line, lineno for messages. */
 void collapse_perf_line(struct collapse_perf *p, const char *line, size_t len,
 			uint64_t lineno);
+/* End of one input: lines held back are parsed now (so warnings count
+ * them); state still carries over to the next input. */
+void collapse_perf_flush(struct collapse_perf *p);
 /* After the last input: the line number of the header of a sample that
  * no blank line ended (stackcollapse-perf.pl drops it, and so do we), or
  * 0 when there is none. Multiple inputs continue one stream, as Perl's <>. */
