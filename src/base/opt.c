@@ -69,6 +69,7 @@ static int next(struct opt_state *st, int argc, char **argv,
 		const struct opt_cmd *cmd, const char **arg, bool permute)
 {
 	if (!st->priv) {
+		permute = permute || cmd->permute;
 		st->priv = build(cmd, permute);
 		optind = permute ? 0 : 1; /* 0: glibc re-reads the ordering */
 		opterr = 0;

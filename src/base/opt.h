@@ -43,7 +43,13 @@ struct opt_cmd {
 	const char *summary;  /* one line */
 	const struct opt_spec *opts;
 	bool single_dash_long; /* accept -title like Perl's Getopt::Long */
+	bool permute;          /* options may also follow operands (GNU order);
+				  false: the first operand ends the options */
 };
+
+/* Tables written before the permute field list five values; they stay
+ * valid (permute is false) without a warning under -Wextra. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 struct opt_state {
 	int ind;       /* first operand after parsing */
