@@ -42,13 +42,14 @@ struct fold_ctx {
 
 /* The event name perf script ends the header with, or NULL when the
  * header line does not end with "event:" (tracepoints print their
- * fields after it; samples without a call chain print the ip). */
+ * fields after it). Samples without a call chain (perf script prints
+ * them on one line, which stackcollapse-perf.pl folds to nothing) are
+ * folded here as "comm;symbol" weighted by their period, as if perf had
+ * printed the sampled frame below the header. */
 static const char *header_event(const struct proc_sample *ps)
 {
 	const struct pd_attr *a = ps->s->attr;
 	if (!a || a->type == PD_TYPE_TRACEPOINT)
-		return NULL;
-	if (!(ps->s->sample_type & PD_SAMPLE_CALLCHAIN))
 		return NULL;
 	return sample_event_name(ps);
 }
@@ -166,12 +167,10 @@ static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
 			   (size_t)tl, &c->pname);
 	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
 	stack_builder_reset(&c->b);
-	if (ps->s->sample_type & PD_SAMPLE_CALLCHAIN) {
-		struct proc_frame *frames;
-		size_t n = proc_session_frames(ses, ps, &frames);
-		for (size_t i = 0; i < n; i++)
-			push_frame(c, &frames[i], java);
-	}
+	struct proc_frame *frames;
+	size_t n = proc_session_frames(ses, ps, &frames);
+	for (size_t i = 0; i < n; i++)
+		push_frame(c, &frames[i], java);
 	stack_builder_push(&c->b, c->pname.buf, c->pname.len);
 	return stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
 }

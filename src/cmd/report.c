@@ -284,6 +284,9 @@ static void print_event(struct report *r, struct event_rows *ev, struct strbuf *
 		w[i] = strlen(titles[r->keys[i]]);
 		for (size_t j = 0; j < ev->n; j++) {
 			size_t n = col_len(&ev->rows[j], r->keys[i]);
+			/* perf widens the dso column to 16 for unresolved rows */
+			if (r->keys[i] == K_DSO && !ev->rows[j].sym && n < 16)
+				n = 16;
 			if (n > w[i])
 				w[i] = n;
 		}

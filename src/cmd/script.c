@@ -86,10 +86,9 @@ static uint64_t sym_offset(const struct proc_frame *f)
 	return a - f->sym->start;
 }
 
-static void add_frame(struct strbuf *sb, const struct proc_frame *f)
+/* " sym+0xoff (dso)\n" as perf prints it after the address. */
+static void add_frame_text(struct strbuf *sb, const struct proc_frame *f)
 {
-	sb_addc(sb, '\t');
-	add_hex16(sb, f->addr);
 	sb_addc(sb, ' ');
 	if (f->inline_name) { /* an inlined-call row: "name+off (inlined)" */
 		sb_adds(sb, f->inline_name);
@@ -107,6 +106,13 @@ static void add_frame(struct strbuf *sb, const struct proc_frame *f)
 	sb_adds(sb, " (");
 	sb_adds(sb, f->dso ? f->dso->name : "[unknown]");
 	sb_adds(sb, ")\n");
+}
+
+static void add_frame(struct strbuf *sb, const struct proc_frame *f)
+{
+	sb_addc(sb, '\t');
+	add_hex16(sb, f->addr);
+	add_frame_text(sb, f);
 }
 
 static int max_name_width(struct proc_session *ses)
@@ -270,17 +276,18 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (chain) {
 		sb_addc(&sc->out, '\n');
 		add_chain(sc, ses, ps);
+		sb_addc(&sc->out, '\n');
 	} else {
+		/* perf prints the sample on one line, with the raw address */
 		struct proc_frame *frames;
 		size_t n = proc_session_frames(ses, ps, &frames);
-		if (n) {
-			/* perf prints the single frame on the header line */
-			size_t at = sc->out.len;
-			add_frame(&sc->out, &frames[0]);
-			sc->out.buf[at] = ' ';
-		}
+		sb_addc(&sc->out, ' ');
+		add_hex16(&sc->out, ps->s->ip);
+		if (n)
+			add_frame_text(&sc->out, &frames[0]);
+		else
+			sb_addc(&sc->out, '\n');
 	}
-	sb_addc(&sc->out, '\n');
 	if (sc->out.len > (1u << 20))
 		return flush_out(sc);
 	return 0;
