@@ -2,7 +2,8 @@
  * fuzz-perf-script: libFuzzer entry for the perf script text parser
  * (stacks/collapse_perf). Stage: fuzz. The first byte picks the options
  * (pid, tid, all, addrs, srcline, an event filter); the rest is fed line
- * by line as scorch fold does, then the table is printed. Invariant under
+ * by line as scorch fold does (twice, so repeated samples take the
+ * held-back path), then the table is printed. Invariant under
  * test: any bytes fold without a crash, leak or undefined behaviour.
  */
 #include "stacks/collapse_perf.h"
@@ -52,8 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.next_line_ctx = &f;
 	const char *line;
 	size_t len;
-	while ((line = next_line(&f, &len)))
-		collapse_perf_line(&p, line, len, f.lineno);
+	for (int pass = 0; pass < 2; pass++) {
+		f.p = (const char *)data + 1;
+		f.lineno = 0;
+		while ((line = next_line(&f, &len)))
+			collapse_perf_line(&p, line, len, f.lineno);
+		collapse_perf_line(&p, "", 0, f.lineno + 1);
+	}
+	collapse_perf_flush(&p);
 	(void)collapse_perf_open_sample(&p);
 	struct strbuf out = SB_INIT;
 	stack_table_write_sb(&t, &out);
