@@ -9,6 +9,11 @@ noinfo "$SD/latency.txt" > lat.exp
 noinfo lat.txt > lat.got
 check_same "sched/perf.data: latency table equals perf sched latency" lat.exp lat.got
 check_grep "sched/perf.data: context switch bugs counted (23)" 'context switch bugs \(23 out of 47\)' lat.txt
+"$SCORCH" sched latency -s max "$SD/perf.data" > latmax.txt
+noinfo "$SD/latency-sort-max.txt" > latmax.exp
+noinfo latmax.txt > latmax.got
+check_same "sched/perf.data: latency -s max equals perf sched latency -s max" latmax.exp latmax.got
+check_fails "bad --sort key fails" "$SCORCH" sched latency --sort nosuch "$SD/perf.data"
 "$SCORCH" sched timehist "$SD/perf.data" > th.txt 2> th.err
 check_same "sched/perf.data: timehist equals perf sched timehist" "$SD/timehist.txt" th.txt
 # the scheduler-delay heat map input is timehist's sch delay column

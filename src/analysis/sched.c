@@ -377,19 +377,57 @@ static uint64_t avg_of(const struct merged *m)
 	return m->nb_atoms ? m->total_lat / m->nb_atoms : 0;
 }
 
+/* Sort keys as perf sched latency -s takes them; each orders descending,
+ * ties fall back to the descending task name (perf's merged-tree order). */
+static const char *sort_keys[] = { "avg", "max", "switch", "runtime", "pid" };
+static int sort_order[8] = { 0, 1, 2, 3, -1, -1, -1, -1 };
+
+static int cmp_key(const struct merged *x, const struct merged *y, int key)
+{
+	uint64_t a = 0, b = 0;
+	switch (key) {
+	case 0: a = avg_of(x); b = avg_of(y); break;
+	case 1: a = x->max_lat; b = y->max_lat; break;
+	case 2: a = x->nb_atoms; b = y->nb_atoms; break;
+	case 3: a = x->runtime; b = y->runtime; break;
+	case 4: a = x->tid; b = y->tid; break;
+	}
+	return a == b ? 0 : a > b ? -1 : 1;
+}
+
 static int cmp_merged(const void *a, const void *b)
 {
 	const struct merged *x = a, *y = b;
-	uint64_t ax = avg_of(x), ay = avg_of(y);
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	if (x->max_lat != y->max_lat)
-		return x->max_lat > y->max_lat ? -1 : 1;
-	if (x->nb_atoms != y->nb_atoms)
-		return x->nb_atoms > y->nb_atoms ? -1 : 1;
-	if (x->runtime != y->runtime)
-		return x->runtime > y->runtime ? -1 : 1;
-	return strcmp(y->comm, x->comm);   /* perf's merged tree runs by descending name */
+	for (int i = 0; i < 8 && sort_order[i] >= 0; i++) {
+		int c = cmp_key(x, y, sort_order[i]);
+		if (c)
+			return c;
+	}
+	return strcmp(y->comm, x->comm);
+}
+
+int an_sched_set_sort(const char *keys)
+{
+	int order[8], n = 0;
+	const char *p = keys;
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+		int k = -1;
+		for (int i = 0; i < 5; i++)
+			if (strlen(sort_keys[i]) == len && !strncmp(p, sort_keys[i], len))
+				k = i;
+		if (len && (k < 0 || n == 8))
+			return -EINVAL;
+		if (len)
+			order[n++] = k;
+		p += len;
+		p += strspn(p, ", ");
+	}
+	if (n == 0)
+		return -EINVAL;
+	for (int i = 0; i < 8; i++)
+		sort_order[i] = i < n ? order[i] : -1;
+	return 0;
 }
 
 static void add_time(struct strbuf *out, uint64_t ns)

@@ -70,6 +70,9 @@ void an_sched_release(struct an_sched *s);
 int an_sched_read(struct an_sched *s, const char *path,
 		  const struct sym_config *cfg, struct diag *d);
 
+/* Sort keys for the latency table: comma-separated avg, max, switch,
+ * runtime, pid (default "avg,max,switch,runtime"). Returns 0 or -EINVAL. */
+int an_sched_set_sort(const char *keys);
 /* perf sched latency's table (tasks merged by name, sorted by average,
  * maximum, switches, run time). */
 void an_sched_latency_table(const struct an_sched *s, struct strbuf *out);

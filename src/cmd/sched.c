@@ -18,10 +18,11 @@ SCORCH_COMMAND(sched, "scheduler latency and time history (perf sched latency/ti
 #include <errno.h>
 #include <string.h>
 
-enum { O_INPUT = 1 };
+enum { O_INPUT = 1, O_SORT };
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data to read (default perf.data)", O_INPUT },
+	{ "sort", 's', OPT_REQ, "KEYS", "latency: sort by avg, max, switch, runtime, pid (default avg,max,switch,runtime)", O_SORT },
 	OPT_END_SPEC
 };
 
@@ -66,6 +67,8 @@ int cmd_sched(int argc, char **argv)
 	while ((id = opt_next_any_order(&st, argc - 1, argv + 1, &sched_cmd, &v)) > 0)
 		if (id == O_INPUT)
 			path = v;
+		else if (id == O_SORT && an_sched_set_sort(v) < 0)
+			return opt_usage_error(&sched_cmd, "--sort: unknown key in '%s'", v);
 	if (id == OPT_HELP)
 		return 0;
 	if (id < 0)
