@@ -16,6 +16,7 @@
 #include "perfdata/reader.h"
 #include "symbols/fs.h"
 #include "unwind/dwarf.h"
+#include "unwind/sample.h"
 #include "unwind/regs.h"
 
 #include <stdio.h>
@@ -112,16 +113,8 @@ static void run_raw(const uint8_t *data, size_t size)
 static int on_sample(void *ctx, const struct pd_sample *s)
 {
 	struct unw_sample smp;
-	memset(&smp, 0, sizeof(smp));
-	smp.arch = UNW_ARCH_X86_64;
-	if (!s->stack || unw_regs_from_perf(smp.arch, s->regs_user.mask,
-					    s->regs_user.regs, s->regs_user.nr,
-					    &smp.regs) != 0)
-		return 0;
-	smp.stack = s->stack;
-	smp.stack_size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size
-							   : s->stack_size;
-	run(&smp);
+	if (unw_sample_from_perf(s, UNW_ARCH_X86_64, false, &smp))
+		run(&smp);
 	return 0;
 }
 

@@ -96,19 +96,20 @@ static size_t kernel_part(const struct pd_sample *s, uint64_t *out, size_t max,
 	return n;
 }
 
-static bool sample_regs(struct unw_perf *p, const struct pd_sample *s,
-			struct unw_sample *us)
+bool unw_sample_from_perf(const struct pd_sample *s, enum unw_arch arch,
+			  bool big_endian, struct unw_sample *us)
 {
 	memset(us, 0, sizeof(*us));
-	us->arch = p->arch_from_header ? p->arch : guess_arch(s->regs_user.mask);
-	if (s->regs_user.abi != 2 ||   /* PERF_SAMPLE_REGS_ABI_64 only */
+	us->arch = arch != UNW_ARCH_UNKNOWN ? arch : guess_arch(s->regs_user.mask);
+	if (!unw_perf_has_stack(s) ||
+	    s->regs_user.abi != 2 ||   /* PERF_SAMPLE_REGS_ABI_64 only */
 	    unw_regs_from_perf(us->arch, s->regs_user.mask, s->regs_user.regs,
 			       s->regs_user.nr, &us->regs) != 0)
 		return false;
 	us->stack = s->stack;
 	us->stack_size = s->stack_dyn_size <= s->stack_size ? s->stack_dyn_size
 							    : s->stack_size;
-	us->big_endian = p->big_endian;
+	us->big_endian = big_endian;
 	return true;
 }
 
@@ -128,7 +129,7 @@ size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
 {
 	struct unw_sample us;
 	update_arch(p);
-	if (!unw_perf_has_stack(s) || !sample_regs(p, s, &us))
+	if (!unw_sample_from_perf(s, p->arch, p->big_endian, &us))
 		return kernel_part(s, out, max, true);
 	size_t n = kernel_part(s, out, max, false);
 	if (n + 2 > max)

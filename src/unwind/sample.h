@@ -81,6 +81,13 @@ void unw_perf_release(struct unw_perf *p);
 /* True when s has user registers and a non-empty stack copy. */
 bool unw_perf_has_stack(const struct pd_sample *s);
 
+/* The unwinder's view of s: registers mapped for arch (guessed from the
+ * register mask when UNW_ARCH_UNKNOWN), the valid part of the stack copy
+ * (borrowed from s). False when s has no usable 64-bit user registers
+ * or stack copy. */
+bool unw_sample_from_perf(const struct pd_sample *s, enum unw_arch arch,
+			  bool big_endian, struct unw_sample *us);
+
 /* The call chain of s into out[0..max) (see above); returns its length.
  * Never fails: a sample that can't be unwound keeps what its callchain
  * and sampled pc give. */
