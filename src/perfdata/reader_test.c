@@ -8,8 +8,11 @@
 #include "unit.h"
 
 #include "perfdata/reader.h"
+#include "perfdata/reader_impl.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct buf {
@@ -224,4 +227,27 @@ UNIT_TEST(perfdata_helpers)
 	char st[64];
 	pd_attr_sample_type_str(0x10027, st, sizeof(st));
 	CHECK_EQ_STR(st, "IP|TID|TIME|CALLCHAIN|IDENTIFIER");
+}
+
+/* Tracepoint names come from the TRACING_DATA formats when EVENT_DESC
+ * is not there: the offcpu case's sched_switch id resolves to it. */
+UNIT_TEST(perfdata_tracepoint_names_from_tracing_data)
+{
+	const char *sh = getenv("SHARED");
+	char path[4096];
+	struct diag d = DIAG_INIT;
+	struct pd_reader *r;
+	size_t size = 0;
+
+	snprintf(path, sizeof(path), "%s/corpus/offcpu/perf.data", sh ? sh : "../shared");
+	r = pd_reader_open(path, &d);
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	const struct pd_attr *a = pd_reader_attr(r, 0);
+	CHECK(pd_reader_tracing_data(r, &size) != NULL && size > 1000);
+	CHECK(a && a->type == PD_TYPE_TRACEPOINT);
+	const char *name = a ? pd_reader_tracepoint_name(r, a->config) : NULL;
+	CHECK(name && strcmp(name, "sched:sched_switch") == 0);
+	pd_reader_free(r);
 }
