@@ -16,6 +16,8 @@ check_same "sched/perf.data: latency -s max equals perf sched latency -s max" la
 check_fails "bad --sort key fails" "$SCORCH" sched latency --sort nosuch "$SD/perf.data"
 "$SCORCH" sched timehist "$SD/perf.data" > th.txt 2> th.err
 check_same "sched/perf.data: timehist equals perf sched timehist" "$SD/timehist.txt" th.txt
+"$SCORCH" sched timehist -w "$SD/perf.data" > thw.txt
+check_same "sched/perf.data: timehist -w equals perf sched timehist -w" "$SD/timehist-wakeups.txt" thw.txt
 # the scheduler-delay heat map input is timehist's sch delay column
 awk 'NR > 3 { split($1, t, "."); d = $(NF - 1); split(d, m, ".");
 	printf "%s%s %d\n", t[1], t[2], m[1] * 1000 + m[2] }' th.txt > delay.txt
@@ -33,6 +35,9 @@ if need perf && perf --buildid-dir "$TMP/.debug" sched record -q -o rec.data -- 
 	perf --buildid-dir "$TMP/.debug" sched timehist -i rec.data > pth.txt 2>/dev/null
 	"$SCORCH" sched timehist rec.data > sth.txt
 	check_same "fresh recording: timehist equals perf sched timehist" pth.txt sth.txt
+	perf --buildid-dir "$TMP/.debug" sched timehist -w -i rec.data > pthw.txt 2>/dev/null
+	"$SCORCH" sched timehist -w rec.data > sthw.txt
+	check_same "fresh recording: timehist -w equals perf sched timehist -w" pthw.txt sthw.txt
 else
 	skip "fresh perf sched recording" "perf sched record failed here: $(head -c 200 rec.err)"
 fi

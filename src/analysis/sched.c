@@ -107,7 +107,7 @@ struct run {
 	struct proc_session *ses;
 	struct an_tp tp;
 	struct fields f;
-	struct strbuf name;
+	struct strbuf name, name2;
 	int err;
 	struct diag *d;
 };
@@ -118,29 +118,36 @@ static int64_t known_pid(struct run *r, uint32_t tid)
 	return t ? (int64_t)t->pid : 0;
 }
 
-static void make_name(struct run *r, const struct an_task *t, uint32_t tid)
+static void make_name_in(struct run *r, struct strbuf *out, const struct an_task *t,
+			 uint32_t tid)
 {
-	sb_reset(&r->name);
+	sb_reset(out);
 	if (tid == 0) {
-		sb_adds(&r->name, "<idle>");
+		sb_adds(out, "<idle>");
 		return;
 	}
 	/* perf prints ids signed: a tid of (u32)-1 shows as -1 */
 	struct proc_thread *th = proc_machine_find_thread(&r->ses->machine, tid);
 	if (th && th->comm && th->comm_set)
-		sb_adds(&r->name, th->comm);
+		sb_adds(out, th->comm);
 	else
-		sb_addf(&r->name, ":%d", (int)tid);
+		sb_addf(out, ":%d", (int)tid);
 	if (t->pid > 0 && t->pid != (int64_t)tid)
-		sb_addf(&r->name, "[%d/%d]", (int)tid, (int)t->pid);
+		sb_addf(out, "[%d/%d]", (int)tid, (int)t->pid);
 	else if (t->pid > 0)
-		sb_addf(&r->name, "[%d]", (int)tid);
+		sb_addf(out, "[%d]", (int)tid);
+}
+
+static void make_name(struct run *r, const struct an_task *t, uint32_t tid)
+{
+	make_name_in(r, &r->name, t, tid);
 }
 
 static int timehist_row(struct run *r, struct an_task *t, uint32_t tid,
 			uint32_t cpu, uint64_t ts, uint64_t tprev, char state)
 {
-	struct an_sched_row row = { ts, cpu, 0, tid == 0, 0, 0, 0, NULL };
+	struct an_sched_row row = { ts, cpu, 0, tid == 0, 0, 0, 0, NULL, NULL,
+				    r->s->wakeups };
 	if (tprev) {
 		row.run = ts - tprev;
 		if (t->ready_to_run && t->ready_to_run <= tprev)
@@ -239,6 +246,24 @@ static void on_runtime(struct run *r, const struct pd_sample *smp)
 	t->runtime += runtime;
 }
 
+/* timehist -w: "awakened" line, the waker being the sample's task */
+static void wakeup_row(struct run *r, const struct pd_sample *smp,
+		       const struct an_task *wakee, uint32_t wakee_tid)
+{
+	make_name_in(r, &r->name2, wakee, wakee_tid);
+	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
+	struct an_task *w = task_of(r->s, tid, smp->cpu, NULL);
+	if (!w->pid_seen) {
+		w->pid_seen = true;
+		w->pid = smp->pid;
+	}
+	make_name(r, w, tid);
+	struct an_sched_row row = { smp->time, smp->cpu, 0, tid == 0, 0, 0, 0,
+				    r->name.buf, r->name2.buf, true };
+	if (r->s->on_row(r->s->ctx, &row) != 0)
+		r->err = -EIO;
+}
+
 static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 {
 	uint64_t pid;
@@ -257,6 +282,8 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 	}
 	if (t->ready_to_run == 0)
 		t->ready_to_run = smp->time;
+	if (s->wakeups && s->on_row)
+		wakeup_row(r, smp, t, (uint32_t)pid);
 	if (which == 1)        /* perf sched latency ignores sched_waking */
 		return;
 	if (added || t->state == ATOM_NONE)
@@ -330,7 +357,7 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 		  struct diag *d)
 {
 	struct proc_session ses;
-	struct run r = { .s = s, .ses = &ses, .name = SB_INIT, .d = d };
+	struct run r = { .s = s, .ses = &ses, .name = SB_INIT, .name2 = SB_INIT, .d = d };
 	an_tp_init(&r.tp);
 	int rc = proc_session_open(&ses, path, cfg);
 	if (rc < 0) {
@@ -360,6 +387,7 @@ out:
 	proc_session_close(&ses);
 	an_tp_release(&r.tp);
 	sb_release(&r.name);
+	sb_release(&r.name2);
 	return rc;
 }
 
@@ -546,9 +574,16 @@ void an_sched_timehist_row(const struct an_sched_row *r, struct strbuf *out)
 	struct strbuf t = SB_INIT;
 	add_time(&t, r->time);
 	sb_addf(out, "%15s [%04u]  %-30.30s ", t.buf, r->cpu, r->name ? r->name : "");
+	if (r->wakee) {
+		sb_addf(out, "  %9s  %9s  %9s awakened: %s\n", "", "", "", r->wakee);
+		sb_release(&t);
+		return;
+	}
 	msec(out, r->wait);
 	msec(out, r->delay);
 	msec(out, r->run);
+	if (r->wakeups)
+		sb_addf(out, "  %-30s", "");
 	sb_addc(out, '\n');
 	sb_release(&t);
 }

@@ -45,6 +45,8 @@ struct an_sched_row {       /* one timehist line */
 	bool idle;
 	uint64_t wait, delay, run;
 	const char *name;       /* "comm[tid]" etc., borrowed for the call */
+	const char *wakee;      /* a wakeup line (wakeups on): who was woken */
+	bool wakeups;           /* rows are printed with the wakeup column */
 };
 
 typedef int (*an_sched_row_fn)(void *ctx, const struct an_sched_row *row);
@@ -57,6 +59,7 @@ struct an_sched {
 	int64_t *cpu_curr;      /* next_pid of the last switch per CPU, -1 none */
 	size_t ncpu, ncurr;
 	an_sched_row_fn on_row; /* timehist rows, or NULL */
+	bool wakeups;           /* also wakeup rows (timehist -w) */
 	void *ctx;
 	uint64_t nr_switch, nr_wakeup, nr_runtime, nr_bad;
 	uint64_t nr_timestamps, nr_unordered;

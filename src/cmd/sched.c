@@ -18,10 +18,11 @@ SCORCH_COMMAND(sched, "scheduler latency and time history (perf sched latency/ti
 #include <errno.h>
 #include <string.h>
 
-enum { O_INPUT = 1, O_SORT };
+enum { O_INPUT = 1, O_SORT, O_WAKEUPS };
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data to read (default perf.data)", O_INPUT },
+	{ "wakeups", 'w', OPT_NONE, NULL, "timehist: also a line per wakeup (who woke whom)", O_WAKEUPS },
 	{ "sort", 's', OPT_REQ, "KEYS", "latency: sort by avg, max, switch, runtime, pid (default avg,max,switch,runtime)", O_SORT },
 	OPT_END_SPEC
 };
@@ -62,11 +63,14 @@ int cmd_sched(int argc, char **argv)
 	if (!latency && !timehist)
 		return opt_usage_error(&sched_cmd, "expected 'latency' or 'timehist'");
 	const char *path = "perf.data", *v;
+	bool wakeups = false;
 	struct opt_state st = OPT_STATE_INIT;
 	int id;
 	while ((id = opt_next_any_order(&st, argc - 1, argv + 1, &sched_cmd, &v)) > 0)
 		if (id == O_INPUT)
 			path = v;
+		else if (id == O_WAKEUPS)
+			wakeups = true;
 		else if (id == O_SORT && an_sched_set_sort(v) < 0)
 			return opt_usage_error(&sched_cmd, "--sort: unknown key in '%s'", v);
 	if (id == OPT_HELP)
@@ -86,6 +90,7 @@ int cmd_sched(int argc, char **argv)
 	if (timehist) {
 		s.on_row = on_row;
 		s.ctx = &o;
+		s.wakeups = wakeups;
 		an_sched_timehist_header(&o.out);
 	}
 	struct diag d = DIAG_INIT;
