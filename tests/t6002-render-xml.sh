@@ -20,6 +20,8 @@ printf '%s\n' \
 	'main;--;-->;<!-- c --> 2' \
 	'main;<svg onload=alert(1)>;end 4' > evil.folded
 printf 'main;\xff\xfe\xfd;bad\xc3 7\nmain;caf\xc3\xa9;\xe2\x82 1\nmain;\x01\x02ctl 2\n' >> evil.folded
+# surrogates, U+FFFE/U+FFFF, beyond U+10FFFF, overlong: none may reach the XML
+printf 'main;\xed\xa0\x80;\xef\xbf\xbe;\xef\xbf\xbf;\xf4\x90\x80\x80;\xc0\xaf;\xe0\x80\x80 3\n' >> evil.folded
 "$SCORCH" flame --title '<b>&"t"</b>' --subtitle "]]><script>" --nametype '<x>' --fonttype 'A;}*{fill:red}' \
 	--countname '"&' --notes 'a -- b --> <c>' evil.folded > evil.svg 2>/dev/null
 check "hostile names: well-formed" xmllint --noout evil.svg

@@ -7,9 +7,10 @@
  * remainder), so totals never change and the SVG size is bounded by
  * width / minwidth frames per level, whatever the number of stacks.
  * Key invariants: every name and user string is XML-escaped (invalid
- * UTF-8 becomes U+FFFD), frames are written in depth-first pre-order
- * (the embedded script relies on it), and the output is a pure function
- * of tree and options (except --random colours).
+ * UTF-8 becomes U+FFFD), frames are written in depth-first pre-order as
+ * the children of <g id="frames"> with their labels apart in
+ * <g id="labels"> (the embedded script relies on both), and the output
+ * is a pure function of tree and options (except --random colours).
  */
 #ifndef SCORCH_RENDER_FLAME_H
 #define SCORCH_RENDER_FLAME_H
