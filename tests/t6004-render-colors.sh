@@ -54,3 +54,5 @@ printf 'a;grow 1 10\na;shrink 10 1\na;same 5 5\n' > d.folded
 "$SCORCH" flame --negate d.folded > dn.svg 2>/dev/null
 [ "$(fill_of grow dn.svg)" = "rgb(0,0,255)" ] && pass "--negate swaps red and blue" || fail "negate: $(fill_of grow dn.svg)"
 check_grep "differential tooltip shows the delta" '<title>grow \(10 samples, 62.50%; \+56.25%\)</title>' d.svg
+check_grep "differential frames carry before and after counts" '<g data-before="1" data-after="10"><title>grow ' d.svg
+check_grep "inclusive before/after on parents" '<g data-before="16" data-after="16"><title>a ' d.svg

@@ -15,7 +15,9 @@ if [ ! -d "$dir/node_modules/playwright-core" ]; then
 fi
 printf 'main;a;b 30\nmain;a;c 10\nmain;d 40\nmain;A;x 20\n' > small.folded
 "$SCORCH" flame small.folded > small.svg 2>/dev/null
-timeout 120 node "$dir/flame-browser.js" test "$PWD/small.svg" > out.tap 2>&1
+printf 'a;grow 1 10\na;shrink 10 1\na;same 5 5\n' > diff.folded
+"$SCORCH" flame diff.folded > diff.svg 2>/dev/null
+timeout 120 node "$dir/flame-browser.js" test "$PWD/small.svg" "$PWD/diff.svg" > out.tap 2>&1
 rc=$?
 sed "s/^\(not \)\{0,1\}ok - /&browser: /" out.tap | grep -E '^(ok|not ok|#)'
 [ $rc -eq 0 ] || grep -q '^not ok' out.tap || fail "browser run failed (status $rc)" "$(tail -5 out.tap)"

@@ -263,6 +263,7 @@ struct writer {
 	double total;     /* count units across the image */
 	double scale;     /* px per count unit */
 	double maxdelta;
+	double *before;   /* differential: inclusive first-column count */
 	int height;
 	int ypad1, ypad2;
 	uint32_t depthmax;
@@ -391,6 +392,22 @@ static void write_preamble(struct writer *w)
 	sb_adds(sb, ">\n");
 }
 
+/* Differential input: each node's inclusive count in the first column.
+ * Deltas sit on leaves; a parent's id is always below its children's,
+ * so one backward pass over the ids sums them without recursion. */
+static double *inclusive_before(const struct render_tree *t)
+{
+	double *b = xcalloc(t->count, sizeof(*b));
+	for (size_t id = t->count; id-- > 0;) {
+		b[id] += t->delta[id];
+		if (id)
+			b[t->nodes[id].parent] += b[id];
+	}
+	for (size_t id = 0; id < t->count; id++)
+		b[id] = t->nodes[id].value - b[id];
+	return b;
+}
+
 static struct render_rgb frame_color(struct writer *w, uint32_t node,
 				     const char *name, size_t len)
 {
@@ -445,14 +462,30 @@ static void write_title(struct writer *w, uint32_t node, const char *name, size_
 	sb_adds(sb, ")</title>");
 }
 
-static void open_frame(struct writer *w, const struct render_attr *a)
+/* Differential frames carry their before and after counts for the
+ * viewer's hover line. */
+static void add_diff_attrs(struct writer *w, uint32_t node)
+{
+	if (!w->before)
+		return;
+	sb_adds(&w->sb, " data-before=\"");
+	add_num(&w->sb, w->before[node] * w->o->factor);
+	sb_adds(&w->sb, "\" data-after=\"");
+	add_num(&w->sb, w->t->nodes[node].value * w->o->factor);
+	sb_addc(&w->sb, '"');
+}
+
+static void open_frame(struct writer *w, const struct render_attr *a, uint32_t node)
 {
 	struct strbuf *sb = &w->sb;
 	if (!a) {
-		sb_adds(sb, "<g>");
+		sb_adds(sb, "<g");
+		add_diff_attrs(w, node);
+		sb_addc(sb, '>');
 		return;
 	}
 	sb_adds(sb, a->href ? "<a" : "<g");
+	add_diff_attrs(w, node);
 	if (a->href) {
 		add_attr(sb, "xlink:href", a->href);
 		add_attr(sb, "target", a->target ? a->target : "_top");
@@ -489,7 +522,7 @@ static void write_frame(struct writer *w, const struct frame *f)
 	double x1, width, y1;
 	frame_box(w, f, &x1, &width, &y1);
 	struct render_rgb c = frame_color(w, f->node, name, len);
-	open_frame(w, a);
+	open_frame(w, a, f->node);
 	write_title(w, f->node, name, display_len(name, len), a);
 	sb_adds(sb, "<rect x=\"");
 	add_num(sb, x1);
@@ -554,6 +587,8 @@ int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 	struct layout l = { 0 };
 	layout(t, min_value, &l);
 	w.maxdelta = l.maxdelta < 1 ? 1 : l.maxdelta;
+	if (t->delta)
+		w.before = inclusive_before(t);
 	w.ypad1 = (int)(o->fontsize * 3);
 	w.ypad2 = (int)(o->fontsize * 2 + 10);
 	if (o->subtitle && *o->subtitle)
@@ -567,6 +602,7 @@ int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 		write_label(&w, &l.frames[i]);
 	sb_adds(&w.sb, "</g>\n");
 	free(l.frames);
+	free(w.before);
 	int rc = finish(&w);
 	if (rc < 0)
 		diag_set(d, "writing the SVG: %s", strerror(-rc));

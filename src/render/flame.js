@@ -335,6 +335,12 @@
 		var s = nametype + " " + title(i);
 		if (zoomed > 0 && i >= zoomed && i < ends[zoomed])
 			s += " [" + pct(ws[i] / ws[zoomed]) + "% of zoom]";
+		var b = els[i].getAttribute("data-before");
+		if (b !== null) { // differential: the frame's own before and after
+			var a = parseFloat(els[i].getAttribute("data-after")), bn = parseFloat(b);
+			s += " [before " + b + ", after " + a +
+				(bn > 0 ? ", " + (a >= bn ? "+" : "") + (100 * (a - bn) / bn).toFixed(1) + "%" : ", new") + "]";
+		}
 		details.textContent = s;
 	});
 	frames.addEventListener("mouseout", function () {

@@ -2,7 +2,7 @@
 // chromium (playwright-core) and check it behaves: click zoom, hover
 // details, reset, regex search with the match percentage (nested matches
 // counted once), the ignore-case toggle, Esc, and the URL state.
-//   node flame-browser.js test SVG      TAP lines for tests/t6901
+//   node flame-browser.js test SVG [DIFF_SVG]   TAP lines for tests/t6901
 //   node flame-browser.js bench SVG     zoom-click timings on a big graph
 "use strict";
 const fs = require("fs");
@@ -71,7 +71,7 @@ function labels(page) {
 		.map((t) => t.textContent));
 }
 
-async function test(svg) {
+async function test(svg, diffSvg) {
 	const { page, close, url } = await open(svg);
 	const errors = [];
 	page.on("pageerror", (e) => errors.push(String(e)));
@@ -153,6 +153,13 @@ async function test(svg) {
 	await page.keyboard.press("Control+f");
 	const m = await page.evaluate(() => document.getElementById("matched").textContent);
 	ok(/^Bad regexp/.test(m), "an invalid regexp is reported, not thrown", m);
+	if (diffSvg) {
+		await page.goto("file://" + path.resolve(diffSvg));
+		const g = await indexOf(page, "grow");
+		await page.hover(`#frames > :nth-child(${g + 1}) > rect`);
+		const dd = await page.evaluate(() => document.getElementById("details").textContent);
+		ok(/\[before 1, after 10, \+900\.0%\]$/.test(dd), "differential hover: before, after and change", dd);
+	}
 	ok(errors.length === 0, "no script errors", errors);
 	await close();
 }
@@ -193,8 +200,8 @@ async function bench(svg) {
 	await close();
 }
 
-const [mode, svg] = process.argv.slice(2);
-(mode === "bench" ? bench(svg) : test(svg)).then(() => {
+const [mode, svg, diffSvg] = process.argv.slice(2);
+(mode === "bench" ? bench(svg) : test(svg, diffSvg)).then(() => {
 	process.exit(failures ? 1 : 0);
 }, (e) => {
 	console.log("not ok - browser run: " + String(e).split("\n")[0]);
