@@ -53,6 +53,9 @@ struct run {
 	struct an_tp_field prev_pid, prev_state, next_pid, wk_pid[3];
 	bool have_wk[3];
 	struct an_stackname names;
+	struct proc_session *ses;
+	struct diag *d;
+	int loaded;             /* 0 not yet, 1 formats loaded, <0 failed */
 };
 
 static uint32_t stack_id(struct run *r, const struct proc_sample *ps)
@@ -116,12 +119,36 @@ static void on_wakeup(struct run *r, const struct pd_sample *s, int which)
 		r->a->task[id].wake = s->time;
 }
 
+static int find_fields(struct run *r, struct diag *d);
+
+/* The event formats: from the header (file mode) or, in pipe mode, once
+ * the TRACING_DATA record has gone by. */
+static int load_formats(struct run *r)
+{
+	if (r->loaded)
+		return r->loaded;
+	size_t size = 0;
+	const uint8_t *td = pd_reader_tracing_data(r->ses->reader, &size);
+	if (!td || !size)
+		return 0;
+	if (an_tp_load(&r->tp, td, size, r->d) < 0 || find_fields(r, r->d) < 0)
+		r->loaded = -EINVAL;
+	else
+		r->loaded = 1;
+	return r->loaded;
+}
+
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct run *r = ctx;
 	const struct pd_sample *s = ps->s;
 	(void)ses;
 	if (!s->attr || s->attr->type != PD_TYPE_TRACEPOINT || !(s->sample_type & PD_SAMPLE_TIME))
+		return 0;
+	int lf = load_formats(r);
+	if (lf < 0)
+		return lf;
+	if (lf == 0)
 		return 0;
 	struct tep_event *ev = an_tp_event(&r->tp, s->attr->config);
 	if (!ev)
@@ -157,7 +184,7 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 		   const struct sym_config *cfg, struct diag *d)
 {
 	struct proc_session ses;
-	struct run r = { .a = a };
+	struct run r = { .a = a, .ses = &ses, .d = d };
 	an_tp_init(&r.tp);
 	an_stackname_init(&r.names, &a->o.collapse);
 	int rc = proc_session_open(&ses, path, cfg);
@@ -165,21 +192,24 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 		*d = ses.diag;
 		goto out;
 	}
-	size_t size = 0;
-	const uint8_t *td = pd_reader_tracing_data(ses.reader, &size);
-	if (!td || !size) {
+	/* file mode: the formats are known now; pipe mode: after TRACING_DATA */
+	if (!pd_reader_is_pipe(ses.reader) && (rc = load_formats(&r)) <= 0)
+		goto done;
+	rc = proc_session_run(&ses, on_sample, &r);
+	if (rc < 0 && r.loaded >= 0)
+		*d = ses.diag;
+	else if (rc >= 0 && proc_session_damage(&ses))
+		*d = *proc_session_damage(&ses);
+done:
+	if (r.loaded == 0) {
 		diag_set(d, "no tracing data (event formats) in the file; record "
 			 "sched:sched_switch with perf record -e or scorch record --offcpu");
 		rc = -EINVAL;
-		goto out;
+	} else if (r.loaded < 0) {
+		rc = -EINVAL;
 	}
-	if ((rc = an_tp_load(&r.tp, td, size, d)) < 0 || (rc = find_fields(&r, d)) < 0)
-		goto out;
-	rc = proc_session_run(&ses, on_sample, &r);
 	if (rc < 0)
-		*d = ses.diag;
-	else if (proc_session_damage(&ses))
-		*d = *proc_session_damage(&ses);
+		goto out;
 	for (size_t i = 0; i < a->tasks.count; i++)
 		a->nr_open += a->task[i].off;
 	rc = rc > 0 ? -EIO : rc;

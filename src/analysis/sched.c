@@ -109,6 +109,7 @@ struct run {
 	struct fields f;
 	struct strbuf name, name2;
 	int err;
+	int loaded;             /* 0 not yet, 1 formats loaded, <0 failed */
 	struct diag *d;
 };
 
@@ -324,12 +325,34 @@ static int find_fields(struct run *r)
 	return 0;
 }
 
+/* The event formats: from the header (file mode) or, in pipe mode, once
+ * the TRACING_DATA record has gone by. */
+static int load_formats(struct run *r)
+{
+	if (r->loaded)
+		return r->loaded;
+	size_t size = 0;
+	const uint8_t *td = pd_reader_tracing_data(r->ses->reader, &size);
+	if (!td || !size)
+		return 0;
+	if (an_tp_load(&r->tp, td, size, r->d) < 0 || find_fields(r) < 0)
+		r->loaded = -EINVAL;
+	else
+		r->loaded = 1;
+	return r->loaded;
+}
+
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct run *r = ctx;
 	const struct pd_sample *smp = ps->s;
 	(void)ses;
 	if (!smp->attr || smp->attr->type != PD_TYPE_TRACEPOINT || !(smp->sample_type & PD_SAMPLE_TIME))
+		return 0;
+	int lf = load_formats(r);
+	if (lf < 0)
+		return lf;
+	if (lf == 0)
 		return 0;
 	struct tep_event *ev = an_tp_event(&r->tp, smp->attr->config);
 	if (!ev)
@@ -365,21 +388,22 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 		goto out;
 	}
 	ses.resolve = false;
-	size_t size = 0;
-	const uint8_t *td = pd_reader_tracing_data(ses.reader, &size);
-	if (!td || !size) {
+	/* file mode: the formats are known now; pipe mode: after TRACING_DATA */
+	if (!pd_reader_is_pipe(ses.reader) && (rc = load_formats(&r)) <= 0)
+		goto done;
+	rc = proc_session_run(&ses, on_sample, &r);
+	if (rc < 0 && r.loaded >= 0)
+		*d = ses.diag;
+	else if (rc >= 0 && proc_session_damage(&ses))
+		*d = *proc_session_damage(&ses);
+done:
+	if (r.loaded == 0) {
 		diag_set(d, "no tracing data (event formats) in the file; record with "
 			 "perf sched record");
 		rc = -EINVAL;
-		goto out;
+	} else if (r.loaded < 0) {
+		rc = -EINVAL;
 	}
-	if ((rc = an_tp_load(&r.tp, td, size, d)) < 0 || (rc = find_fields(&r)) < 0)
-		goto out;
-	rc = proc_session_run(&ses, on_sample, &r);
-	if (rc < 0)
-		*d = ses.diag;
-	else if (proc_session_damage(&ses))
-		*d = *proc_session_damage(&ses);
 	if (rc >= 0)
 		final_names(s, &ses);
 	rc = rc > 0 ? -EIO : rc;
