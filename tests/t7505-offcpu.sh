@@ -19,7 +19,6 @@ a=$(awk '{ s += $NF } END { printf "%.0f", s / 1e6 }' ns.folded); b=$(awk '{ s +
 if [ $((a - b)) -le 20 ] && [ $((b - a)) -le 20 ]; then pass "--unit ms and ns agree ($b ms, $a ms)"; else fail "--unit ms $b vs ns $a"; fi
 
 # pipe mode: the formats arrive as a record, after the header
-cat "$C/perf.data" > /dev/null
 if need perf && perf --buildid-dir "$TMP/.debug" record -q -o - -e sched:sched_switch -a -g -- sleep 0.05 2>/dev/null > pipe.data && [ -s pipe.data ]; then
 	"$SCORCH" offcpu - < pipe.data > pipe.folded 2> pipe.err
 	check "pipe-mode perf.data on stdin folds ($(wc -l < pipe.folded) stacks)" test -s pipe.folded
