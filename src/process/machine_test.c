@@ -46,6 +46,10 @@ UNIT_TEST(machine_maps_fork_exec)
 	proc_machine_mmap(&m, (uint32_t)-1, true, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
 			  "[kernel.kallsyms]_text", true, NULL, 0);
 	CHECK_EQ_STR(dso_at(&m, 10, true, 0xffffffff83000000), "[kernel.kallsyms]");
+	proc_machine_mmap(&m, (uint32_t)-1, true, 0xffffffffc0000000, 0x10000, 0,
+			  "/lib/modules/6.1.0/kernel/fs/nfs-common.ko.xz", true, NULL, 0);
+	CHECK_EQ_STR(dso_at(&m, 10, true, 0xffffffffc0000100), "[nfs_common]");
+	CHECK_EQ_STR(dso_at(&m, 10, true, 0xffffffffbfffffff), "[kernel.kallsyms]");
 	CHECK_EQ_STR(proc_machine_findnew_thread(&m, 99, 99)->comm, ":99");
 	CHECK_EQ_STR(proc_machine_find_thread(&m, 0)->comm, "swapper");
 	proc_machine_release(&m);
