@@ -85,9 +85,26 @@ static int do_sample(struct pd_reader *r, const struct pd_record *rec,
 	return CALL(h, on_sample, &s);
 }
 
+/* Is anyone listening for this kernel record type? */
+static bool wanted(const struct pd_handlers *h, uint32_t type)
+{
+	if (h->on_other)
+		return true;
+	switch (type) {
+	case PD_RECORD_MMAP: case PD_RECORD_MMAP2: return h->on_mmap;
+	case PD_RECORD_COMM: return h->on_comm;
+	case PD_RECORD_FORK: case PD_RECORD_EXIT: return h->on_task;
+	case PD_RECORD_LOST: case PD_RECORD_LOST_SAMPLES: return h->on_lost;
+	case PD_RECORD_KSYMBOL: return h->on_ksymbol;
+	default: return h->on_switch;
+	}
+}
+
 static int do_kernel(struct pd_reader *r, const struct pd_record *rec,
 		     const struct pd_handlers *h)
 {
+	if (!wanted(h, rec->type))
+		return 0;
 	const struct pd_attr *a = trailer_attr(r, rec);
 	union {
 		struct pd_mmap m; struct pd_comm c; struct pd_task t;
