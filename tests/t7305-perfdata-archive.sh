@@ -50,3 +50,22 @@ head -c 700 fp.tar > short.tar
 check_fails "a truncated tar is refused" "$SCORCH" fold --buildid-dir short.tar "$C/fp/perf.data"
 "$SCORCH" fold --buildid-dir short.tar "$C/fp/perf.data" 2> short.err > /dev/null
 check_grep "the message names the tar" 'short\.tar' short.err
+
+# a real `perf archive` (.tar.bz2) of a fresh recording, the binary then
+# moved away: scorch reads the archive directly in a clean HOME
+if need perf gcc bzip2; then
+	mkdir -p phome clean
+	gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o work_fp "$SHARED/corpus/src/work.c"
+	if HOME=$TMP/phome perf record -q -F 997 -g -o r.data ./work_fp 0.2 > /dev/null 2>&1 &&
+	   HOME=$TMP/phome perf archive r.data > /dev/null 2>&1; then
+		HOME=$TMP/phome "$SCORCH" fold r.data > before.folded 2>/dev/null
+		mv work_fp work_fp.moved
+		HOME=$TMP/clean "$SCORCH" fold --buildid-dir r.data.tar.bz2 r.data > after.folded 2>/dev/null
+		check_same "perf archive's tar.bz2 read directly, binary moved away" before.folded after.folded
+		check_grep "... with the binary's symbols" ';main;top_one;mid_x;leaf_a;spin ' after.folded
+	else
+		skip "perf archive round trip" "perf record/archive failed"
+	fi
+else
+	skip "perf archive round trip" "perf, gcc or bzip2 missing"
+fi
