@@ -79,6 +79,25 @@ record_shares() {
 	echo "$tries"
 }
 
+# check_shares_vs_perf DESC FOLDED PERF_ARGS...: FOLDED (scorch's) within 3
+# points of the ground truth. When it is not, perf record is run the same
+# way: if perf misses too, the machine is too loaded for wall-clock shares
+# and the check is skipped with both results; otherwise it fails.
+check_shares_vs_perf() {
+	local desc=$1 folded=$2; shift 2
+	if shares_ok "$folded"; then
+		pass "$desc ($(shares "$folded"))"
+		return
+	fi
+	hi perf record -q "$@" > /dev/null 2>&1
+	perf script -i perf-ref.data 2> /dev/null | "$SCORCH" fold > perf-ref.folded
+	if shares_ok perf-ref.folded; then
+		fail "$desc" "scorch $(shares "$folded"), perf $(shares perf-ref.folded), expected 36 12 32 20 within 3 points"
+	else
+		skip "$desc" "machine too loaded: perf record misses too (scorch $(shares "$folded"), perf $(shares perf-ref.folded))"
+	fi
+}
+
 # check_fold_same DESC FILE: `scorch fold FILE` equals `perf script -i FILE
 # | scorch fold`. Skipped only while scorch cannot fold perf.data at all.
 check_fold_same() {

@@ -10,7 +10,8 @@ if ! build_corpus_workloads; then
 fi
 
 tries=$(record_shares fp.folded 3 "$SCORCH" record -F 997 -g -o rec.data -- ./work_fp 2)
-check_shares "fp: ground truth shares (try ${tries:-?} of 3)" fp.folded
+check_shares_vs_perf "fp: ground truth shares (try ${tries:-?} of 3)" fp.folded \
+	-F 997 -g -o perf-ref.data -- ./work_fp 2
 "$SCORCH" record -F 997 -g -o fp.data -- ./work_fp 0.5 > out.txt 2> err.txt
 check "scorch record -g exits with the workload's status 0" test $? -eq 0
 check_grep "summary names the file and the samples" 'wrote .* fp\.data \([0-9]+ samples\)' err.txt

@@ -13,7 +13,8 @@ fi
 tries=$(record_shares dwarf.folded 3 "$SCORCH" record -F 499 --call-graph dwarf -o rec.data -- ./work_nofp 2)
 check "scorch record --call-graph dwarf exits 0" test -n "$tries"
 mv rec.data dwarf.data
-check_shares "dwarf: ground truth shares (try ${tries:-?} of 3)" dwarf.folded
+check_shares_vs_perf "dwarf: ground truth shares (try ${tries:-?} of 3)" dwarf.folded \
+	-F 499 --call-graph dwarf -o perf-ref.data -- ./work_nofp 2
 check_perf_quiet "perf reads the dwarf file without warnings" dwarf.data
 
 perf report --header-only -i dwarf.data > header.txt 2>&1
