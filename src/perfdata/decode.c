@@ -85,8 +85,11 @@ static const uint64_t *take_u64s(struct cursor *c, uint64_t **arr,
 	}
 	if (n >= *cap)
 		XGROW(*arr, *cap, n + 1);
-	for (uint64_t i = 0; i < n; i++)
-		(*arr)[i] = cur_u64(c);
+	if (n)
+		memcpy(*arr, cur_bytes(c, (size_t)n * 8), (size_t)n * 8);
+	if (c->swap)
+		for (uint64_t i = 0; i < n; i++)
+			(*arr)[i] = __builtin_bswap64((*arr)[i]);
 	return *arr;
 }
 
