@@ -52,3 +52,10 @@ check "offcpu: --cpu 0 and --cpu 1 split the samples" test \
 "$SCORCH" fold $(srcs offcpu) --comm sleep,work_fp "$C/offcpu/perf.data" > comm.folded 2>/dev/null
 check "offcpu: --comm keeps only those processes" test -z "$(grep -v -e '^sleep;' -e '^work_fp;' comm.folded)"
 check_fails "bad --time is a usage error" "$SCORCH" fold --time 12 "$C/fp/perf.data"
+
+# a real pipe: pipe-mode data folds; file-mode data fails with a message
+cat "$C/pipe_fp/perf.data" | "$SCORCH" fold $(srcs pipe_fp) - > pipe.folded 2>/dev/null
+check_same "pipe_fp through a pipe" "$C/pipe_fp/stackcollapse.folded" pipe.folded
+cat "$C/fp/perf.data" | "$SCORCH" fold - > /dev/null 2> filepipe.err
+check "file-mode perf.data through a pipe: exit status 1, not a signal" test "${PIPESTATUS[1]}" = 1
+check_grep "... with a message naming <stdin>" '<stdin>: .*pipe' filepipe.err

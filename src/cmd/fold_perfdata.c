@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,8 +243,8 @@ static void *pump_main(void *arg)
 	return NULL;
 }
 
-static int run(const char *path, const struct fold_perfdata_opts *o,
-	       struct stack_table *out)
+static int run(const char *path, const char *shown,
+	       const struct fold_perfdata_opts *o, struct stack_table *out)
 {
 	struct symopts so = { o->buildid_dir, o->symfs, o->kallsyms, o->vdso,
 			      o->jit_dir, NULL, NULL };
@@ -270,7 +271,7 @@ static int run(const char *path, const struct fold_perfdata_opts *o,
 	if (rc >= 0)
 		ses.resolve = false; /* frames on demand: see chain_key */
 	if (rc < 0) {
-		diag_print(&ses.diag, path);
+		diag_print(&ses.diag, shown);
 		proc_session_close(&ses);
 		symopts_release(&so);
 		return 1;
@@ -281,12 +282,12 @@ static int run(const char *path, const struct fold_perfdata_opts *o,
 	rc = proc_session_run(&ses, on_sample, &c);
 	struct strbuf uw = SB_INIT;
 	if (unw_perf_detach(&up, &ses, &uw) && rc >= 0)
-		diag_warn("%s: %s", path, uw.buf);
+		diag_warn("%s: %s", shown, uw.buf);
 	sb_release(&uw);
 	if (rc < 0)
-		diag_print(&ses.diag, path);
+		diag_print(&ses.diag, shown);
 	else
-		symopts_report_warnings(&ses, path);
+		symopts_report_warnings(&ses, shown);
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);
@@ -302,10 +303,10 @@ int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 		  struct stack_table *out)
 {
 	if (strcmp(path, "-") != 0 || !o->head_len)
-		return run(path, o, out);
+		return run(path, path, o, out);
 	struct stat st;
 	if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0)
-		return run("/dev/stdin", o, out); /* a file: the reader may seek */
+		return run("/dev/stdin", "<stdin>", o, out); /* a file: the reader may seek */
 	int fds[2];
 	if (pipe(fds) != 0) {
 		diag_error("<stdin>: %s", strerror(errno));
@@ -321,8 +322,11 @@ int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 	}
 	char dev[32];
 	snprintf(dev, sizeof(dev), "/dev/fd/%d", fds[0]);
-	int rc = run(dev, o, out);
+	/* the reader may stop early: the pump then gets EPIPE, not a signal */
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int rc = run(dev, "<stdin>", o, out);
 	close(fds[0]);
 	pthread_join(th, NULL);
+	signal(SIGPIPE, old);
 	return rc;
 }
