@@ -216,13 +216,30 @@ static bool is_container(int tag)
 	       tag == DW_TAG_module;
 }
 
+/* Length of the range of die that holds addr (the largest value when
+ * none is found). */
+static Dwarf_Word range_len(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (addr >= start && addr < end)
+			return end - start;
+	return (Dwarf_Word)-1;
+}
+
 /* Walk down from parent through the scopes holding addr, appending the
- * function-like ones outermost first into dies[*n]. Depth is bounded by
- * SYM_INLINE_MAX frames and a cap on nesting, so bad DWARF can't loop. */
+ * function-like ones outermost first into dies[*n]. Where several
+ * functions at one level hold addr (the assembler writes one DIE per
+ * alias of a function), the one with the smallest range wins, the last
+ * of equals: addr2line's choice. Depth is bounded by SYM_INLINE_MAX
+ * frames and a cap on nesting, so bad DWARF can't loop. */
 static void descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *dies,
 		    size_t *n, int depth)
 {
-	Dwarf_Die child;
+	Dwarf_Die child, best;
+	Dwarf_Word best_len = 0;
+	bool have = false;
 	if (depth > 64 || *n >= SYM_INLINE_MAX || dwarf_child(parent, &child) != 0)
 		return;
 	do {
@@ -236,11 +253,21 @@ static void descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *dies,
 		}
 		if (dwarf_haspc(&child, addr) <= 0)
 			continue;
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
-			dies[(*n)++] = child;
-		descend(&child, addr, dies, n, depth + 1);
-		return;
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) {
+			descend(&child, addr, dies, n, depth + 1);   /* a block */
+			return;
+		}
+		Dwarf_Word len = range_len(&child, addr);
+		if (!have || len <= best_len) {
+			best = child;
+			best_len = len;
+			have = true;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+	if (!have)
+		return;
+	dies[(*n)++] = best;
+	descend(&best, addr, dies, n, depth + 1);
 }
 
 /* Append the frames at addr, innermost first; returns how many. */
