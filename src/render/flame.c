@@ -309,7 +309,7 @@ static void write_style(struct writer *w)
 		"\t#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
 		"\t#unzoom { cursor:pointer; }\n"
 		"\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
-		"\t#frames rect { vector-effect:non-scaling-stroke; }\n"
+		"\t#frames > *:hover > rect { vector-effect:non-scaling-stroke; }\n"
 		"\t#labels { pointer-events:none; }\n"
 		"\t.hide { display:none; }\n"
 		"\t#frames > .p { opacity:0.5; }\n"
