@@ -28,6 +28,16 @@ check_grep "-o - | perf script -i -: samples" 'cpu-clock' piped.txt
 check "-o - | head: a reader that goes away is an error (exit 1)" test "${PIPESTATUS[0]}" -eq 1
 check_grep "... reported as such" 'write: Broken pipe' epipe-err.txt
 
+# a FIFO given with -o gets the pipe format (it cannot be rewritten)
+mkfifo rec.fifo
+perf script -i - < rec.fifo > fifo-script.txt 2> fifo-err.txt &
+reader=$!
+"$SCORCH" record -q -F 997 -g -o rec.fifo -- ./work_fp 0.2 > /dev/null 2>&1
+check "-o FIFO: exit 0" test $? -eq 0
+wait $reader
+check "-o FIFO: perf script reads it as a stream without warnings" test ! -s fifo-err.txt
+check_grep "-o FIFO: samples" 'cpu-clock' fifo-script.txt
+
 # zstd
 "$SCORCH" record -q -z -F 997 -g -o z.data -- ./work_fp 0.4 > /dev/null 2>&1
 check "-z: exit 0" test $? -eq 0

@@ -379,6 +379,9 @@ static int open_output(const char *path, bool *pipe_mode)
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		diag_error("%s: %s", path, strerror(errno));
+	/* a FIFO or device cannot take the header rewrite: stream instead */
+	else if (lseek(fd, 0, SEEK_CUR) < 0)
+		*pipe_mode = true;
 	return fd;
 }
 
