@@ -190,31 +190,81 @@ static int sample_stack(struct pd_decoder *dc, struct cursor *c,
 	return 0;
 }
 
-/* Fields up to PERIOD: fixed size. */
-static void sample_head(struct cursor *c, uint64_t st, struct pd_sample *s)
+static inline uint64_t ld64(const uint8_t *p, bool swap)
 {
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static inline uint32_t ld32(const uint8_t *p, bool swap)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+enum {
+	HEAD_BITS = PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP | PD_SAMPLE_TID |
+		    PD_SAMPLE_TIME | PD_SAMPLE_ADDR | PD_SAMPLE_ID |
+		    PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD,
+};
+
+/* Fields up to PERIOD: 8 bytes each, so one length check covers them
+ * all and they are loaded straight from the record (the hot path). */
+static bool sample_head(struct cursor *c, uint64_t st, struct pd_sample *s)
+{
+	size_t need = 8 * (size_t)__builtin_popcountll(st & HEAD_BITS);
+	const uint8_t *p = c->p;
+	bool sw = c->swap;
+
+	if (!cur_need(c, need))
+		return false;
 	if (st & PD_SAMPLE_IDENTIFIER)
-		s->id = cur_u64(c);
+		s->id = ld64(p, sw), p += 8;
 	if (st & PD_SAMPLE_IP)
-		s->ip = cur_u64(c);
-	if (st & PD_SAMPLE_TID) {
-		s->pid = cur_u32(c);
-		s->tid = cur_u32(c);
-	}
+		s->ip = ld64(p, sw), p += 8;
+	if (st & PD_SAMPLE_TID)
+		s->pid = ld32(p, sw), s->tid = ld32(p + 4, sw), p += 8;
 	if (st & PD_SAMPLE_TIME)
-		s->time = cur_u64(c);
+		s->time = ld64(p, sw), p += 8;
 	if (st & PD_SAMPLE_ADDR)
-		s->addr = cur_u64(c);
+		s->addr = ld64(p, sw), p += 8;
 	if (st & PD_SAMPLE_ID)
-		s->id = cur_u64(c);
+		s->id = ld64(p, sw), p += 8;
 	if (st & PD_SAMPLE_STREAM_ID)
-		s->stream_id = cur_u64(c);
-	if (st & PD_SAMPLE_CPU) {
-		s->cpu = cur_u32(c);
-		cur_u32(c);
-	}
+		s->stream_id = ld64(p, sw), p += 8;
+	if (st & PD_SAMPLE_CPU)
+		s->cpu = ld32(p, sw), p += 8;
 	if (st & PD_SAMPLE_PERIOD)
-		s->period = cur_u64(c);
+		s->period = ld64(p, sw);
+	cur_advance(c, need);
+	return true;
+}
+
+/* u64 nr + nr u64s, with one length check and one cursor move. */
+static int sample_chain(struct pd_decoder *dc, struct cursor *c,
+			struct pd_sample *s)
+{
+	size_t left = c->left;
+	const uint8_t *p = c->p;
+	uint64_t nr;
+
+	if (left < 8)
+		return -1;
+	nr = ld64(p, c->swap);
+	if (nr > (left - 8) / 8)
+		return -1;
+	if (nr >= dc->chain_cap)
+		XGROW(dc->chain, dc->chain_cap, nr + 1);
+	memcpy(dc->chain, p + 8, (size_t)nr * 8);
+	if (c->swap)
+		for (uint64_t i = 0; i < nr; i++)
+			dc->chain[i] = __builtin_bswap64(dc->chain[i]);
+	s->nr_callchain = nr;
+	s->callchain = dc->chain;
+	cur_advance(c, 8 + (size_t)nr * 8);
+	return 0;
 }
 
 static int sample_middle(struct pd_decoder *dc, struct cursor *c,
@@ -224,13 +274,8 @@ static int sample_middle(struct pd_decoder *dc, struct cursor *c,
 
 	if ((st & PD_SAMPLE_READ) && sample_read(dc, c, a, s))
 		return -EINVAL;
-	if (st & PD_SAMPLE_CALLCHAIN) {
-		s->nr_callchain = cur_u64(c);
-		s->callchain = take_u64s(c, &dc->chain, &dc->chain_cap,
-					 s->nr_callchain);
-		if (!s->callchain)
-			return fail(dc, "callchain past record end");
-	}
+	if ((st & PD_SAMPLE_CALLCHAIN) && sample_chain(dc, c, s))
+		return fail(dc, "callchain past record end");
 	if (st & PD_SAMPLE_RAW) {
 		s->raw_size = cur_u32(c);
 		s->raw = cur_bytes(c, s->raw_size);
@@ -301,7 +346,9 @@ static void sample_clear(struct pd_sample *s)
 	s->stack = NULL;
 	s->stack_size = s->stack_dyn_size = 0;
 	s->weight = s->data_src = s->transaction = 0;
-	s->regs_intr = s->regs_user;
+	s->regs_intr.abi = s->regs_intr.mask = 0;
+	s->regs_intr.regs = NULL;
+	s->regs_intr.nr = 0;
 	s->phys_addr = s->cgroup = s->data_page_size = s->code_page_size = 0;
 	s->aux = NULL;
 	s->aux_size = 0;
@@ -320,8 +367,7 @@ int pd_decode_sample(struct pd_decoder *dc, const struct pd_record *rec,
 	s->period = a->sample_period;
 	cur_init(&c, rec->data + HDR, rec->size - HDR, rec->offset + HDR,
 		 rec->swap);
-	sample_head(&c, a->sample_type, s);
-	if (c.err)
+	if (!sample_head(&c, a->sample_type, s))
 		return fail(dc, "sample shorter than its sample_type");
 	if (sample_middle(dc, &c, a, s) || sample_tail(dc, &c, a, s))
 		return -EINVAL;
