@@ -486,8 +486,18 @@ static void seq_reset(struct collapse_perf *p)
  * (bit 15: the line gave no frame), the key, then the frames joined root
  * first. Lines or frames of 32 KiB or more are not cached. */
 
-enum { CACHE_MAX_LINES = 1 << 20, CACHE_MAX_BYTES = 64 << 20,
-       SEQ_MAX_BYTES = 256 << 20, RAW_MAX_SAMPLE = 1 << 20, RAW_MAX_BYTES = 256 << 20, CACHE_MAX_LEN = 0x7fff, CACHE_NONE = 0x8000 };
+/* Bounds of the caches (they only speed things up; past a bound lines
+ * and samples are parsed again): together at most ~200 MB however long
+ * the input, on top of the stack table itself. */
+enum {
+	CACHE_MAX_LINES = 1 << 20,   /* frame lines cached */
+	CACHE_MAX_BYTES = 64 << 20,  /* their records */
+	SEQ_MAX_BYTES = 48 << 20,    /* id sequences of samples */
+	RAW_MAX_SAMPLE = 1 << 20,    /* a sample held back */
+	RAW_MAX_BYTES = 64 << 20,    /* samples remembered byte for byte */
+	CACHE_MAX_LEN = 0x7fff,
+	CACHE_NONE = 0x8000,
+};
 
 struct cache_rec {
 	uint8_t java;
