@@ -4,8 +4,9 @@
  * Stage: record. Follows the maps of each process through the records
  * that pass (MMAP/MMAP2 add, FORK of a new process copies the parent's,
  * COMM with exec clears) and marks the file under each sample's ip and
- * user call-chain entries. At the end each hit file's GNU build id is
- * read (symbols/buildid.h) and written as perf 6.1 writes BUILD_ID
+ * user call-chain entries (kernel addresses: the module whose MMAP holds
+ * them, else the kernel). At the end each hit file's GNU build id is
+ * read (symbols/buildid.h; modules from /sys/module/NAME/notes) and written as perf 6.1 writes BUILD_ID
  * entries: header (type 0, misc cpumode|BUILD_ID_SIZE, size), pid -1,
  * 20 id bytes, size byte, 3 reserved, file name NUL-padded to 64.
  * Invariant: memory grows with processes and mappings, not samples.
@@ -43,6 +44,8 @@ struct rec_dsos {
 	size_t hit_cap;
 	bool kernel_hit;
 };
+
+#define KERNEL_PID ((uint32_t)-1)
 
 struct rec_dsos *rec_dsos_new(void)
 {
@@ -106,17 +109,25 @@ static void fork_proc(struct rec_dsos *ds, uint32_t pid, uint32_t ppid)
 	child->n = parent->n;
 }
 
-static void mark(struct rec_dsos *ds, uint32_t pid, uint64_t ip)
+static bool mark(struct rec_dsos *ds, uint32_t pid, uint64_t ip)
 {
 	size_t pi = hmap_find(&ds->pids, &pid, sizeof(pid));
 	if (pi == (size_t)-1)
-		return;
+		return false;
 	struct proc_maps *p = &ds->procs[pi];
 	for (size_t i = p->n; i-- > 0;)
 		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
 			ds->hit[p->maps[i].dso] = true;
-			return;
+			return true;
 		}
+	return false;
+}
+
+/* A kernel address: a module's map (kept under pid -1), else the kernel. */
+static void mark_kernel(struct rec_dsos *ds, uint64_t ip)
+{
+	if (!mark(ds, KERNEL_PID, ip))
+		ds->kernel_hit = true;
 }
 
 static uint64_t rd64(const uint8_t *p)
@@ -149,7 +160,7 @@ static void sample(struct rec_dsos *ds, const uint8_t *r, size_t len,
 		off += (st & skip[i]) ? 8 : 0;
 	unsigned mode = rd32(r + 4) & 0xffff & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (mode == PERF_RECORD_MISC_KERNEL)
-		ds->kernel_hit = true;
+		mark_kernel(ds, ip);
 	else
 		mark(ds, pid, ip);
 	if (!(st & PERF_SAMPLE_CALLCHAIN) || (st & PERF_SAMPLE_READ) ||
@@ -165,7 +176,7 @@ static void sample(struct rec_dsos *ds, const uint8_t *r, size_t len,
 		else if (user)
 			mark(ds, pid, a);
 		else
-			ds->kernel_hit = true;
+			mark_kernel(ds, a);
 	}
 }
 
@@ -184,6 +195,11 @@ void rec_dsos_record(struct rec_dsos *ds, const uint8_t *r, size_t len,
 	} else if (type == PERF_RECORD_MMAP && len > 40 &&
 		   !(misc & PERF_RECORD_MISC_MMAP_DATA) && rd32(r + 8) != (uint32_t)-1) {
 		add_map(ds, rd32(r + 8), rd64(r + 16), rd64(r + 24),
+			(const char *)r + 40, len - 40);
+	} else if (type == PERF_RECORD_MMAP && len > 40 &&
+		   strncmp((const char *)r + 40, "[kernel.kallsyms]", 17)) {
+		/* a kernel module */
+		add_map(ds, KERNEL_PID, rd64(r + 16), rd64(r + 24),
 			(const char *)r + 40, len - 40);
 	} else if (type == PERF_RECORD_FORK && len >= 24 &&
 		   rd32(r + 8) != rd32(r + 12)) {
@@ -355,6 +371,37 @@ static void vdso_entry(struct strbuf *out, bool cache)
 		elf_end(elf);
 }
 
+/* A kernel module's build id from /sys/module/NAME/notes; its .ko file
+ * (uncompressed ones) goes to the cache. */
+static void module_entry(struct strbuf *out, const char *file, bool cache)
+{
+	char name[128], path[512], hex[41];
+	struct strbuf notes = SB_INIT;
+	struct sym_buildid b = { { 0 }, 0 };
+	struct diag d = DIAG_INIT;
+	rec_module_name(file, strlen(file), name, sizeof(name));
+	snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", name);
+	if (read_all(path, &notes) &&
+	    sym_buildid_from_notes(notes.buf, notes.len, false, &b, &d) == 1) {
+		entry(out, PERF_RECORD_MISC_KERNEL, &b, file);
+		size_t n = strlen(file);
+		if (cache && file[0] == '/' && n > 3 && !strcmp(file + n - 3, ".ko"))
+			cache_put(file, sym_buildid_hex(&b, hex), "elf", file, NULL, 0);
+	}
+	sb_release(&notes);
+}
+
+static bool is_module(struct rec_dsos *ds, size_t dso)
+{
+	size_t pi = hmap_find(&ds->pids, &(uint32_t){ KERNEL_PID }, sizeof(uint32_t));
+	if (pi == (size_t)-1)
+		return false;
+	for (size_t i = 0; i < ds->procs[pi].n; i++)
+		if (ds->procs[pi].maps[i].dso == dso)
+			return true;
+	return false;
+}
+
 void rec_dsos_buildids(struct rec_dsos *ds, struct strbuf *out, bool cache)
 {
 	if (ds->kernel_hit)
@@ -366,6 +413,10 @@ void rec_dsos_buildids(struct rec_dsos *ds, struct strbuf *out, bool cache)
 			continue;
 		if (!strcmp(name, "[vdso]")) {
 			vdso_entry(out, cache);
+			continue;
+		}
+		if (is_module(ds, i)) {
+			module_entry(out, name, cache);
 			continue;
 		}
 		struct sym_buildid b = { { 0 }, 0 };

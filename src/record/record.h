@@ -137,6 +137,9 @@ int rec_synth_modules(struct rec_session *s);
  * -1 for a line without a usable address (hidden by kptr_restrict). */
 int rec_module_line(const char *line, char *name, size_t size,
 		    uint64_t *addr, uint64_t *len);
+/* Module name of a module file ("/lib/.../nf-tables.ko.xz" or
+ * "[nf_tables]"): basename without ".ko..." and brackets, '-' as '_'. */
+void rec_module_name(const char *path, size_t len, char *out, size_t size);
 /* COMM (and FORK for other threads) of pid's threads, MMAP2 of its
  * executable maps; comm_only for a workload not yet exec'd. */
 int rec_synth_process(struct rec_session *s, pid_t pid, bool comm_only);

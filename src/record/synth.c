@@ -112,10 +112,12 @@ int rec_module_line(const char *line, char *name, size_t size,
 	return 0;
 }
 
-/* Module name of a modules.dep path: basename without ".ko..." and with
- * '-' as '_' (the kernel's spelling). */
-static void module_name(const char *path, size_t len, char *out, size_t size)
+void rec_module_name(const char *path, size_t len, char *out, size_t size)
 {
+	if (len >= 2 && path[0] == '[' && path[len - 1] == ']') {
+		path++;
+		len -= 2;
+	}
 	const char *base = path;
 	for (size_t i = 0; i < len; i++)
 		if (path[i] == '/')
@@ -147,7 +149,7 @@ static void module_paths(struct hmap *h, struct strbuf *paths)
 		size_t n = strcspn(line, ":");
 		if (!line[n])
 			continue;
-		module_name(line, n, name, sizeof(name));
+		rec_module_name(line, n, name, sizeof(name));
 		bool added;
 		size_t id = hmap_put(h, name, strlen(name), &added);
 		if (!added)

@@ -21,3 +21,15 @@ UNIT_TEST(record_module_line)
 			      name, sizeof(name), &addr, &len) < 0);
 	CHECK(rec_module_line("garbage\n", name, sizeof(name), &addr, &len) < 0);
 }
+
+UNIT_TEST(record_module_name)
+{
+	char name[64];
+	const char *dep = "kernel/net/netfilter/nf-tables.ko.xz: kernel/lib/x.ko";
+	rec_module_name(dep, strcspn(dep, ":"), name, sizeof(name));
+	CHECK(strcmp(name, "nf_tables") == 0);
+	rec_module_name("/lib/modules/6.1/kernel/fs/xfs/xfs.ko", 37, name, sizeof(name));
+	CHECK(strcmp(name, "xfs") == 0);
+	rec_module_name("[snd-hda]", 9, name, sizeof(name));
+	CHECK(strcmp(name, "snd_hda") == 0);
+}
