@@ -165,11 +165,14 @@ static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
 		proc_session_resolve(ses, t, k, s->ip, frame_slot(ses, n++));
 		return n;
 	}
-	bool kernel = false;
+	bool kernel = false, unwound = false;
 	bool inl = ses->inl && (hooked || ses->inline_all);
 	for (uint64_t i = 0; i < nr && n < ses->max_stack; i++) {
 		uint64_t ip = chain[i];
-		if (ip >= PD_CONTEXT_MAX) {
+		/* unwound frames follow the hook's PD_CONTEXT_USER: no markers
+		 * there (its end mark, (uint64_t)-1, is an address to perf) */
+		if (ip >= PD_CONTEXT_MAX && !unwound) {
+			unwound = hooked && ip == PD_CONTEXT_USER;
 			if (ip == PD_CONTEXT_KERNEL || ip == PD_CONTEXT_GUEST_KERNEL)
 				kernel = true;
 			else if (ip == PD_CONTEXT_USER || ip == PD_CONTEXT_GUEST_USER)

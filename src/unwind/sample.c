@@ -139,6 +139,8 @@ size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
 	struct unw_result res;
 	size_t room = max - n < p->max_stack ? max - n : p->max_stack;
 	n += unw_dwarf_unwind(p->sess, &us, find_module, &fc, out + n, room, &res);
+	if (res.stop == UNW_STOP_MEMORY && n < max)
+		out[n++] = UNW_PERF_END_MARK;
 	p->dwarf_samples++;
 	if (res.stop != UNW_STOP_END && res.stop != UNW_STOP_DEPTH)
 		p->short_samples++;

@@ -6,8 +6,9 @@
  * kernel part of the sample's callchain, then PD_CONTEXT_USER and the
  * frames unwound from the user registers over the stack copy (ips[0]
  * the sampled user pc, the others return addresses minus one, as perf
- * script prints them). Any other sample gets its callchain unchanged,
- * so callers can route every sample through here.
+ * script prints them), ended by UNW_PERF_END_MARK when the stack copy
+ * ran out before the outermost frame, as perf does. Any other sample gets
+ * its callchain unchanged, so callers can route every sample through here.
  *
  * Commands over a proc_session need only (see unw_perf_attach):
  *   unw_perf_attach(&up, &ses, no_inline ? UNW_INLINE_NONE : UNW_INLINE_DWARF);
@@ -41,6 +42,10 @@
 #include "unwind/dwarf.h"
 
 #define UNW_PERF_MAX_CHAIN 1024
+/* Last entry of a chain whose unwinding ran out of stack copy: perf
+ * shows it as "ffffffffffffffff [unknown]", the mark of a cut stack.
+ * It follows PD_CONTEXT_USER, where it is an address, not a marker. */
+#define UNW_PERF_END_MARK ((uint64_t)-1)
 #define UNW_PERF_MAX_STACK 127  /* user frames, perf's default max-stack */
 
 struct unw_perf {
