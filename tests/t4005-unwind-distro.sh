@@ -16,3 +16,24 @@ for cmd in "sort -S 20M data.bin" "gzip -1 -c data.bin"; do
 	check_same "$name: stacks identical to perf script's" "$name.perf.folded" "$name.folded"
 	if [ -s "$name.err" ]; then fail "$name: no warning" "$(cat "$name.err")"; else pass "$name: no warning"; fi
 done
+
+# stacks deeper than the 8 KB stack copy: cut where the copy ends, with
+# perf's "[unknown]" mark as the outermost frame
+if need gcc; then
+	cat > deep.c <<'SRC'
+#include <stdio.h>
+#include <string.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void burn(void) { for (unsigned long i = 0; i < 2000; i++) sink += i * i; }
+__attribute__((noinline)) void deep(int n) { volatile char pad[200]; memset((char *)pad, n, sizeof pad); if (n == 0) { burn(); return; } deep(n - 1); sink += pad[3]; }
+int main(void) { for (int i = 0; i < 40000; i++) deep(60); printf("%lu\n", sink); return 0; }
+SRC
+	gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls -o deep deep.c
+	HOME=$TMP/home perf --buildid-dir "$TMP/bid" record -q -F 999 --call-graph dwarf \
+		-o deep.data ./deep > /dev/null 2>&1
+	HOME=$TMP/home perf --buildid-dir "$TMP/bid" script -i deep.data 2> /dev/null |
+		"$SCORCH" fold --format=perf-script > deep.perf.folded
+	HOME=$TMP/home "$SCORCH" fold --buildid-dir "$TMP/bid" deep.data > deep.folded 2> /dev/null
+	check_same "deep stacks: cut like perf's, [unknown] outermost" deep.perf.folded deep.folded
+	check_grep "deep stacks: the cut is marked" '^deep;\[unknown\];deep;' deep.folded
+fi
