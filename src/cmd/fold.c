@@ -18,6 +18,7 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "stacks/collapse_counted.h"
+#include "stacks/collapse_parallel.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/detect.h"
 #include "stacks/table.h"
@@ -32,6 +33,7 @@ enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_CONTEXT, O_INLINE,
 	O_SRCLINE, O_EVENT_FILTER, O_FORMAT, O_TIME, O_CPU, O_COMM, O_EVENT,
 	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_NO_INLINE, O_OUTPUT,
+	O_JOBS,
 	O_VDSO,
 };
 
@@ -58,6 +60,7 @@ static const struct opt_spec opts[] = {
 	{ "vdso", 0, OPT_REQ, "FILE", "perf.data: the recording kernel's vdso image (when no build id was recorded)", O_VDSO },
 	{ "no-inline", 0, OPT_NONE, NULL, "perf.data: do not add inlined frames", O_NO_INLINE },
 	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
+	{ "jobs", 'j', OPT_REQ, "N", "fold one perf script file with N threads (same output)", O_JOBS },
 	OPT_END_SPEC
 };
 
@@ -86,6 +89,8 @@ struct fold_run {
 	struct lines *cur;             /* input being read (for srcline) */
 	struct strbuf line_copy;       /* srcline: the frame line, kept */
 	const char *last_perf_input;   /* for the end-of-input note */
+	int jobs;                      /* --jobs: threads for one text file */
+	bool single;                   /* exactly one regular file operand */
 };
 
 /* ---- options ---- */
@@ -94,7 +99,7 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 {
 	struct opt_state st = OPT_STATE_INIT;
 	struct collapse_opts *c = &r->pd.collapse;
-	const char *arg, *bad_format = NULL;
+	const char *arg, *bad_format = NULL, *bad_jobs = NULL;
 	int id;
 	while ((id = opt_next(&st, argc, argv, &fold_cmd, &arg)) > 0) {
 		switch (id) {
@@ -124,6 +129,11 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 		case O_VDSO: r->pd.vdso = arg; break;
 		case O_NO_INLINE: r->pd.no_inline = true; break;
 		case O_OUTPUT: r->output = arg; break;
+		case O_JOBS:
+			r->jobs = atoi(arg);
+			if (r->jobs < 1 || r->jobs > 64)
+				bad_jobs = arg;
+			break;
 		}
 	}
 	if (id == OPT_HELP)
@@ -133,6 +143,8 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 	if (bad_format)
 		return opt_usage_error(&fold_cmd, "unknown format '%s' (perf-script, "
 				       "stap, dtrace, perf.data)", bad_format);
+	if (bad_jobs)
+		return opt_usage_error(&fold_cmd, "--jobs takes 1 to 64, not '%s'", bad_jobs);
 	collapse_opts_finish(c);
 	*first = st.ind;
 	return -1; /* go on */
@@ -214,6 +226,22 @@ static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt
 	return rc < 0 ? read_error(lr, rc) : 0;
 }
 
+/* --jobs: the whole file in pieces; -EAGAIN when it does not apply. */
+static int fold_parallel(struct fold_run *r, const char *path)
+{
+	struct diag d = DIAG_INIT;
+	int rc = collapse_parallel_file(&r->perf, path, r->jobs, &d);
+	if (rc == -EAGAIN)
+		return rc;
+	if (rc < 0) {
+		diag_print(&d, path);
+		return 1;
+	}
+	report_bad_lines(r, path);
+	r->last_perf_input = path;
+	return 0;
+}
+
 /* ---- one input ---- */
 
 static int fold_perf_data_input(struct fold_run *r, const char *path,
@@ -238,6 +266,7 @@ static int fold_input(struct fold_run *r, const char *path)
 		return 1;
 	}
 	struct stat st;
+	memset(&st, 0, sizeof(st));
 	if (fstat(lr.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		diag_error("%s: is a directory", path);
 		lines_close(&lr);
@@ -261,6 +290,9 @@ static int fold_input(struct fold_run *r, const char *path)
 		rc = 1;
 	else if (fmt == FMT_PERF_DATA)
 		rc = fold_perf_data_input(r, path, &lr);
+	else if (fmt == FMT_PERF_SCRIPT && r->jobs > 1 && r->single &&
+		 S_ISREG(st.st_mode) && (rc = fold_parallel(r, path)) != -EAGAIN)
+		; /* folded by several threads */
 	else if (fmt != FMT_EMPTY)
 		rc = fold_text(r, &lr, fmt);
 	lines_close(&lr);
@@ -329,6 +361,7 @@ int cmd_fold(int argc, char **argv)
 	collapse_counted_init(&r.dtrace, COUNTED_DTRACE, &r.table);
 
 	rc = 0;
+	r.single = argc - first == 1 && strcmp(argv[first], "-") != 0;
 	if (first >= argc)
 		rc = fold_input(&r, "-");
 	for (int i = first; i < argc && rc == 0; i++)

@@ -779,7 +779,7 @@ static const char *srcline_cb(void *ctx, size_t *len)
 static void escape_into(struct strbuf *sb, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		sb_addc(sb, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+		sb_addc(sb, ((unsigned char)s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f ? '?' : s[i]);
 }
 
 static void bad_line(struct collapse_perf *p, const char *s, size_t len,
