@@ -25,6 +25,12 @@ check_same "block.perf.data: default cells equal the full internal map" bfull.ex
 "$SCORCH" heatmap latency "$H/block.perf.data" > block.svg
 if need xmllint; then check "block SVG passes xmllint" xmllint --noout block.svg; fi
 
+# perf.data on standard input (a pipe, as from perf record -o -)
+cat "$H/block.perf.data" | "$SCORCH" heatmap latency --pairs > stdin.pairs 2> stdin.err
+check_same "perf.data through a pipe on stdin: same pairs" "$H/block.lat_us.txt" stdin.pairs
+cat "$H/trace2heatmap/synthetic-us.txt" | "$SCORCH" heatmap latency --unitstime=us --unitslabel=us --quirks --cells > stdin.tsv
+check_same "text through a pipe on stdin still reads as text" "$H/trace2heatmap/syn-A-default.cells.tsv" stdin.tsv
+
 # Any pair of tracepoints: wakeup to switch-in by pid=next_pid, against the
 # same pairing done on the file's perf script text
 awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(/:$/, "", t); split(t, p, "."); us = p[1] p[2]; break }

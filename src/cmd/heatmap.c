@@ -181,12 +181,23 @@ struct text_stats {
 	bool first_line_seen;
 };
 
+/* Bytes of standard input already read to tell perf.data from text. */
+static char stdin_head[8];
+static size_t stdin_head_len;
+
 static int read_text(struct heatmap *hm, const char *path, struct text_stats *ts)
 {
 	struct lines lr;
-	int rc = lines_open(&lr, path);
+	int rc = 0;
+	if (path) {
+		rc = lines_open(&lr, path);
+	} else {
+		lines_init_fd(&lr, 0, "<stdin>");
+		lines_unread(&lr, stdin_head, stdin_head_len);
+		stdin_head_len = 0;
+	}
 	if (rc < 0) {
-		diag_error("%s: %s", path ? path : "<stdin>", strerror(-rc));
+		diag_error("%s: %s", path, strerror(-rc));
 		return 1;
 	}
 	const char *line;
@@ -290,7 +301,7 @@ static void report_pairing(const char *path, const struct an_latency *lat)
 			  (unsigned long long)lat->bad_payload);
 }
 
-static int latency_perfdata(struct args *a, const char *path)
+static int latency_perfdata(struct args *a, const char *path, const char *name)
 {
 	struct heatmap hm;
 	struct pair_ctx pc = { NULL, SB_INIT, a->ns, 0 };
@@ -313,14 +324,14 @@ static int latency_perfdata(struct args *a, const char *path)
 	int rc = an_latency_read(&lat, path, &d);
 	if (rc < 0 || pc.err) {
 		if (rc < 0)
-			diag_print(&d, path);
+			diag_print(&d, name);
 		else
 			diag_error("%s", strerror(-pc.err));
 		rc = 1;
 	} else {
 		if (d.set)
-			diag_print(&d, path);
-		report_pairing(path, &lat);
+			diag_print(&d, name);
+		report_pairing(name, &lat);
 		rc = a->pairs ? write_out(&pc.out) : draw_latency(&hm, a->cells);
 	}
 	sb_release(&pc.out);
@@ -329,10 +340,49 @@ static int latency_perfdata(struct args *a, const char *path)
 	return rc;
 }
 
+/* perf.data on standard input (pipe mode, "perf record -o - | ..."):
+ * spooled to an unlinked temporary file the reader then streams (the
+ * caller closes *spool). Fills buf with that file's /proc/self/fd path and
+ * returns it, or NULL when stdin is text (its first bytes are kept in
+ * stdin_head for the text reader). */
+static const char *stdin_perfdata(char *buf, size_t size, FILE **spool)
+{
+	ssize_t n;
+	while (stdin_head_len < sizeof(stdin_head) &&
+	       (n = read(0, stdin_head + stdin_head_len, sizeof(stdin_head) - stdin_head_len)) > 0)
+		stdin_head_len += (size_t)n;
+	if (stdin_head_len < 8 || (memcmp(stdin_head, "PERFILE2", 8) &&
+				   memcmp(stdin_head, "2ELIFREP", 8)))
+		return NULL;
+	FILE *f = tmpfile();
+	if (!f)
+		return NULL;
+	char chunk[65536];
+	bool ok = fwrite(stdin_head, 1, stdin_head_len, f) == stdin_head_len;
+	while (ok && (n = read(0, chunk, sizeof(chunk))) > 0)
+		ok = fwrite(chunk, 1, (size_t)n, f) == (size_t)n;
+	if (!ok || fflush(f) != 0) {
+		fclose(f);
+		return NULL;
+	}
+	stdin_head_len = 0;
+	*spool = f;
+	snprintf(buf, size, "/proc/self/fd/%d", fileno(f));
+	return buf;
+}
+
 static int cmd_latency(struct args *a, int nfiles, char **files)
 {
 	if (nfiles == 1 && is_perfdata(files[0]))
-		return latency_perfdata(a, files[0]);
+		return latency_perfdata(a, files[0], files[0]);
+	char path[64];
+	FILE *spool = NULL;
+	if ((nfiles == 0 || (nfiles == 1 && !strcmp(files[0], "-"))) &&
+	    stdin_perfdata(path, sizeof(path), &spool)) {
+		int rc = latency_perfdata(a, path, "<stdin>");
+		fclose(spool);
+		return rc;
+	}
 	if (a->pairs || a->start || a->end || a->key)
 		return opt_usage_error(&heatmap_cmd, "--pairs, --start, --end and --key "
 				       "need one perf.data file");
