@@ -46,6 +46,11 @@ printf 'a 1 [000] 10.500000: 1 cpu-clock:\n\tffffffff81000000 f (/x)\n\na 1 [000
 "$SCORCH" heatmap subsecond --cells whole.txt > whole.tsv
 check_grep "whole-second last sample is drawn in its own column" '^2	49	0	0	1$' whole.tsv
 
+# Samples centuries apart: the page stays small (labels are thinned)
+printf 'a 1 [000] 10.500000: 1 cpu-clock:\n\tffffffff81000000 f (/x)\n\na 1 [000] 9000000000.000000: 1 cpu-clock:\n\tffffffff81000000 g (/x)\n\n' > far.txt
+"$SCORCH" heatmap subsecond far.txt > far.html
+check "far-apart samples: the page stays small ($(wc -c < far.html) bytes)" test "$(wc -c < far.html)" -lt 100000
+
 # HTML: well-formed, self-contained
 "$SCORCH" heatmap subsecond --all "$IN" > page.html
 if need xmllint; then check "page passes xmllint" xmllint --noout page.html; else skip "xmllint" "missing"; fi

@@ -213,7 +213,11 @@ static void html_map(const struct subsec_map *m, const struct cell *c,
 		add_offset_ms(m, r, out);
 		sb_adds(out, " ms</text>\n");
 	}
-	for (uint64_t s = 0; s < ncols; s += 10)
+	/* a label every 10 columns, at most ~100 labels (far-apart times) */
+	uint64_t every = 10;
+	while (ncols / every > 100)
+		every *= 10;
+	for (uint64_t s = 0; s < ncols; s += every)
 		sb_addf(out, "<text x=\"%llu\" y=\"%.15g\" font-size=\"10\">%llus</text>\n",
 			(unsigned long long)(MX + s * CW), MY + h + 14,
 			(unsigned long long)s);
