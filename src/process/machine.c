@@ -234,6 +234,8 @@ static void kernel_mmap(struct proc_machine *m, uint64_t start, uint64_t end,
 	if (bid && bid_size)
 		sym_dso_set_buildid(d, bid, bid_size);
 	if (d == m->kernel_dso) {
+		if (strcmp(filename + 17, "_text") == 0 || strcmp(filename + 17, "_stext") == 0)
+			d->ref_text = pgoff; /* where _text was when recording */
 		/* as perf, the kernel map reaches up to the next kernel map
 		 * (init text lies past _etext) */
 		end = UINT64_MAX;

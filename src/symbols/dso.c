@@ -299,16 +299,31 @@ static void load_user(struct sym_dsos *s, struct sym_dso *d)
 	sym_table_finish(&d->table, false);
 }
 
+/* Shift kallsyms of another boot so that _text lands where the
+ * recording saw it (perf's ref_reloc_sym). */
+static void relocate_kernel(struct sym_dso *d, uint64_t text)
+{
+	if (!d->ref_text || !text || text == d->ref_text)
+		return;
+	uint64_t delta = d->ref_text - text;
+	for (size_t i = 0; i < d->table.n; i++) {
+		d->table.syms[i].start += delta;
+		d->table.syms[i].end += delta;
+	}
+}
+
 static bool load_kallsyms_file(struct sym_dsos *s, struct sym_dso *d, const char *path)
 {
 	char *real = sym_fs_resolve(path);
 	if (!real)
 		return false;
-	uint64_t bad = 0;
+	uint64_t bad = 0, text = 0;
 	struct diag dg = DIAG_INIT;
-	int rc = sym_kallsyms_load(real, &d->table, &bad, &dg);
-	if (rc > 0)
+	int rc = sym_kallsyms_load(real, &d->table, &bad, &text, &dg);
+	if (rc > 0) {
 		d->sym_path = xstrdup(real);
+		relocate_kernel(d, text);
+	}
 	else if (rc < 0)
 		warn(s, real, &dg);
 	free(real);

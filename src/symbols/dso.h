@@ -71,6 +71,9 @@ struct sym_dso {
 	char *elf_path;              /* runtime ELF found (for unwinding) */
 	char *sym_path;              /* file the symbols came from */
 	uint64_t hits;               /* samples that hit it (for tools) */
+	uint64_t ref_text;           /* kernel: _text at recording time (the
+				      * kernel MMAP's pgoff), 0 unknown; kallsyms
+				      * of another boot (KASLR) are shifted to it */
 	size_t id;
 };
 

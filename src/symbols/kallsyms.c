@@ -48,7 +48,7 @@ int sym_kallsyms_line(struct sym_table *t, const char *line, size_t len)
 }
 
 int sym_kallsyms_load(const char *path, struct sym_table *t, uint64_t *bad,
-		      struct diag *d)
+		      uint64_t *text, struct diag *d)
 {
 	struct lines lr;
 	int rc = lines_open(&lr, path);
@@ -72,6 +72,7 @@ int sym_kallsyms_load(const char *path, struct sym_table *t, uint64_t *bad,
 		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno, strerror(-rc));
 		return rc;
 	}
+	*text = sym_kallsyms_addr_of(t, "_text");
 	sym_table_finish(t, true);
 	return added;
 }

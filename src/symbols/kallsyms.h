@@ -14,13 +14,13 @@
 #include "symbols/table.h"
 
 /* Load path into t (then finished with the kallsyms rule). Returns the
- * number of symbols, or -errno (diag). *bad gets malformed lines. */
+ * number of symbols, or -errno (diag). *bad gets malformed lines, *text
+ * the address of _text (0 when absent; taken before aliases merge). */
 int sym_kallsyms_load(const char *path, struct sym_table *t,
-		      uint64_t *bad, struct diag *d);
+		      uint64_t *bad, uint64_t *text, struct diag *d);
 /* Parse one line into t; returns 1 added, 0 skipped, -1 malformed. */
 int sym_kallsyms_line(struct sym_table *t, const char *line, size_t len);
-/* Address of symbol name in a kallsyms file (for "_text" checks), 0
- * when absent. */
+/* Address of symbol name in t (linear), 0 when absent. */
 uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name);
 
 #endif
