@@ -256,7 +256,8 @@ static void cell(struct strbuf *sb, const struct row *rw, enum key k,
 	case K_DSO: sb_adds(sb, dso_name(rw)); break;
 	case K_SYM: sym_text(rw, sb); break;
 	}
-	while (!last && sb->len - start < width)
+	/* perf pads every column but a symbol column that comes last */
+	while (!(last && k == K_SYM) && sb->len - start < width)
 		sb_addc(sb, ' ');
 }
 
@@ -292,8 +293,9 @@ static void print_event(struct report *r, struct event_rows *ev, struct strbuf *
 		}
 	}
 	sb_adds(o, "# Overhead       Samples");
-	for (size_t i = 0; i < r->nkeys; i++)
-		sb_addf(o, "  %-*s", (int)w[i], titles[r->keys[i]]);
+	for (size_t i = 0; i < r->nkeys; i++) /* perf right-aligns Pid:Command */
+		sb_addf(o, r->keys[i] == K_PID ? "  %*s" : "  %-*s", (int)w[i],
+			titles[r->keys[i]]);
 	sb_adds(o, "\n# ........  ............");
 	for (size_t i = 0; i < r->nkeys; i++) {
 		sb_adds(o, "  ");
