@@ -22,3 +22,6 @@ perf --buildid-dir cache script -i fe.data -F comm,tid 2>/dev/null | awk '{ prin
 "$SCORCH" script --buildid-dir cache fe.data 2>/dev/null | grep -v '^\s' | grep -v '^$' |
 	awk '{ print $1, $2 }' > scorch.ids
 check_same "comm and tid of every sample as perf script" perf.ids scorch.ids
+perf --buildid-dir cache script -i fe.data > perf-full.txt 2>/dev/null
+"$SCORCH" script --buildid-dir cache fe.data > scorch-full.txt 2>/dev/null
+check_same "whole script output == perf script (kernel frames too)" perf-full.txt scorch-full.txt
