@@ -4,7 +4,8 @@
 #      to ~MB megabytes (default 300);
 #   2. `perf script` of a system-wide recording made here
 #      (perf record -a -g -F 999 -- sleep SECS), repeated to ~MB megabytes.
-# Prints MB/s (wall clock, best of RUNS) and peak RSS for each; the Perl
+# Prints MB/s (wall clock and CPU time, best of RUNS) and peak RSS for each,
+# one thread and --jobs 2; the Perl
 # collapser is not installed on this machine, so figures are absolute.
 # Generated inputs live under $BENCH_DIR (default /tmp/scorch-bench-fold)
 # and are reused by later runs. Not a test: no pass/fail.
@@ -48,13 +49,14 @@ if [ ! -s "$system" ]; then
 	fi
 fi
 
-# run FILE: best wall and CPU (user+sys) time of RUNS, peak RSS, MB/s.
+# run NAME FILE [OPTIONS]: best wall and CPU (user+sys) time of RUNS, peak RSS, MB/s.
 # CPU MB/s is what one thread does when the machine is shared.
 run() {
 	local name=$1 file=$2 best= cbest= rss=0 t u s r c
+	shift 2
 	local bytes; bytes=$(stat -c %s "$file")
 	for _ in $(seq "$RUNS"); do
-		/usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "$SCORCH" fold "$file" > "$dir/out.folded" 2> /dev/null
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "$SCORCH" fold "$@" "$file" > "$dir/out.folded" 2> /dev/null
 		read -r t u s r < "$dir/time.txt"
 		c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
@@ -67,9 +69,11 @@ run() {
 			 n, b / 1e6, t, b / 1e6 / t, c, b / 1e6 / c, r / 1024, s }'
 }
 
-echo "# scorch fold, perf script text, one thread (best of $RUNS; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "# scorch fold, perf script text, one thread unless --jobs (best of $RUNS; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 run "example-perf-stacks x N" "$example"
 [ -n "$system" ] && run "system-wide recording x N" "$system"
+run "example, --jobs 2" "$example" --jobs 2
+[ -n "$system" ] && run "system-wide, --jobs 2" "$system" --jobs 2
 # side by side with what produces the text: perf script of the recording
 if [ -n "$system" ] && [ -s "$dir/system.data" ]; then
 	/usr/bin/time -f '%e %U %S' -o "$dir/time.txt" perf script -i "$dir/system.data" > "$dir/ps.txt" 2> /dev/null
