@@ -25,3 +25,10 @@ check_same "comm and tid of every sample as perf script" perf.ids scorch.ids
 perf --buildid-dir cache script -i fe.data > perf-full.txt 2>/dev/null
 "$SCORCH" script --buildid-dir cache fe.data > scorch-full.txt 2>/dev/null
 check_same "whole script output == perf script (kernel frames too)" perf-full.txt scorch-full.txt
+# --pid/--tid: the real ids, as the text path folds perf script -F with pid
+F=comm,pid,tid,time,period,event,ip,sym,symoff,dso
+for o in pid tid; do
+	perf --buildid-dir cache script -i fe.data -F $F 2>/dev/null | "$SCORCH" fold --$o > text.$o 2>/dev/null
+	"$SCORCH" fold --$o --buildid-dir cache fe.data > data.$o 2>/dev/null
+	check_same "fold --$o == fold --$o of perf script -F $F" text.$o data.$o
+done
