@@ -52,6 +52,10 @@ check_grep "-z: stacks resolve" '^work_fp;.*main;top_one;mid_y;leaf_b;spin ' z.f
 perf report --header-only -i z9.data 2>&1 | grep -q 'level = 9'
 check "-z9: level 9 recorded" test $? -eq 0
 check_fails "-z23 is refused" "$SCORCH" record -z23 -- true
+"$SCORCH" record -q -z -F 499 --call-graph dwarf -o zd.data -- ./work_nofp 0.3 > /dev/null 2>&1
+check_perf_quiet "-z with dwarf samples: perf reads it without warnings" zd.data
+"$SCORCH" record -q -z -m 1 -F 997 -g -o zm.data -- ./work_fp 0.2 > /dev/null 2>&1
+check_perf_quiet "-z with a one-page ring: chunks fit perf's buffer" zm.data
 
 # default output and perf.data.old
 "$SCORCH" record -q -F 997 -o perf.data -- true

@@ -299,7 +299,7 @@ static int emit_compressed(struct pd_writer *w, size_t n)
 	return emit(w, w->zbuf, 8 + n);
 }
 
-/* Compress up to ZIN bytes of whole records and flush them into one or
+/* Compress up to ZIN (or mmap_len) bytes of whole records and flush them into one or
  * more COMPRESSED records. */
 static int compress_chunk(struct pd_writer *w, const void *p, size_t len)
 {
@@ -342,7 +342,9 @@ int pd_writer_data(struct pd_writer *w, const void *p, size_t len)
 		return emit(w, p, len);
 	const uint8_t *c = p;
 	while (len && !w->err) {
-		size_t n = whole_records(c, len, ZIN);
+		/* perf decompresses each record into an mmap_len buffer */
+		size_t max = w->mmap_len && w->mmap_len < ZIN ? w->mmap_len : ZIN;
+		size_t n = whole_records(c, len, max);
 		compress_chunk(w, c, n);
 		c += n;
 		len -= n;
