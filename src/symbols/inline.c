@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "base/hmap.h"
+#include "base/u64map.h"
 #include "base/xalloc.h"
 #include "symbols/demangle.h"
 #include "symbols/dso.h"
@@ -24,17 +25,11 @@
 #include <string.h>
 #include <unistd.h>
 
-struct memo_entry {
-	uint64_t key;            /* address + 1; 0 = empty */
-	uint64_t val;            /* first frame << 8 | count */
-};
-
 struct inl_file {
 	const char *path;        /* key in the path map */
 	int fd;
 	Dwarf *dw;               /* NULL: no DWARF (or not an ELF file) */
-	struct memo_entry *memo; /* open addressing, power-of-two size */
-	size_t memo_cap, memo_used;
+	struct u64map memo;      /* address -> first frame << 8 | count */
 };
 
 struct sym_inline {
@@ -62,7 +57,7 @@ static void file_free(struct inl_file *f)
 		dwarf_end(f->dw);
 	if (f->fd >= 0)
 		close(f->fd);
-	free(f->memo);
+	u64map_release(&f->memo);
 	free(f);
 }
 
@@ -109,29 +104,6 @@ static struct inl_file *file_get(struct sym_inline *c, const char *path)
 	XGROW(c->files, c->files_cap, c->nfiles + 1);
 	c->files[c->nfiles++] = f;
 	return c->last = f;
-}
-
-/* The memo entry for addr, empty (key 0) when new; grows at 3/4 full. */
-static struct memo_entry *memo_slot(struct inl_file *f, uint64_t addr)
-{
-	if (4 * (f->memo_used + 1) > 3 * f->memo_cap) {
-		struct memo_entry *old = f->memo;
-		size_t n = f->memo_cap;
-		f->memo_cap = n ? 2 * n : 1024;
-		f->memo = xcalloc(f->memo_cap, sizeof(*f->memo));
-		f->memo_used = 0;
-		for (size_t i = 0; i < n; i++)
-			if (old[i].key) {
-				*memo_slot(f, old[i].key - 1) = old[i];
-				f->memo_used++;
-			}
-		free(old);
-	}
-	size_t mask = f->memo_cap - 1;
-	size_t i = (size_t)(((addr + 1) * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-	while (f->memo[i].key && f->memo[i].key != addr + 1)
-		i = (i + 1) & mask;
-	return &f->memo[i];
 }
 
 /* The compile unit whose ranges hold addr. */
@@ -297,19 +269,18 @@ size_t sym_inline_frames(struct sym_inline *c, const char *path,
 	*out = NULL;
 	if (!f->dw)
 		return 0;
-	struct memo_entry *e = memo_slot(f, addr);
-	if (!e->key) {
+	uint64_t *v = u64map_find(&f->memo, addr);
+	if (!v) {
 		size_t first = c->nframes;
 		size_t n = scan(c, f->dw, addr);
-		e = memo_slot(f, addr); /* scan does not touch the memo */
-		e->key = addr + 1;
-		e->val = (uint64_t)first << 8 | n;
-		f->memo_used++;
+		bool added;
+		v = u64map_put(&f->memo, addr, &added);
+		*v = (uint64_t)first << 8 | n;
 	} else {
 		c->stats.memo_hits++;
 	}
-	size_t n = e->val & 0xff;
-	*out = n ? &c->frames[e->val >> 8] : NULL;
+	size_t n = *v & 0xff;
+	*out = n ? &c->frames[*v >> 8] : NULL;
 	return n;
 }
 

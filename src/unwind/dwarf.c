@@ -10,6 +10,7 @@
 #include "unwind/dwarf.h"
 
 #include "base/hmap.h"
+#include "base/u64map.h"
 #include "base/xalloc.h"
 #include "unwind/frame.h"
 
@@ -20,15 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MEMO_MIN 256                 /* first size of a file's memo */
-#define MEMO_CAP 16384               /* largest; when 3/4 full it restarts */
+#define MEMO_MAX 12288               /* rows per file; then the memo restarts */
 #define MAX_LOADS 16
 #define DSO_CACHE 8                  /* recent ELF paths, by pointer */
-
-struct memo_slot {
-	uint64_t addr;                   /* file address + 1; 0 = empty */
-	struct unw_rules *rules;         /* NULL: no CFI covers addr */
-};
 
 struct elf_file {
 	int fd;
@@ -45,8 +40,8 @@ struct unw_dso {
 	Dwarf_CFI *eh, *dbg;             /* either may be NULL */
 	GElf_Phdr loads[MAX_LOADS];
 	size_t nloads;
-	struct memo_slot *memo;
-	size_t memo_used, memo_cap;      /* memo_cap: a power of two */
+	struct u64map memo;              /* file address -> struct unw_rules *
+					  * (0: no CFI covers the address) */
 };
 
 struct dso_cache_slot {
@@ -109,8 +104,6 @@ static struct unw_dso *dso_open(const char *path, const char *debug_path)
 	load_phdrs(d);
 	d->eh = dwarf_getcfi_elf(d->main.elf);
 	d->debug_path = debug_path ? xstrdup(debug_path) : NULL;
-	d->memo_cap = MEMO_MIN;
-	d->memo = xcalloc(d->memo_cap, sizeof(*d->memo));
 	return d;
 }
 
@@ -128,12 +121,12 @@ static void load_debug_frame(struct unw_dso *d)
 
 static void memo_clear(struct unw_dso *d)
 {
-	for (size_t i = 0; d->memo && i < d->memo_cap; i++) {
-		unw_rules_free(d->memo[i].rules);
-		d->memo[i].rules = NULL;
-		d->memo[i].addr = 0;
-	}
-	d->memo_used = 0;
+	for (size_t i = 0; i < d->memo.cap; i++)
+		if (d->memo.slots[i].key)
+			unw_rules_free((struct unw_rules *)(uintptr_t)d->memo.slots[i].val);
+	if (d->memo.has_top)
+		unw_rules_free((struct unw_rules *)(uintptr_t)d->memo.top);
+	u64map_clear(&d->memo);
 }
 
 static void dso_free(struct unw_dso *d)
@@ -141,7 +134,7 @@ static void dso_free(struct unw_dso *d)
 	if (!d)
 		return;
 	memo_clear(d);
-	free(d->memo);
+	u64map_release(&d->memo);
 	if (d->eh)
 		dwarf_cfi_end(d->eh);
 	if (d->dw)
@@ -234,53 +227,25 @@ static Dwarf_Frame *cfi_lookup(struct unw_dso *d, uint64_t addr)
 	return NULL;
 }
 
-/* The slot for key (file address + 1): its entry, or the empty slot
- * where it goes. */
-static struct memo_slot *memo_slot(struct unw_dso *d, uint64_t key)
-{
-	size_t mask = d->memo_cap - 1;
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-	while (d->memo[i].addr && d->memo[i].addr != key)
-		i = (i + 1) & mask;
-	return &d->memo[i];
-}
-
-/* Double the memo up to MEMO_CAP; past it, start over (the rules of a
- * long run's hot addresses come back at once). */
-static void memo_make_room(struct unw_dso *d)
-{
-	if (4 * (d->memo_used + 1) <= 3 * d->memo_cap)
-		return;
-	if (d->memo_cap >= MEMO_CAP) {
-		memo_clear(d);
-		return;
-	}
-	struct memo_slot *old = d->memo;
-	size_t n = d->memo_cap;
-	d->memo_cap *= 2;
-	d->memo = xcalloc(d->memo_cap, sizeof(*d->memo));
-	for (size_t i = 0; i < n; i++)
-		if (old[i].addr)
-			*memo_slot(d, old[i].addr) = old[i];
-	free(old);
-}
-
-static struct memo_slot *memo_find(struct unw_session *u, struct unw_dso *d,
+/* The compiled CFI row for a file address (NULL when no CFI covers it),
+ * from the memo or compiled now. A memo past MEMO_MAX rows starts over:
+ * a long run's hot addresses come back at once. */
+static struct unw_rules *memo_find(struct unw_session *u, struct unw_dso *d,
 				   uint64_t addr, const struct unw_arch_info *ai)
 {
-	struct memo_slot *s = memo_slot(d, addr + 1);
-	if (s->addr) {
+	uint64_t *v = u64map_find(&d->memo, addr);
+	if (v) {
 		u->stats.memo_hits++;
-		return s;
+		return (struct unw_rules *)(uintptr_t)*v;
 	}
 	u->stats.memo_misses++;
-	memo_make_room(d);
-	s = memo_slot(d, addr + 1);
-	s->addr = addr + 1;
+	if (d->memo.used >= MEMO_MAX)
+		memo_clear(d);
 	Dwarf_Frame *fr = cfi_lookup(d, addr);
-	s->rules = fr ? unw_rules_compile(fr, ai) : NULL;
-	d->memo_used++;
-	return s;
+	struct unw_rules *rs = fr ? unw_rules_compile(fr, ai) : NULL;
+	bool added;
+	*u64map_put(&d->memo, addr, &added) = (uint64_t)(uintptr_t)rs;
+	return rs;
 }
 
 struct walk {
@@ -304,21 +269,21 @@ static int step(struct walk *w, struct unw_regs *next)
 	struct unw_dso *d = session_dso(w->u, &m);
 	if (!d->ok)
 		return UNW_STOP_NO_MODULE;
-	struct memo_slot *s = NULL;
+	struct unw_rules *rs = NULL;
 	if (file_addr(d, &m, pc, &addr))
-		s = memo_find(w->u, d, addr, w->f.ai);
-	if (!s || !s->rules) {
+		rs = memo_find(w->u, d, addr, w->f.ai);
+	if (!rs) {
 		w->used_fp = true;
 		w->exact_pc = false;
 		return unw_fp_step(&w->f, next);
 	}
 	w->used_fp = false;
-	w->exact_pc = unw_rules_signal(s->rules);
+	w->exact_pc = unw_rules_signal(rs);
 	if (w->f.ai->ra_is_pc) {
 		w->f.regs.r[w->f.ai->ra] = w->f.regs.pc;
 		w->f.regs.valid |= 1ULL << w->f.ai->ra;
 	}
-	return unw_rules_step(&w->f, s->rules, next);
+	return unw_rules_step(&w->f, rs, next);
 }
 
 static void walk_init(struct walk *w, struct unw_session *u,
