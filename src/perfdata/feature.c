@@ -682,3 +682,34 @@ int pd_feature_format(const struct pd_features *f, unsigned bit,
 	fmt_known(f, bit, out);
 	return format_raw(f, bit, details, out, f->swap);
 }
+
+/* ---- BUILD_ID entries ---- */
+
+int pd_feature_build_id_next(const struct pd_features *f, size_t *pos,
+			     struct pd_build_id *b)
+{
+	const struct pd_feature_raw *raw = &f->raw[PD_FEAT_BUILD_ID];
+	struct cursor c, e;
+
+	if (f->state[PD_FEAT_BUILD_ID] != PD_FEAT_OK || *pos >= raw->size)
+		return 0;
+	cur_init(&c, raw->data + *pos, raw->size - *pos, raw->offset + *pos, f->swap);
+	cur_u32(&c);
+	uint16_t misc = cur_u16(&c), size = cur_u16(&c);
+	if (c.err || size < 8 + 4 + 24 || size - 8u > c.left)
+		return -EINVAL;
+	e = cur_sub(&c, size - 8u);
+	memset(b, 0, sizeof(*b));
+	b->cpumode = misc & PD_MISC_CPUMODE_MASK;
+	b->pid = (int32_t)cur_u32(&e);
+	memcpy(b->build_id, cur_bytes(&e, 20), 20);
+	b->size = cur_u8(&e);
+	cur_skip(&e, 3);
+	if (!(misc & PD_MISC_BUILD_ID_SIZE) || b->size > 20)
+		b->size = 20;
+	b->filename = (const char *)e.p;
+	if (!memchr(e.p, 0, e.left))
+		return -EINVAL;
+	*pos += size;
+	return 1;
+}

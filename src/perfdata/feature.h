@@ -101,4 +101,12 @@ int pd_feature_parse(struct pd_features *f, unsigned bit,
 		     const uint8_t *data, size_t size);
 void pd_features_release(struct pd_features *f);
 
+/* Walk the BUILD_ID feature entries: start with *pos = 0; returns 1 and
+ * fills *b (rec NULL; filename borrowed from the feature payload, valid
+ * as long as the features), 0 after the last entry, or -EINVAL at a
+ * malformed entry (the walk stops there). */
+struct pd_build_id;
+int pd_feature_build_id_next(const struct pd_features *f, size_t *pos,
+			     struct pd_build_id *b);
+
 #endif

@@ -251,3 +251,29 @@ UNIT_TEST(perfdata_tracepoint_names_from_tracing_data)
 	CHECK(name && strcmp(name, "sched:sched_switch") == 0);
 	pd_reader_free(r);
 }
+
+/* BUILD_ID feature entries of the fp case: the four DSOs perf lists. */
+UNIT_TEST(perfdata_build_id_feature_walk)
+{
+	const char *sh = getenv("SHARED");
+	char path[4096], hex[41];
+	struct diag d = DIAG_INIT;
+	struct pd_build_id b;
+	size_t pos = 0;
+	int n = 0, rc;
+	bool found = false;
+
+	snprintf(path, sizeof(path), "%s/corpus/fp/perf.data", sh ? sh : "../shared");
+	struct pd_reader *r = pd_reader_open(path, &d);
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	while ((rc = pd_feature_build_id_next(pd_reader_features(r), &pos, &b)) > 0) {
+		n++;
+		if (strcmp(b.filename, "/tmp/mkcorpus.TLgv/work_fp") == 0)
+			found = strcmp(pd_build_id_hex(b.build_id, b.size, hex),
+				       "e38e638e4417ab7ed175cf880b6cd0b9794a216a") == 0;
+	}
+	CHECK(rc == 0 && n == 4 && found);
+	pd_reader_free(r);
+}
