@@ -22,6 +22,10 @@ static void print_all(const struct pd_features *f)
 		pd_feature_format(f, bit, true, &out);
 	for (size_t i = 0; i < f->nr_event_desc; i++)
 		pd_attr_format(&f->event_desc[i].attr, &out);
+	struct pd_build_id b;
+	size_t pos = 0;
+	while (pd_feature_build_id_next(f, &pos, &b) > 0)
+		sb_adds(&out, b.filename);
 	sb_release(&out);
 }
 
