@@ -18,7 +18,7 @@ struct opt_tables {
 	char *shorts;
 };
 
-static struct opt_tables *build(const struct opt_cmd *cmd, bool permute)
+static struct opt_tables *build(const struct opt_cmd *cmd)
 {
 	size_t n = 0;
 	while (cmd->opts && cmd->opts[n].name)
@@ -26,7 +26,7 @@ static struct opt_tables *build(const struct opt_cmd *cmd, bool permute)
 	struct opt_tables *t = xcalloc(1, sizeof(*t));
 	t->longs = xcalloc(n + 2, sizeof(struct option));
 	struct strbuf sb = SB_INIT;
-	sb_adds(&sb, permute ? ":h" : "+:h");
+	sb_adds(&sb, cmd->permute ? ":h" : "+:h");
 	for (size_t i = 0; i < n; i++) {
 		const struct opt_spec *o = &cmd->opts[i];
 		t->longs[i].name = o->name;
@@ -65,13 +65,12 @@ static int id_of_short(const struct opt_cmd *cmd, int c)
 	return 0;
 }
 
-static int next(struct opt_state *st, int argc, char **argv,
-		const struct opt_cmd *cmd, const char **arg, bool permute)
+int opt_next(struct opt_state *st, int argc, char **argv,
+	     const struct opt_cmd *cmd, const char **arg)
 {
 	if (!st->priv) {
-		permute = permute || cmd->permute;
-		st->priv = build(cmd, permute);
-		optind = permute ? 0 : 1; /* 0: glibc re-reads the ordering */
+		st->priv = build(cmd);
+		optind = cmd->permute ? 0 : 1; /* 0: glibc re-reads the ordering */
 		opterr = 0;
 	}
 	struct opt_tables *t = st->priv;
@@ -106,18 +105,6 @@ static int next(struct opt_state *st, int argc, char **argv,
 			return id;
 	}
 	return c;
-}
-
-int opt_next(struct opt_state *st, int argc, char **argv,
-	     const struct opt_cmd *cmd, const char **arg)
-{
-	return next(st, argc, argv, cmd, arg, false);
-}
-
-int opt_next_any_order(struct opt_state *st, int argc, char **argv,
-		       const struct opt_cmd *cmd, const char **arg)
-{
-	return next(st, argc, argv, cmd, arg, true);
 }
 
 void opt_usage(FILE *f, const struct opt_cmd *cmd)

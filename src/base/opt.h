@@ -47,10 +47,6 @@ struct opt_cmd {
 				  false: the first operand ends the options */
 };
 
-/* Tables written before the permute field list five values; they stay
- * valid (permute is false) without a warning under -Wextra. */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 struct opt_state {
 	int ind;       /* first operand after parsing */
 	void *priv;    /* built getopt tables */
@@ -63,10 +59,6 @@ extern bool opt_perl_compat;
 
 int opt_next(struct opt_state *st, int argc, char **argv,
 	     const struct opt_cmd *cmd, const char **arg);
-/* As opt_next, but options may also follow operands ("scorch diff A B
- * --svg", GNU order); "--" still ends the options. */
-int opt_next_any_order(struct opt_state *st, int argc, char **argv,
-		       const struct opt_cmd *cmd, const char **arg);
 void opt_usage(FILE *f, const struct opt_cmd *cmd);
 /* Print "try --help" hint for a usage error; returns 2. */
 int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)

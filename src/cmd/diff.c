@@ -41,7 +41,7 @@ static const struct opt_cmd diff_cmd = {
 	"Compare two folded profiles, as difffolded.pl does.\n"
 	"Prints \"stack BEFORE AFTER\" for every stack in either, or with --svg draws\n"
 	"the differential flame graph: widths from AFTER, red grew, blue shrank.",
-	diff_opts, false,
+	diff_opts, false, true,
 };
 
 struct diff_run {
@@ -218,7 +218,7 @@ int cmd_diff(int argc, char **argv)
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
 	int id, rc;
-	while ((id = opt_next_any_order(&st, argc, argv, &diff_cmd, &arg)) > 0) {
+	while ((id = opt_next(&st, argc, argv, &diff_cmd, &arg)) > 0) {
 		switch (id) {
 		case O_NORMALIZE: r.normalize = true; break;
 		case O_STRIP_HEX: r.strip_hex = true; break;

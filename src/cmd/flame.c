@@ -69,7 +69,7 @@ static const struct opt_cmd flame_cmd = {
 	"Draw folded stacks as an interactive SVG flame graph (flamegraph.pl).\n"
 	"Input: \"a;b;c 42\" lines; stdin when no FILE; several files are merged.\n"
 	"Two count columns (\"a;b 10 14\") draw a differential graph.",
-	flame_opts, false,
+	flame_opts, false, true,
 };
 
 struct flame_run {
@@ -276,7 +276,7 @@ int cmd_flame(int argc, char **argv)
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
 	int id, rc = 0;
-	while ((id = opt_next_any_order(&st, argc, argv, &flame_cmd, &arg)) > 0)
+	while ((id = opt_next(&st, argc, argv, &flame_cmd, &arg)) > 0)
 		if ((rc = set_option(&r, id, arg)) != 0)
 			goto out;
 	if (id == OPT_HELP)

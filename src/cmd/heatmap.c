@@ -63,7 +63,7 @@ static const struct opt_cmd heatmap_cmd = {
 	"scorch heatmap latency|subsecond [options] [FILE...]",
 	"Draw a latency heat map (from \"time latency\" text or event pairs in a\n"
 	"perf.data) or a sub-second offset heat map with range flame graphs.",
-	opts, false,
+	opts, false, true,
 };
 
 struct args {
@@ -450,7 +450,7 @@ int cmd_heatmap(int argc, char **argv)
 	struct opt_state st = OPT_STATE_INIT;
 	const char *v;
 	int id;
-	while ((id = opt_next_any_order(&st, argc - 1, argv + 1, &heatmap_cmd, &v)) > 0)
+	while ((id = opt_next(&st, argc - 1, argv + 1, &heatmap_cmd, &v)) > 0)
 		if (set_option(&a, id, v))
 			return 2;
 	if (id == OPT_HELP)

@@ -47,7 +47,7 @@ static const struct opt_cmd offcpu_cmd = {
 	"scorch offcpu [options] [FILE]",
 	"Fold the stacks of sched:sched_switch samples (recorded with -g on all\n"
 	"CPUs) weighted by the time each task then spent off-CPU.",
-	opts, false,
+	opts, false, true,
 };
 
 struct args {
@@ -163,7 +163,7 @@ int cmd_offcpu(int argc, char **argv)
 	struct opt_state st = OPT_STATE_INIT;
 	const char *v;
 	int id;
-	while ((id = opt_next_any_order(&st, argc, argv, &offcpu_cmd, &v)) > 0)
+	while ((id = opt_next(&st, argc, argv, &offcpu_cmd, &v)) > 0)
 		if (parse(&a, id, v))
 			return 2;
 	if (id == OPT_HELP)

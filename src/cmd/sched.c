@@ -32,7 +32,7 @@ static const struct opt_cmd sched_cmd = {
 	"scorch sched latency|timehist [options] [FILE]",
 	"Scheduler latency per task and per-switch time history from sched:*\n"
 	"tracepoints (record with perf sched record or scorch record --offcpu).",
-	opts, false,
+	opts, false, true,
 };
 
 struct out_ctx {
@@ -66,7 +66,7 @@ int cmd_sched(int argc, char **argv)
 	bool wakeups = false;
 	struct opt_state st = OPT_STATE_INIT;
 	int id;
-	while ((id = opt_next_any_order(&st, argc - 1, argv + 1, &sched_cmd, &v)) > 0)
+	while ((id = opt_next(&st, argc - 1, argv + 1, &sched_cmd, &v)) > 0)
 		if (id == O_INPUT)
 			path = v;
 		else if (id == O_WAKEUPS)
