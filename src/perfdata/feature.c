@@ -691,7 +691,7 @@ int pd_feature_build_id_next(const struct pd_features *f, size_t *pos,
 	const struct pd_feature_raw *raw = &f->raw[PD_FEAT_BUILD_ID];
 	struct cursor c, e;
 
-	if (f->state[PD_FEAT_BUILD_ID] != PD_FEAT_OK || *pos >= raw->size)
+	if (f->state[PD_FEAT_BUILD_ID] == PD_FEAT_ABSENT || *pos >= raw->size)
 		return 0;
 	cur_init(&c, raw->data + *pos, raw->size - *pos, raw->offset + *pos, f->swap);
 	cur_u32(&c);

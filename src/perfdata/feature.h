@@ -104,7 +104,8 @@ void pd_features_release(struct pd_features *f);
 /* Walk the BUILD_ID feature entries: start with *pos = 0; returns 1 and
  * fills *b (rec NULL; filename borrowed from the feature payload, valid
  * as long as the features), 0 after the last entry, or -EINVAL at a
- * malformed entry (the walk stops there). */
+ * malformed entry (the walk stops there). A feature marked PD_FEAT_BAD
+ * still yields the well-formed entries before its first bad one. */
 struct pd_build_id;
 int pd_feature_build_id_next(const struct pd_features *f, size_t *pos,
 			     struct pd_build_id *b);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cursor.h"
 #include "base/xalloc.h"
 #include "symbols/inline.h"
 
@@ -46,27 +45,12 @@ static void apply_build_id(struct proc_session *ses, int cpumode,
 static void read_buildid_feature(struct proc_session *ses)
 {
 	const struct pd_features *f = pd_reader_features(ses->reader);
-	if (!f || f->state[PD_FEAT_BUILD_ID] == PD_FEAT_ABSENT)
+	struct pd_build_id b;
+	size_t pos = 0;
+	if (!f)
 		return;
-	const struct pd_feature_raw *raw = &f->raw[PD_FEAT_BUILD_ID];
-	struct cursor c;
-	cur_init(&c, raw->data, raw->size, raw->offset, f->swap);
-	while (c.left >= 8 + 4 + 24) {
-		cur_u32(&c);
-		uint16_t misc = cur_u16(&c);
-		uint16_t size = cur_u16(&c);
-		if (size < 8 + 4 + 24 || (size_t)size - 8 > c.left)
-			break;
-		struct cursor e = cur_sub(&c, size - 8u);
-		cur_u32(&e); /* pid */
-		const uint8_t *id = cur_bytes(&e, 24);
-		size_t namelen = e.left;
-		const char *name = (const char *)cur_bytes(&e, namelen);
-		if (!id || !name || !memchr(name, '\0', namelen))
-			break;
-		size_t idsize = (misc & PD_MISC_BUILD_ID_SIZE) && id[20] <= 20 ? id[20] : 20;
-		apply_build_id(ses, misc & PD_MISC_CPUMODE_MASK, name, id, idsize);
-	}
+	while (pd_feature_build_id_next(f, &pos, &b) > 0)
+		apply_build_id(ses, b.cpumode, b.filename, b.build_id, b.size);
 }
 
 int proc_session_open(struct proc_session *ses, const char *path,
