@@ -28,15 +28,15 @@ SCORCH_COMMAND(archive, "pack the build-id cache files a perf.data file needs in
 #include "symbols/archive.h"
 #include "symbols/fs.h"
 
-enum { O_INPUT = 1, O_OUTPUT, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO };
+enum { O_INPUT = 1, O_OUTPUT };
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data)", O_INPUT },
 	{ "output", 'o', OPT_REQ, "FILE", "tar to write (default FILE.tar)", O_OUTPUT },
-	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory (default ~/.debug)", O_BUILDID_DIR },
-	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", O_SYMFS },
-	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE (packed for the kernel)", O_KALLSYMS },
-	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image (packed for [vdso])", O_VDSO },
+	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory (default ~/.debug)", SYMOPT_BUILDID_DIR },
+	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", SYMOPT_SYMFS },
+	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE (packed for the kernel)", SYMOPT_KALLSYMS },
+	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image (packed for [vdso])", SYMOPT_VDSO },
 	OPT_END_SPEC
 };
 
@@ -175,22 +175,15 @@ int cmd_archive(int argc, char **argv)
 		switch (id) {
 		case O_INPUT: input = arg; break;
 		case O_OUTPUT: output = arg; break;
-		case O_BUILDID_DIR: so.buildid_dir = arg; break;
-		case O_SYMFS: so.symfs = arg; break;
-		case O_KALLSYMS: so.kallsyms = arg; break;
-		case O_VDSO: so.vdso = arg; break;
+		default: symopts_option(&so, id, arg); break;
 		}
 	}
 	if (id == OPT_HELP)
 		return 0;
 	if (id < 0)
 		return 2;
-	if (st.ind < argc)
-		input = argv[st.ind++];
-	if (st.ind < argc)
-		return opt_usage_error(&archive_cmd, "too many operands");
-	if (!input)
-		input = "perf.data";
+	if (symopts_operand(&st, argc, argv, &archive_cmd, &input))
+		return 2;
 	struct strbuf def = SB_INIT;
 	if (!output) {
 		sb_addf(&def, "%s.tar", strcmp(input, "-") ? input : "perf.data");

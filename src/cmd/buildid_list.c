@@ -85,12 +85,8 @@ int cmd_buildid_list(int argc, char **argv)
 		return 0;
 	if (id < 0)
 		return 2;
-	if (st.ind < argc)
-		input = argv[st.ind++];
-	if (st.ind < argc)
-		return opt_usage_error(&buildid_list_cmd, "too many operands");
-	if (!input)
-		input = "perf.data";
+	if (symopts_operand(&st, argc, argv, &buildid_list_cmd, &input))
+		return 2;
 	struct sym_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
 	struct proc_session ses;

@@ -133,27 +133,36 @@ static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java
 }
 
 /*
- * Samples with the same recorded call chain, thread and comm fold to the
- * same stack as long as no COMM, FORK or MMAP changed how addresses
- * resolve (the machine's generation): remember the stack id and skip the
- * symbol lookups and the string work. Chains from the unwinder depend
- * on the stack copy and are not cached.
+ * Samples with the same call chain, thread and comm fold to the same
+ * stack as long as no COMM, FORK or MMAP changed how addresses resolve
+ * (the machine's generation): remember the stack id and skip the symbol
+ * lookups and the string work. For DWARF samples the chain is the one
+ * the unwinder gave (it depends on the stack copy, so it is unwound
+ * first; a flag keeps it apart from a recorded chain with the same ips,
+ * since it resolves differently: inline rows, the end mark).
  */
 static void chain_key(struct fold_ctx *c, struct proc_session *ses,
 		      const struct proc_sample *ps)
 {
 	struct strbuf *k = &c->key;
 	const struct pd_sample *s = ps->s;
+	uint8_t hooked = proc_session_hooked(ses, s);
 	sb_reset(k);
 	sb_add(k, &ses->machine.generation, 8);
 	sb_add(k, &s->pid, 4);
 	sb_add(k, &s->tid, 4);
 	sb_add(k, &ps->thread->comm, sizeof(ps->thread->comm));
 	sb_add(k, &s->cpumode, 1);
-	if (s->sample_type & PD_SAMPLE_CALLCHAIN)
+	sb_add(k, &hooked, 1);
+	if (hooked) {
+		const uint64_t *chain;
+		size_t n = proc_session_chain(ses, s, &chain);
+		sb_add(k, chain, n * 8);
+	} else if ((s->sample_type & PD_SAMPLE_CALLCHAIN) && s->nr_callchain) {
 		sb_add(k, s->callchain, (size_t)s->nr_callchain * 8);
-	else
+	} else { /* the sampled ip is the one frame */
 		sb_add(k, &s->ip, 8);
+	}
 }
 
 static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
@@ -188,10 +197,6 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (ev && ps->s->period)
 		weight = ps->s->period; /* perf script prints the period */
 	c->samples++;
-	if (proc_session_hooked(ses, ps->s)) {
-		build_stack(c, ses, ps, weight);
-		return 0;
-	}
 	if (c->chains.count > (1u << 20)) { /* bound the cache */
 		hmap_release(&c->chains);
 		hmap_init(&c->chains);
@@ -246,8 +251,9 @@ static void *pump_main(void *arg)
 static int run(const char *path, const char *shown,
 	       const struct fold_perfdata_opts *o, struct stack_table *out)
 {
-	struct symopts so = { o->buildid_dir, o->symfs, o->kallsyms, o->vdso,
-			      o->jit_dir, NULL, NULL };
+	struct symopts so = { .buildid_dir = o->buildid_dir, .symfs = o->symfs,
+			      .kallsyms = o->kallsyms, .vdso = o->vdso,
+			      .jit_dir = o->jit_dir };
 	struct sym_config cfg;
 	if (symopts_config(&so, &cfg))
 		return 1;
@@ -276,18 +282,10 @@ static int run(const char *path, const char *shown,
 		symopts_release(&so);
 		return 1;
 	}
-	struct unw_perf up;
-	unw_perf_attach(&up, &ses, o->no_inline ? UNW_INLINE_NONE
-			: c.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF);
-	rc = proc_session_run(&ses, on_sample, &c);
-	struct strbuf uw = SB_INIT;
-	if (unw_perf_detach(&up, &ses, &uw) && rc >= 0)
-		diag_warn("%s: %s", shown, uw.buf);
-	sb_release(&uw);
-	if (rc < 0)
-		diag_print(&ses.diag, shown);
-	else
-		symopts_report_warnings(&ses, shown);
+	rc = symopts_run_unwound(&ses, o->no_inline ? UNW_INLINE_NONE
+				 : c.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF,
+				 on_sample, &c, shown);
+	symopts_report_run(&ses, rc, shown);
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);

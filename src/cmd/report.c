@@ -23,23 +23,12 @@ SCORCH_COMMAND(report, "per-symbol table of a perf.data file as perf report --st
 #include "cmd/symopts.h"
 #include "process/session.h"
 
-enum {
-	O_INPUT = 1, O_SORT, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO,
-	O_JIT_DIR, O_TIME, O_CPU, O_COMM, O_EVENT,
-};
+enum { O_INPUT = 1, O_SORT };
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
 	{ "sort", 's', OPT_REQ, "KEYS", "columns, any order of comm,pid,dso,sym (default comm,dso,sym)", O_SORT },
-	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory or archive tar (default ~/.debug)", O_BUILDID_DIR },
-	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", O_SYMFS },
-	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE", O_KALLSYMS },
-	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", O_VDSO },
-	{ "jit-dir", 0, OPT_REQ, "DIR", "directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
-	{ "time", 0, OPT_REQ, "START,END", "only samples in this time range (seconds; +S from the first sample)", O_TIME },
-	{ "cpu", 0, OPT_REQ, "LIST", "only samples of these CPUs (e.g. 0-3,6)", O_CPU },
-	{ "comm", 0, OPT_REQ, "LIST", "only samples of these process names (comma-separated)", O_COMM },
-	{ "event", 0, OPT_REQ, "EVENT", "only samples of EVENT", O_EVENT },
+	SYMOPTS_SPECS,
 	OPT_END_SPEC
 };
 
@@ -335,7 +324,7 @@ int cmd_report(int argc, char **argv)
 	memset(&so, 0, sizeof(so));
 	struct report r;
 	memset(&r, 0, sizeof(r));
-	const char *input = NULL, *time = NULL, *cpu = NULL, *comm = NULL, *event = NULL;
+	const char *input = NULL;
 	const char *sort = "comm,dso,sym";
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
@@ -344,30 +333,18 @@ int cmd_report(int argc, char **argv)
 		switch (id) {
 		case O_INPUT: input = arg; break;
 		case O_SORT: sort = arg; break;
-		case O_BUILDID_DIR: so.buildid_dir = arg; break;
-		case O_SYMFS: so.symfs = arg; break;
-		case O_KALLSYMS: so.kallsyms = arg; break;
-		case O_VDSO: so.vdso = arg; break;
-		case O_JIT_DIR: so.jit_dir = arg; break;
-		case O_TIME: time = arg; break;
-		case O_CPU: cpu = arg; break;
-		case O_COMM: comm = arg; break;
-		case O_EVENT: event = arg; break;
+		default: symopts_option(&so, id, arg); break;
 		}
 	}
 	if (id == OPT_HELP)
 		return 0;
 	if (id < 0)
 		return 2;
-	if (st.ind < argc)
-		input = argv[st.ind++];
-	if (st.ind < argc)
-		return opt_usage_error(&report_cmd, "too many operands");
+	if (symopts_operand(&st, argc, argv, &report_cmd, &input))
+		return 2;
 	if (parse_sort(&r, sort) < 0)
 		return opt_usage_error(&report_cmd, "bad --sort '%s': use comm, pid, dso and sym, each once", sort);
-	if (!input)
-		input = "perf.data";
-	if (sample_filter_init(&r.filter, time, cpu, comm, event, "report"))
+	if (sample_filter_init(&r.filter, so.time, so.cpu, so.comm, so.event, "report"))
 		return 2;
 	struct sym_config cfg;
 	if (symopts_config(&so, &cfg))
@@ -377,10 +354,8 @@ int cmd_report(int argc, char **argv)
 	if (rc == 0) {
 		ses.max_stack = 0; /* -g none: only the sample address matters */
 		rc = proc_session_run(&ses, on_sample, &r);
-		if (rc < 0) {
-			diag_print(&ses.diag, input);
-		} else {
-			symopts_report_warnings(&ses, input);
+		symopts_report_run(&ses, rc, input);
+		if (rc >= 0) {
 			struct strbuf o = SB_INIT;
 			print_report(&r, &ses, &o);
 			if (sb_flush(&o, stdout) != 0)

@@ -26,22 +26,11 @@ SCORCH_COMMAND(script, "print the samples of a perf.data file as perf script doe
 #include "process/session.h"
 #include "unwind/sample.h"
 
-enum {
-	O_INPUT = 1, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR,
-	O_TIME, O_CPU, O_COMM, O_EVENT,
-};
+enum { O_INPUT = 1 };
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
-	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory or archive tar (default ~/.debug)", O_BUILDID_DIR },
-	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", O_SYMFS },
-	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE", O_KALLSYMS },
-	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", O_VDSO },
-	{ "jit-dir", 0, OPT_REQ, "DIR", "directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
-	{ "time", 0, OPT_REQ, "START,END", "only samples in this time range (seconds; +S from the first sample)", O_TIME },
-	{ "cpu", 0, OPT_REQ, "LIST", "only samples of these CPUs (e.g. 0-3,6)", O_CPU },
-	{ "comm", 0, OPT_REQ, "LIST", "only samples of these process names (comma-separated)", O_COMM },
-	{ "event", 0, OPT_REQ, "EVENT", "only samples of EVENT", O_EVENT },
+	SYMOPTS_SPECS,
 	OPT_END_SPEC
 };
 
@@ -297,37 +286,25 @@ int cmd_script(int argc, char **argv)
 {
 	struct symopts so;
 	memset(&so, 0, sizeof(so));
-	const char *input = NULL, *time = NULL, *cpu = NULL, *comm = NULL, *event = NULL;
+	const char *input = NULL;
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
 	int id;
 	while ((id = opt_next(&st, argc, argv, &script_cmd, &arg)) > 0) {
 		switch (id) {
 		case O_INPUT: input = arg; break;
-		case O_BUILDID_DIR: so.buildid_dir = arg; break;
-		case O_SYMFS: so.symfs = arg; break;
-		case O_KALLSYMS: so.kallsyms = arg; break;
-		case O_VDSO: so.vdso = arg; break;
-		case O_JIT_DIR: so.jit_dir = arg; break;
-		case O_TIME: time = arg; break;
-		case O_CPU: cpu = arg; break;
-		case O_COMM: comm = arg; break;
-		case O_EVENT: event = arg; break;
+		default: symopts_option(&so, id, arg); break;
 		}
 	}
 	if (id == OPT_HELP)
 		return 0;
 	if (id < 0)
 		return 2;
-	if (st.ind < argc)
-		input = argv[st.ind++];
-	if (st.ind < argc)
-		return opt_usage_error(&script_cmd, "too many operands");
-	if (!input)
-		input = "perf.data";
+	if (symopts_operand(&st, argc, argv, &script_cmd, &input))
+		return 2;
 	struct script sc;
 	memset(&sc, 0, sizeof(sc));
-	if (sample_filter_init(&sc.filter, time, cpu, comm, event, "script"))
+	if (sample_filter_init(&sc.filter, so.time, so.cpu, so.comm, so.event, "script"))
 		return 2;
 	struct sym_config cfg;
 	if (symopts_config(&so, &cfg))
@@ -340,19 +317,10 @@ int cmd_script(int argc, char **argv)
 	int rc = proc_session_open(&ses, input, &cfg);
 	if (rc == 0) {
 		ses.resolve = false; /* frames on demand: see add_chain */
-		struct unw_perf up;
-		unw_perf_attach(&up, &ses, UNW_INLINE_DWARF);
-		rc = proc_session_run(&ses, on_sample, &sc);
-		struct strbuf uw = SB_INIT;
-		if (unw_perf_detach(&up, &ses, &uw) && rc >= 0)
-			diag_warn("%s: %s", input, uw.buf);
-		sb_release(&uw);
+		rc = symopts_run_unwound(&ses, UNW_INLINE_DWARF, on_sample, &sc, input);
 		if (rc == 0)
 			flush_out(&sc);
-		if (rc < 0)
-			diag_print(&ses.diag, input);
-		else
-			symopts_report_warnings(&ses, input);
+		symopts_report_run(&ses, rc, input);
 	} else {
 		diag_print(&ses.diag, input);
 	}

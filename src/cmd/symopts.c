@@ -56,6 +56,35 @@ void symopts_release(struct symopts *so)
 	so->tmpdir = so->home_debug = NULL;
 }
 
+bool symopts_option(struct symopts *so, int id, const char *arg)
+{
+	switch (id) {
+	case SYMOPT_BUILDID_DIR: so->buildid_dir = arg; break;
+	case SYMOPT_SYMFS: so->symfs = arg; break;
+	case SYMOPT_KALLSYMS: so->kallsyms = arg; break;
+	case SYMOPT_VDSO: so->vdso = arg; break;
+	case SYMOPT_JIT_DIR: so->jit_dir = arg; break;
+	case SYMOPT_TIME: so->time = arg; break;
+	case SYMOPT_CPU: so->cpu = arg; break;
+	case SYMOPT_COMM: so->comm = arg; break;
+	case SYMOPT_EVENT: so->event = arg; break;
+	default: return false;
+	}
+	return true;
+}
+
+int symopts_operand(struct opt_state *st, int argc, char **argv,
+		    const struct opt_cmd *cmd, const char **input)
+{
+	if (st->ind < argc)
+		*input = argv[st->ind++];
+	if (st->ind < argc)
+		return opt_usage_error(cmd, "too many operands");
+	if (!*input)
+		*input = "perf.data";
+	return 0;
+}
+
 /* "2390.371200" -> ns; returns 0 or -1. */
 static int parse_seconds(const char *s, size_t n, uint64_t *out)
 {
@@ -236,4 +265,25 @@ void symopts_report_warnings(struct proc_session *ses, const char *path)
 			fprintf(stderr, "at offset %#llx: ", (unsigned long long)dmg->offset);
 		fprintf(stderr, "%s (kept what was read before)\n", dmg->msg);
 	}
+}
+
+void symopts_report_run(struct proc_session *ses, int rc, const char *path)
+{
+	if (rc < 0)
+		diag_print(&ses->diag, path);
+	else
+		symopts_report_warnings(ses, path);
+}
+
+int symopts_run_unwound(struct proc_session *ses, enum unw_inline mode,
+			proc_sample_fn fn, void *ctx, const char *path)
+{
+	struct unw_perf up;
+	unw_perf_attach(&up, ses, mode);
+	int rc = proc_session_run(ses, fn, ctx);
+	struct strbuf uw = SB_INIT;
+	if (unw_perf_detach(&up, ses, &uw) && rc >= 0)
+		diag_warn("%s: %s", path, uw.buf);
+	sb_release(&uw);
+	return rc;
 }

@@ -15,8 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/opt.h"
 #include "process/session.h"
 #include "symbols/dso.h"
+#include "unwind/sample.h"
 
 struct symopts {
 	const char *buildid_dir;
@@ -26,7 +28,38 @@ struct symopts {
 	const char *jit_dir;
 	char *tmpdir;          /* unpacked archive, removed at release */
 	char *home_debug;      /* ~/.debug */
+	const char *time, *cpu, *comm, *event; /* sample filter options */
 };
+
+/* Option ids of the shared options; a command's own ids stay below
+ * SYMOPT_FIRST, which is above every short option character (opt_next
+ * maps an id below 256 that equals a short option to that option).
+ * SYMOPTS_SPECS is the table rows of script and report. */
+enum {
+	SYMOPT_FIRST = 0x1000,
+	SYMOPT_BUILDID_DIR = SYMOPT_FIRST, SYMOPT_SYMFS, SYMOPT_KALLSYMS,
+	SYMOPT_VDSO, SYMOPT_JIT_DIR, SYMOPT_TIME, SYMOPT_CPU, SYMOPT_COMM,
+	SYMOPT_EVENT,
+};
+
+#define SYMOPTS_SPECS \
+	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory or archive tar (default ~/.debug)", SYMOPT_BUILDID_DIR }, \
+	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", SYMOPT_SYMFS }, \
+	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE", SYMOPT_KALLSYMS }, \
+	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", SYMOPT_VDSO }, \
+	{ "jit-dir", 0, OPT_REQ, "DIR", "directory holding perf-PID.map files (default /tmp)", SYMOPT_JIT_DIR }, \
+	{ "time", 0, OPT_REQ, "START,END", "only samples in this time range (seconds; +S from the first sample)", SYMOPT_TIME }, \
+	{ "cpu", 0, OPT_REQ, "LIST", "only samples of these CPUs (e.g. 0-3,6)", SYMOPT_CPU }, \
+	{ "comm", 0, OPT_REQ, "LIST", "only samples of these process names (comma-separated)", SYMOPT_COMM }, \
+	{ "event", 0, OPT_REQ, "EVENT", "only samples of EVENT", SYMOPT_EVENT }
+
+/* Store the value of a shared option id in so; false for other ids. */
+bool symopts_option(struct symopts *so, int id, const char *arg);
+
+/* After the options: the one optional FILE operand into *input (default
+ * perf.data). Returns 0, or 2 after a usage message (too many). */
+int symopts_operand(struct opt_state *st, int argc, char **argv,
+		    const struct opt_cmd *cmd, const char **input);
 
 /* Fill cfg; returns 0, or 1 after printing a message (bad archive). */
 int symopts_config(struct symopts *so, struct sym_config *cfg);
@@ -56,5 +89,14 @@ const char *sample_event_name(const struct proc_sample *ps);
 /* Print the symbol loader's warnings (lying ELF files, bad map lines)
  * and the reader's damage note. */
 void symopts_report_warnings(struct proc_session *ses, const char *path);
+/* After proc_session_run returned rc: its error when rc < 0, else the
+ * warnings above. */
+void symopts_report_run(struct proc_session *ses, int rc, const char *path);
+
+/* proc_session_run with the unwinder attached (mode as unw_perf_attach);
+ * warns "PATH: summary" when the unwinder has one and the run did not
+ * fail. Returns what proc_session_run returned. */
+int symopts_run_unwound(struct proc_session *ses, enum unw_inline mode,
+			proc_sample_fn fn, void *ctx, const char *path);
 
 #endif
