@@ -133,18 +133,41 @@ static size_t add_inlines(struct proc_session *ses, size_t n)
 	return k ? n : n + 1;
 }
 
+/* The chain of s (the hook's when hooked), unwound once per delivered
+ * sample: a second call for the same sample reuses the hook's output. */
+static size_t sample_chain(struct proc_session *ses, const struct pd_sample *s,
+			   const uint64_t **chain, bool *hooked)
+{
+	*hooked = proc_session_hooked(ses, s);
+	if (!*hooked) {
+		*chain = s->callchain;
+		return s->nr_callchain;
+	}
+	if (!ses->chain_valid || ses->chain_of != s) {
+		ses->chain_len = ses->chain_hook(ses->chain_ctx, s, ses->chain_buf,
+						 ses->chain_max);
+		ses->chain_of = s;
+		ses->chain_valid = true;
+	}
+	*chain = ses->chain_buf;
+	return ses->chain_len;
+}
+
+size_t proc_session_chain(struct proc_session *ses, const struct pd_sample *s,
+			  const uint64_t **chain)
+{
+	bool hooked;
+	return sample_chain(ses, s, chain, &hooked);
+}
+
 static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
 			    const struct pd_sample *s)
 {
 	size_t n = 0;
-	const uint64_t *chain = s->callchain;
-	uint64_t nr = s->nr_callchain;
-	bool hooked = false;
-	if (ses->chain_hook && s->regs_user.abi && s->stack_dyn_size) {
-		nr = ses->chain_hook(ses->chain_ctx, s, ses->chain_buf, ses->chain_max);
-		chain = ses->chain_buf;
-		hooked = true;
-	} else if (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0) {
+	const uint64_t *chain;
+	bool hooked;
+	uint64_t nr = sample_chain(ses, s, &chain, &hooked);
+	if (!hooked && (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0)) {
 		bool k = s->cpumode == PD_MISC_KERNEL || s->cpumode == PD_MISC_GUEST_KERNEL;
 		proc_session_resolve(ses, t, k, s->ip, frame_slot(ses, n++));
 		return n;
@@ -186,6 +209,7 @@ bool proc_session_hooked(const struct proc_session *ses, const struct pd_sample 
 static int deliver_sample(struct proc_session *ses, const struct pd_sample *s)
 {
 	ses->nr_samples++;
+	ses->chain_valid = false;
 	struct proc_thread *t = proc_machine_findnew_thread(&ses->machine, s->pid, s->tid);
 	struct proc_sample ps = { s, t, NULL, 0 };
 	if (ses->resolve) {
@@ -298,7 +322,11 @@ static int on_sample(void *ctx, const struct pd_sample *s)
 	struct proc_session *ses = ctx;
 	size_t chain = (size_t)s->nr_callchain * 8;
 	size_t regs = s->regs_user.nr * 8;
-	size_t extra = up8(chain) + up8(s->raw_size) + up8(regs) + up8((size_t)s->stack_size);
+	/* only the valid part of the stack copy (usually all of it is
+	 * recorded but much less is valid): the rest is never read */
+	size_t stack = (size_t)(s->stack_dyn_size < s->stack_size ? s->stack_dyn_size
+								   : s->stack_size);
+	size_t extra = up8(chain) + up8(s->raw_size) + up8(regs) + up8(stack);
 	struct proc_qev *e = new_qev(QEV_SAMPLE, extra);
 	e->u.s = *s;
 	e->u.s.rec = NULL;
@@ -306,7 +334,8 @@ static int on_sample(void *ctx, const struct pd_sample *s)
 	e->u.s.callchain = copy_into(&p, s->callchain, chain);
 	e->u.s.raw = copy_into(&p, s->raw, s->raw_size);
 	e->u.s.regs_user.regs = copy_into(&p, s->regs_user.regs, regs);
-	e->u.s.stack = copy_into(&p, s->stack, (size_t)s->stack_size);
+	e->u.s.stack = copy_into(&p, s->stack, stack);
+	e->u.s.stack_size = stack;
 	e->u.s.read = NULL;
 	e->u.s.branches = NULL;
 	e->u.s.nr_branches = 0;

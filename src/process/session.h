@@ -64,6 +64,9 @@ struct proc_session {
 	void *chain_ctx;
 	uint64_t *chain_buf;         /* hook output, chain_max entries */
 	size_t chain_max;
+	size_t chain_len;            /* chain_buf holds the hook's output */
+	const struct pd_sample *chain_of; /* ... for this sample */
+	bool chain_valid;            /* ... since it was delivered */
 	/* Inline rows (symbols/inline.h), NULL for none: added to the user
 	 * frames of hooked (DWARF) chains, and of every chain when
 	 * inline_all (--inline). Frames without a symbol get none, as perf. */
@@ -97,6 +100,13 @@ void proc_session_close(struct proc_session *ses);
  * on demand (frames borrowed until the next call). Returns the count. */
 size_t proc_session_frames(struct proc_session *ses, const struct proc_sample *ps,
 			   struct proc_frame **frames);
+/* The raw chain the sample's frames come from (the hook's output when
+ * hooked, else the recorded callchain; an empty one may still give the
+ * sampled ip as frame): borrowed until the next sample. The hook runs
+ * once per delivered sample, whichever of this and proc_session_frames
+ * asks first. Returns its length. */
+size_t proc_session_chain(struct proc_session *ses, const struct pd_sample *s,
+			  const uint64_t **chain);
 /* True when the sample's chain comes from the unwinder hook (its frames
  * depend on the stack copy, not only on the recorded ips). */
 bool proc_session_hooked(const struct proc_session *ses, const struct pd_sample *s);
