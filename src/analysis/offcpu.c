@@ -8,7 +8,7 @@
 #include "analysis/offcpu.h"
 
 #include "analysis/stackname.h"
-#include "analysis/tracepoint.h"
+#include "analysis/tpsession.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "process/session.h"
@@ -48,14 +48,11 @@ static struct an_offtask *task_of(struct an_offcpu *a, uint32_t tid)
 
 struct run {
 	struct an_offcpu *a;
-	struct an_tp tp;
+	struct an_tpsession t;
 	struct tep_event *sw, *wk[3];
 	struct an_tp_field prev_pid, prev_state, next_pid, wk_pid[3];
 	bool have_wk[3];
 	struct an_stackname names;
-	struct proc_session *ses;
-	struct diag *d;
-	int loaded;             /* 0 not yet, 1 formats loaded, <0 failed */
 };
 
 static uint32_t stack_id(struct run *r, const struct proc_sample *ps)
@@ -119,62 +116,32 @@ static void on_wakeup(struct run *r, const struct pd_sample *s, int which)
 		r->a->task[id].wake = s->time;
 }
 
-static int find_fields(struct run *r, struct diag *d);
-
-/* The event formats: from the header (file mode) or, in pipe mode, once
- * the TRACING_DATA record has gone by. */
-static int load_formats(struct run *r)
-{
-	if (r->loaded)
-		return r->loaded;
-	size_t size = 0;
-	const uint8_t *td = pd_reader_tracing_data(r->ses->reader, &size);
-	if (!td || !size)
-		return 0;
-	if (an_tp_load(&r->tp, td, size, r->d) < 0 || find_fields(r, r->d) < 0)
-		r->loaded = -EINVAL;
-	else
-		r->loaded = 1;
-	return r->loaded;
-}
-
-static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+static int on_event(void *ctx, struct tep_event *ev, const struct proc_sample *ps)
 {
 	struct run *r = ctx;
-	const struct pd_sample *s = ps->s;
-	(void)ses;
-	if (!s->attr || s->attr->type != PD_TYPE_TRACEPOINT || !(s->sample_type & PD_SAMPLE_TIME))
-		return 0;
-	int lf = load_formats(r);
-	if (lf < 0)
-		return lf;
-	if (lf == 0)
-		return 0;
-	struct tep_event *ev = an_tp_event(&r->tp, s->attr->config);
-	if (!ev)
-		return 0;
 	if (ev == r->sw)
 		return on_switch(r, ps);
 	for (int i = 0; i < 3; i++)
 		if (ev == r->wk[i] && r->have_wk[i])
-			on_wakeup(r, s, i);
+			on_wakeup(r, ps->s, i);
 	return 0;
 }
 
-static int find_fields(struct run *r, struct diag *d)
+static int find_fields(void *ctx)
 {
+	struct run *r = ctx;
 	static const char *wk[3] = { "sched:sched_wakeup", "sched:sched_waking",
 				     "sched:sched_wakeup_new" };
-	r->sw = an_tp_event_by_name(&r->tp, "sched:sched_switch");
+	r->sw = an_tp_event_by_name(&r->t.tp, "sched:sched_switch");
 	if (!r->sw || !an_tp_field(r->sw, "prev_pid", &r->prev_pid) ||
 	    !an_tp_field(r->sw, "prev_state", &r->prev_state) ||
 	    !an_tp_field(r->sw, "next_pid", &r->next_pid)) {
-		diag_set(d, "no sched:sched_switch events (record with "
+		diag_set(r->t.d, "no sched:sched_switch events (record with "
 			 "perf record -e sched:sched_switch -a -g, or scorch record --offcpu)");
 		return -EINVAL;
 	}
 	for (int i = 0; i < 3; i++) {
-		r->wk[i] = an_tp_event_by_name(&r->tp, wk[i]);
+		r->wk[i] = an_tp_event_by_name(&r->t.tp, wk[i]);
 		r->have_wk[i] = r->wk[i] && an_tp_field(r->wk[i], "pid", &r->wk_pid[i]);
 	}
 	return 0;
@@ -184,30 +151,19 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 		   const struct sym_config *cfg, struct diag *d)
 {
 	struct proc_session ses;
-	struct run r = { .a = a, .ses = &ses, .d = d };
-	an_tp_init(&r.tp);
+	struct run r = { .a = a };
+	an_tpsession_init(&r.t, &ses, d);
+	r.t.find_fields = find_fields;
+	r.t.on_event = on_event;
+	r.t.ctx = &r;
 	an_stackname_init(&r.names, &a->o.collapse);
 	int rc = proc_session_open(&ses, path, cfg);
 	if (rc < 0) {
 		*d = ses.diag;
 		goto out;
 	}
-	/* file mode: the formats are known now; pipe mode: after TRACING_DATA */
-	if (!pd_reader_is_pipe(ses.reader) && (rc = load_formats(&r)) <= 0)
-		goto done;
-	rc = proc_session_run(&ses, on_sample, &r);
-	if (rc < 0 && r.loaded >= 0)
-		*d = ses.diag;
-	else if (rc >= 0 && proc_session_damage(&ses))
-		*d = *proc_session_damage(&ses);
-done:
-	if (r.loaded == 0) {
-		diag_set(d, "no tracing data (event formats) in the file; record "
-			 "sched:sched_switch with perf record -e or scorch record --offcpu");
-		rc = -EINVAL;
-	} else if (r.loaded < 0) {
-		rc = -EINVAL;
-	}
+	rc = an_tpsession_run(&r.t, "no tracing data (event formats) in the file; record "
+			      "sched:sched_switch with perf record -e or scorch record --offcpu");
 	if (rc < 0)
 		goto out;
 	for (size_t i = 0; i < a->tasks.count; i++)
@@ -215,7 +171,7 @@ done:
 	rc = rc > 0 ? -EIO : rc;
 out:
 	proc_session_close(&ses);
-	an_tp_release(&r.tp);
+	an_tpsession_release(&r.t);
 	an_stackname_release(&r.names);
 	return rc;
 }

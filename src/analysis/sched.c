@@ -10,7 +10,7 @@
  */
 #include "analysis/sched.h"
 
-#include "analysis/tracepoint.h"
+#include "analysis/tpsession.h"
 #include "base/xalloc.h"
 #include "process/session.h"
 
@@ -104,18 +104,15 @@ struct fields {
 
 struct run {
 	struct an_sched *s;
-	struct proc_session *ses;
-	struct an_tp tp;
+	struct an_tpsession t;
 	struct fields f;
 	struct strbuf name, name2;
 	int err;
-	int loaded;             /* 0 not yet, 1 formats loaded, <0 failed */
-	struct diag *d;
 };
 
 static int64_t known_pid(struct run *r, uint32_t tid)
 {
-	struct proc_thread *t = proc_machine_find_thread(&r->ses->machine, tid);
+	struct proc_thread *t = proc_machine_find_thread(&r->t.ses->machine, tid);
 	return t ? (int64_t)t->pid : 0;
 }
 
@@ -128,7 +125,7 @@ static void make_name_in(struct run *r, struct strbuf *out, const struct an_task
 		return;
 	}
 	/* perf prints ids signed: a tid of (u32)-1 shows as -1 */
-	struct proc_thread *th = proc_machine_find_thread(&r->ses->machine, tid);
+	struct proc_thread *th = proc_machine_find_thread(&r->t.ses->machine, tid);
 	if (th && th->comm && th->comm_set)
 		sb_adds(out, th->comm);
 	else
@@ -302,61 +299,34 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 
 /* ---- setup ---- */
 
-static int find_fields(struct run *r)
+static int find_fields(void *ctx)
 {
+	struct run *r = ctx;
 	static const char *wk[3] = { "sched:sched_wakeup", "sched:sched_waking",
 				     "sched:sched_wakeup_new" };
 	struct fields *f = &r->f;
-	f->sw = an_tp_event_by_name(&r->tp, "sched:sched_switch");
+	f->sw = an_tp_event_by_name(&r->t.tp, "sched:sched_switch");
 	if (!f->sw || !an_tp_field(f->sw, "prev_pid", &f->prev_pid) ||
 	    !an_tp_field(f->sw, "prev_state", &f->prev_state) ||
 	    !an_tp_field(f->sw, "next_pid", &f->next_pid)) {
-		diag_set(r->d, "no sched:sched_switch events with prev_pid, prev_state "
+		diag_set(r->t.d, "no sched:sched_switch events with prev_pid, prev_state "
 			 "and next_pid fields (record with perf sched record)");
 		return -EINVAL;
 	}
-	f->rt = an_tp_event_by_name(&r->tp, "sched:sched_stat_runtime");
+	f->rt = an_tp_event_by_name(&r->t.tp, "sched:sched_stat_runtime");
 	f->have_rt = f->rt && an_tp_field(f->rt, "pid", &f->rt_pid) &&
 		     an_tp_field(f->rt, "runtime", &f->rt_runtime);
 	for (int i = 0; i < 3; i++) {
-		f->wk[i] = an_tp_event_by_name(&r->tp, wk[i]);
+		f->wk[i] = an_tp_event_by_name(&r->t.tp, wk[i]);
 		f->have_wk[i] = f->wk[i] && an_tp_field(f->wk[i], "pid", &f->wk_pid[i]);
 	}
 	return 0;
 }
 
-/* The event formats: from the header (file mode) or, in pipe mode, once
- * the TRACING_DATA record has gone by. */
-static int load_formats(struct run *r)
-{
-	if (r->loaded)
-		return r->loaded;
-	size_t size = 0;
-	const uint8_t *td = pd_reader_tracing_data(r->ses->reader, &size);
-	if (!td || !size)
-		return 0;
-	if (an_tp_load(&r->tp, td, size, r->d) < 0 || find_fields(r) < 0)
-		r->loaded = -EINVAL;
-	else
-		r->loaded = 1;
-	return r->loaded;
-}
-
-static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
+static int on_event(void *ctx, struct tep_event *ev, const struct proc_sample *ps)
 {
 	struct run *r = ctx;
 	const struct pd_sample *smp = ps->s;
-	(void)ses;
-	if (!smp->attr || smp->attr->type != PD_TYPE_TRACEPOINT || !(smp->sample_type & PD_SAMPLE_TIME))
-		return 0;
-	int lf = load_formats(r);
-	if (lf < 0)
-		return lf;
-	if (lf == 0)
-		return 0;
-	struct tep_event *ev = an_tp_event(&r->tp, smp->attr->config);
-	if (!ev)
-		return 0;
 	if (ev == r->f.sw)
 		return on_switch(r, smp);
 	if (ev == r->f.rt && r->f.have_rt)
@@ -380,36 +350,25 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 		  struct diag *d)
 {
 	struct proc_session ses;
-	struct run r = { .s = s, .ses = &ses, .name = SB_INIT, .name2 = SB_INIT, .d = d };
-	an_tp_init(&r.tp);
+	struct run r = { .s = s, .name = SB_INIT, .name2 = SB_INIT };
+	an_tpsession_init(&r.t, &ses, d);
+	r.t.find_fields = find_fields;
+	r.t.on_event = on_event;
+	r.t.ctx = &r;
 	int rc = proc_session_open(&ses, path, cfg);
 	if (rc < 0) {
 		*d = ses.diag;
 		goto out;
 	}
 	ses.resolve = false;
-	/* file mode: the formats are known now; pipe mode: after TRACING_DATA */
-	if (!pd_reader_is_pipe(ses.reader) && (rc = load_formats(&r)) <= 0)
-		goto done;
-	rc = proc_session_run(&ses, on_sample, &r);
-	if (rc < 0 && r.loaded >= 0)
-		*d = ses.diag;
-	else if (rc >= 0 && proc_session_damage(&ses))
-		*d = *proc_session_damage(&ses);
-done:
-	if (r.loaded == 0) {
-		diag_set(d, "no tracing data (event formats) in the file; record with "
-			 "perf sched record");
-		rc = -EINVAL;
-	} else if (r.loaded < 0) {
-		rc = -EINVAL;
-	}
+	rc = an_tpsession_run(&r.t, "no tracing data (event formats) in the file; record with "
+			      "perf sched record");
 	if (rc >= 0)
 		final_names(s, &ses);
 	rc = rc > 0 ? -EIO : rc;
 out:
 	proc_session_close(&ses);
-	an_tp_release(&r.tp);
+	an_tpsession_release(&r.t);
 	sb_release(&r.name);
 	sb_release(&r.name2);
 	return rc;
