@@ -8,8 +8,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "base/lines.h"
-
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -50,28 +48,10 @@ int sym_kallsyms_line(struct sym_table *t, const char *line, size_t len)
 int sym_kallsyms_load(const char *path, struct sym_table *t, uint64_t *bad,
 		      uint64_t *text, struct diag *d)
 {
-	struct lines lr;
-	int rc = lines_open(&lr, path);
-	if (rc < 0) {
-		diag_set(d, "%s", strerror(-rc));
-		return rc;
-	}
-	const char *line;
-	size_t len;
-	int added = 0;
-	*bad = 0;
-	while ((rc = lines_next(&lr, &line, &len)) > 0) {
-		int r = sym_kallsyms_line(t, line, len);
-		if (r > 0)
-			added++;
-		else if (r < 0 && len > 0)
-			(*bad)++;
-	}
-	lines_close(&lr);
-	if (rc < 0) {
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno, strerror(-rc));
-		return rc;
-	}
+	uint64_t first_bad;
+	int added = sym_table_read_lines(path, t, sym_kallsyms_line, bad, &first_bad, d);
+	if (added < 0)
+		return added;
 	*text = sym_kallsyms_addr_of(t, "_text");
 	sym_table_finish(t, true);
 	return added;

@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "base/lines.h"
-
 static bool hex_field(const char **p, const char *end, uint64_t *out)
 {
 	const char *s = *p;
@@ -45,31 +43,8 @@ int sym_perfmap_line(struct sym_table *t, const char *line, size_t len)
 int sym_perfmap_load(const char *path, struct sym_table *t, uint64_t *bad,
 		     uint64_t *first_bad, struct diag *d)
 {
-	struct lines lr;
-	int rc = lines_open(&lr, path);
-	if (rc < 0) {
-		diag_set(d, "%s", strerror(-rc));
-		return rc;
-	}
-	const char *line;
-	size_t len;
-	int added = 0;
-	*bad = 0;
-	*first_bad = 0;
-	while ((rc = lines_next(&lr, &line, &len)) > 0) {
-		if (len == 0)
-			continue;
-		if (sym_perfmap_line(t, line, len) > 0) {
-			added++;
-		} else if ((*bad)++ == 0) {
-			*first_bad = lr.lineno;
-		}
-	}
-	lines_close(&lr);
-	if (rc < 0) {
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno, strerror(-rc));
-		return rc;
-	}
-	sym_table_finish(t, false);
+	int added = sym_table_read_lines(path, t, sym_perfmap_line, bad, first_bad, d);
+	if (added >= 0)
+		sym_table_finish(t, false);
 	return added;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/lines.h"
 #include "base/xalloc.h"
 
 void sym_table_init(struct sym_table *t)
@@ -146,4 +147,35 @@ const struct sym_entry *sym_table_find(const struct sym_table *t,
 			best = e;
 	}
 	return best;
+}
+
+int sym_table_read_lines(const char *path, struct sym_table *t, sym_line_fn fn,
+			 uint64_t *bad, uint64_t *first_bad, struct diag *d)
+{
+	struct lines lr;
+	int rc = lines_open(&lr, path);
+	if (rc < 0) {
+		diag_set(d, "%s", strerror(-rc));
+		return rc;
+	}
+	const char *line;
+	size_t len;
+	int added = 0;
+	*bad = 0;
+	*first_bad = 0;
+	while ((rc = lines_next(&lr, &line, &len)) > 0) {
+		if (len == 0)
+			continue;
+		int r = fn(t, line, len);
+		if (r > 0)
+			added++;
+		else if (r < 0 && (*bad)++ == 0)
+			*first_bad = lr.lineno;
+	}
+	lines_close(&lr);
+	if (rc < 0) {
+		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno, strerror(-rc));
+		return rc;
+	}
+	return added;
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/diag.h"
 
 enum { SYM_BIND_LOCAL = 0, SYM_BIND_GLOBAL = 1, SYM_BIND_WEAK = 2 };
 
@@ -52,5 +53,14 @@ void sym_table_finish(struct sym_table *t, bool kallsyms);
  * with a size both contain addr, the function wins. */
 const struct sym_entry *sym_table_find(const struct sym_table *t,
 				       uint64_t addr);
+
+/* One text line into t: 1 a symbol added, 0 passed over, -1 malformed. */
+typedef int (*sym_line_fn)(struct sym_table *t, const char *line, size_t len);
+/* Feed each non-empty line of the text file path (streamed) to fn; does
+ * not finish t. Returns symbols added, or -errno with d set ("line N: ..."
+ * on a read error). *bad gets the malformed lines, *first_bad the number
+ * of the first one (0 when none). */
+int sym_table_read_lines(const char *path, struct sym_table *t, sym_line_fn fn,
+			 uint64_t *bad, uint64_t *first_bad, struct diag *d);
 
 #endif
