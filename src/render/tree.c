@@ -11,17 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint64_t key_hash(uint32_t parent, uint32_t name)
-{
-	uint64_t x = ((uint64_t)parent << 32) | name;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 {
 	if (t->count >= UINT32_MAX - 1)
@@ -66,7 +55,7 @@ void render_tree_release(struct render_tree *t)
 {
 	free(t->nodes);
 	free(t->delta);
-	free(t->slots);
+	u64map_release(&t->kids);
 	free(t->prev);
 	free(t->path);
 	free(t->ends);
@@ -83,36 +72,16 @@ void render_tree_release(struct render_tree *t)
  * frame: the parent was just created and has no children yet. */
 enum { SMALL = 6 };
 
-static void slot_put(struct render_slot *slots, size_t n, uint32_t parent,
-		     uint32_t name, uint32_t id)
+static uint64_t kid_key(uint32_t parent, uint32_t name)
 {
-	size_t i = key_hash(parent, name) & (n - 1);
-	while (slots[i].node)
-		i = (i + 1) & (n - 1);
-	slots[i] = (struct render_slot){ parent, name, id + 1 };
-}
-
-static void rehash(struct render_tree *t)
-{
-	size_t n = t->nslots ? t->nslots * 2 : 1024;
-	struct render_slot *slots = xcalloc(n, sizeof(*slots));
-	for (size_t id = 1; id < t->count; id++) {
-		const struct render_node *nd = &t->nodes[id];
-		if (t->nodes[nd->parent].nchild > SMALL)
-			slot_put(slots, n, nd->parent, nd->name, (uint32_t)id);
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = n;
+	return ((uint64_t)parent << 32) | name;
 }
 
 static void index_child(struct render_tree *t, uint32_t id)
 {
-	if ((t->nhashed + 1) * 3 > t->nslots * 2)
-		rehash(t);
-	else
-		slot_put(t->slots, t->nslots, t->nodes[id].parent, t->nodes[id].name, id);
-	t->nhashed++;
+	const struct render_node *n = &t->nodes[id];
+	bool added;
+	*u64map_put(&t->kids, kid_key(n->parent, n->name), &added) = id;
 }
 
 static uint32_t child_listed(struct render_tree *t, uint32_t parent, uint32_t name)
@@ -127,25 +96,16 @@ static uint32_t child_listed(struct render_tree *t, uint32_t parent, uint32_t na
 	return id;
 }
 
-/* The child of parent named name, created when absent. The key lives in
- * the slot, so a lookup touches one cache line, not two. */
+/* The child of parent named name, created when absent. */
 static uint32_t child_hashed(struct render_tree *t, uint32_t parent, uint32_t name)
 {
 	if (t->nodes[parent].nchild <= SMALL)
 		return child_listed(t, parent, name);
-	size_t mask = t->nslots - 1;
-	size_t i = key_hash(parent, name) & mask;
-	for (;;) {
-		const struct render_slot *sl = &t->slots[i];
-		if (!sl->node)
-			break;
-		if (sl->parent == parent && sl->name == name)
-			return sl->node - 1;
-		i = (i + 1) & mask;
-	}
-	uint32_t id = new_node(t, parent, name);
-	index_child(t, id);
-	return id;
+	bool added;
+	uint64_t *v = u64map_put(&t->kids, kid_key(parent, name), &added);
+	if (added)
+		*v = new_node(t, parent, name);
+	return (uint32_t)*v;
 }
 
 /* Flame chart: merge only with the most recent child (time order). */

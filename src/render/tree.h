@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/hmap.h"
+#include "base/u64map.h"
 
 #define RENDER_NONE UINT32_MAX
 
@@ -28,10 +29,6 @@ struct render_node {
 	uint32_t next;   /* next sibling or RENDER_NONE */
 	uint32_t nchild; /* number of children */
 	double value;    /* inclusive count (the 2nd column of diff lines) */
-};
-
-struct render_slot {
-	uint32_t parent, name, node; /* node + 1; 0 = empty */
 };
 
 #define RENDER_NAME_CACHE_BITS 14
@@ -49,8 +46,8 @@ struct render_tree {
 	size_t delta_cap;
 	struct hmap names;     /* frame name -> id */
 	struct render_name_cache *ncache; /* recent names, before names */
-	struct render_slot *slots; /* (parent, name) -> node; open addressing */
-	size_t nslots, nhashed;
+	struct u64map kids;    /* parent << 32 | name -> node, for the
+				* children of nodes wider than a few */
 	bool flamechart;       /* merge only with the most recent child */
 	bool reverse;          /* stacks are merged leaf first */
 	/* The previous stack and its path, to skip lookups for a shared
