@@ -134,3 +134,26 @@ int lines_next(struct lines *lr, const char **line, size_t *len)
 		}
 	}
 }
+
+int lines_read_file(const char *path, lines_fn fn, void *ctx, uint64_t *failed)
+{
+	struct lines lr;
+	*failed = 0;
+	int rc = lines_open(&lr, path);
+	if (rc < 0)
+		return rc;
+	const char *line;
+	size_t len;
+	while ((rc = lines_next(&lr, &line, &len)) > 0) {
+		if (len && line[len - 1] == '\r')
+			len--;
+		if ((rc = fn(ctx, line, len)) < 0) {
+			*failed = lr.lineno;
+			break;
+		}
+	}
+	if (rc < 0 && !*failed)
+		*failed = lr.lineno + 1;
+	lines_close(&lr);
+	return rc;
+}

@@ -40,4 +40,12 @@ int lines_next(struct lines *lr, const char **line, size_t *len);
 size_t lines_peek(struct lines *lr, const char **data, size_t n);
 void lines_close(struct lines *lr);
 
+/* One line of lines_read_file; 0 goes on, negative stops the read. */
+typedef int (*lines_fn)(void *ctx, const char *line, size_t len);
+/* Stream the text file path through fn, one line at a time with a
+ * trailing '\r' dropped. Returns 0; -errno when path does not open
+ * (*failed 0) or reading line *failed fails; or what fn returned for
+ * line *failed. */
+int lines_read_file(const char *path, lines_fn fn, void *ctx, uint64_t *failed);
+
 #endif

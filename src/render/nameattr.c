@@ -156,26 +156,28 @@ static void parse_line(struct render_nameattr *na, const char *line, size_t len,
 	}
 }
 
+struct load_ctx {
+	struct render_nameattr *na;
+	size_t *bad;
+};
+
+static int load_line(void *ctx, const char *line, size_t len)
+{
+	struct load_ctx *c = ctx;
+	parse_line(c->na, line, len, c->bad);
+	return 0;
+}
+
 int render_nameattr_load(struct render_nameattr *na, const char *path,
 			 size_t *bad, struct diag *d)
 {
-	struct lines lr;
+	struct load_ctx c = { na, bad };
+	uint64_t at;
 	*bad = 0;
-	int rc = lines_open(&lr, path);
-	if (rc < 0) {
+	int rc = lines_read_file(path, load_line, &c, &at);
+	if (rc < 0 && !at)
 		diag_set(d, "cannot open name attribute file: %s", strerror(-rc));
-		return rc;
-	}
-	const char *line;
-	size_t len;
-	while ((rc = lines_next(&lr, &line, &len)) > 0) {
-		if (len && line[len - 1] == '\r')
-			len--;
-		parse_line(na, line, len, bad);
-	}
-	if (rc < 0)
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1,
-			 strerror(-rc));
-	lines_close(&lr);
+	else if (rc < 0)
+		diag_set(d, "line %llu: %s", (unsigned long long)at, strerror(-rc));
 	return rc < 0 ? rc : 0;
 }

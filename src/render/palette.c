@@ -389,30 +389,32 @@ static int map_line(struct render_palette_map *m, const char *line, size_t len)
 	return 0;
 }
 
+struct load_ctx {
+	struct render_palette_map *m;
+	size_t *bad;
+};
+
+static int load_line(void *ctx, const char *line, size_t len)
+{
+	struct load_ctx *c = ctx;
+	if (len && map_line(c->m, line, len) < 0)
+		(*c->bad)++;
+	return 0;
+}
+
 int render_palette_map_load(struct render_palette_map *m, const char *path,
 			    size_t *bad, struct diag *d)
 {
-	struct lines lr;
+	struct load_ctx c = { m, bad };
+	uint64_t at;
 	*bad = 0;
-	int rc = lines_open(&lr, path);
-	if (rc == -ENOENT)
+	int rc = lines_read_file(path, load_line, &c, &at);
+	if (rc == -ENOENT && !at)
 		return 0;
-	if (rc < 0) {
+	if (rc < 0 && !at)
 		diag_set(d, "cannot open palette map: %s", strerror(-rc));
-		return rc;
-	}
-	const char *line;
-	size_t len;
-	while ((rc = lines_next(&lr, &line, &len)) > 0) {
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (len && map_line(m, line, len) < 0)
-			(*bad)++;
-	}
-	if (rc < 0)
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1,
-			 strerror(-rc));
-	lines_close(&lr);
+	else if (rc < 0)
+		diag_set(d, "line %llu: %s", (unsigned long long)at, strerror(-rc));
 	return rc < 0 ? rc : 0;
 }
 
