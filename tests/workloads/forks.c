@@ -13,24 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-volatile unsigned long sink;
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-__attribute__((noinline)) static void burn(double s)
-{
-	double end = now() + s;
-	unsigned long x = 1;
-	while (now() < end)
-		for (int i = 0; i < 1000; i++)
-			x = x * 6364136223846793005UL + 1;
-	sink = x;
-}
+#include "burn.h"
 
 __attribute__((noinline)) void child_work(double s) { burn(s); }
 __attribute__((noinline)) void grandchild_work(double s) { burn(s); }

@@ -14,26 +14,10 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "burn.h"
+
 static double secs = 1.0;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
-volatile unsigned long sink;
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-__attribute__((noinline)) static void burn(double s)
-{
-	double end = now() + s;
-	unsigned long x = 1;
-	while (now() < end)
-		for (int i = 0; i < 1000; i++)
-			x = x * 6364136223846793005UL + 1;
-	sink = x;
-}
 
 __attribute__((noinline)) void burn_even(double s) { burn(s); }
 __attribute__((noinline)) void burn_odd(double s) { burn(s); }
