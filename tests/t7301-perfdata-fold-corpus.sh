@@ -2,18 +2,7 @@
 # stackcollapse-perf.pl over perf script (stackcollapse.folded, and with
 # --all stackcollapse-all.folded), with HOME empty and only the symbol
 # sources the corpus README names; big-endian copies fold identically.
-C=$SHARED/corpus
-mkdir -p "$TMP/home"
-export HOME=$TMP/home
-
-srcs() { # symbol source options of a case
-	local c=$1 o=""
-	[ -d "$C/$c/buildid" ] && o="$o --buildid-dir $C/$c/buildid"
-	[ -d "$C/$c/symfs" ] && o="$o --symfs $C/$c/symfs"
-	[ -f "$C/$c/kallsyms" ] && o="$o --kallsyms $C/$c/kallsyms"
-	[ -f "$C/$c/vdso" ] && o="$o --vdso $C/$c/vdso"
-	echo "$o"
-}
+. "$ROOT/tests/lib-corpus.sh"
 
 for c in fp cpp_fp pipe_fp zstd_fp multi offcpu; do
 	o=$(srcs $c)

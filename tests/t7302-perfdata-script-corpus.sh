@@ -1,18 +1,7 @@
 # t7302: scorch script equals perf script (default fields) byte for byte
 # on every corpus case (dwarf too, through the unwinder), with HOME empty and only the symbol
 # sources the corpus README names; big-endian copies print the same.
-C=$SHARED/corpus
-mkdir -p "$TMP/home"
-export HOME=$TMP/home
-
-srcs() {
-	local c=$1 o=""
-	[ -d "$C/$c/buildid" ] && o="$o --buildid-dir $C/$c/buildid"
-	[ -d "$C/$c/symfs" ] && o="$o --symfs $C/$c/symfs"
-	[ -f "$C/$c/kallsyms" ] && o="$o --kallsyms $C/$c/kallsyms"
-	[ -f "$C/$c/vdso" ] && o="$o --vdso $C/$c/vdso"
-	echo "$o"
-}
+. "$ROOT/tests/lib-corpus.sh"
 
 for c in fp cpp_fp pipe_fp zstd_fp multi offcpu dwarf; do
 	"$SCORCH" script $(srcs $c) "$C/$c/perf.data" > $c.txt 2> $c.err

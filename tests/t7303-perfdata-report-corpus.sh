@@ -1,18 +1,7 @@
 # t7303: scorch report --sort comm,dso,sym equals perf report --stdio
 # --no-children -n -g none on every corpus case, except the closing
 # random "Tip" block (perf picks it at random); other key orders work.
-C=$SHARED/corpus
-mkdir -p "$TMP/home"
-export HOME=$TMP/home
-
-srcs() {
-	local c=$1 o=""
-	[ -d "$C/$c/buildid" ] && o="$o --buildid-dir $C/$c/buildid"
-	[ -d "$C/$c/symfs" ] && o="$o --symfs $C/$c/symfs"
-	[ -f "$C/$c/kallsyms" ] && o="$o --kallsyms $C/$c/kallsyms"
-	[ -f "$C/$c/vdso" ] && o="$o --vdso $C/$c/vdso"
-	echo "$o"
-}
+. "$ROOT/tests/lib-corpus.sh"
 
 for c in fp cpp_fp pipe_fp zstd_fp multi offcpu dwarf; do
 	"$SCORCH" report --sort comm,dso,sym $(srcs $c) "$C/$c/perf.data" > $c.txt 2> $c.err
