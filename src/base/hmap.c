@@ -111,3 +111,25 @@ size_t hmap_put(struct hmap *h, const void *key, size_t len, bool *added)
 	h->slots[slot] = (uint32_t)(id + 1);
 	return id;
 }
+
+static int cmp_keys(const void *a, const void *b, void *ctx)
+{
+	const struct hmap_entry *ents = ctx;
+	const struct hmap_entry *x = &ents[*(const size_t *)a];
+	const struct hmap_entry *y = &ents[*(const size_t *)b];
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->key, y->key, n);
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+size_t *hmap_sorted(const struct hmap *h)
+{
+	size_t n = h->count;
+	size_t *ids = xreallocarray(NULL, n ? n : 1, sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = i;
+	qsort_r(ids, n, sizeof(*ids), cmp_keys, h->entries);
+	return ids;
+}

@@ -42,6 +42,11 @@ static inline struct hmap_entry *hmap_at(struct hmap *h, size_t id)
 	return &h->entries[id];
 }
 
+/* Ids of all entries ordered bytewise by key as Perl's cmp orders them
+ * (memcmp over the common part, then the shorter first). The caller
+ * frees the array (h->count ids; never NULL). */
+size_t *hmap_sorted(const struct hmap *h);
+
 uint64_t hash_bytes(const void *data, size_t len);
 
 #endif

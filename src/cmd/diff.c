@@ -122,16 +122,6 @@ static int read_side(struct diff_run *r, int side, const char *path)
 	return rc < 0 ? 1 : 0;
 }
 
-static const struct hmap *sort_stacks;
-
-static int by_stack(const void *a, const void *b)
-{
-	const struct hmap_entry *x = &sort_stacks->entries[*(const size_t *)a];
-	const struct hmap_entry *y = &sort_stacks->entries[*(const size_t *)b];
-	int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
 /* difffolded.pl -n: int(before * total_after / total_before). */
 static void normalize(struct diff_run *r)
 {
@@ -198,12 +188,7 @@ static int run(struct diff_run *r, const char *before, const char *after)
 		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
 			  r->bad == 1 ? "" : "s", r->first_bad);
 	normalize(r);
-	size_t n = r->stacks.count;
-	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sort_stacks = &r->stacks;
-	qsort(order, n, sizeof(*order), by_stack);
+	size_t *order = hmap_sorted(&r->stacks);
 	int rc = r->svg ? print_svg(r, order) : print_folded(r, order);
 	free(order);
 	return rc;

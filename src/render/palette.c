@@ -432,26 +432,11 @@ struct render_rgb render_palette_map_get(struct render_palette_map *m,
 	return m->colors[id];
 }
 
-static const struct hmap *sort_map;
-
-static int by_name(const void *a, const void *b)
-{
-	const struct hmap_entry *x = &sort_map->entries[*(const size_t *)a];
-	const struct hmap_entry *y = &sort_map->entries[*(const size_t *)b];
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->key, y->key, n);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
 int render_palette_map_save(const struct render_palette_map *m, const char *path,
 			    struct diag *d)
 {
 	size_t n = m->names.count;
-	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sort_map = &m->names;
-	qsort(order, n, sizeof(*order), by_name);
+	size_t *order = hmap_sorted(&m->names);
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		int e = errno;

@@ -64,27 +64,9 @@ uint64_t stack_table_value(const struct stack_table *t, size_t id)
 	return t->map.entries[id].value;
 }
 
-/* Perl's cmp on byte strings: memcmp over the common part, then length. */
-static int cmp_keys(const void *a, const void *b, void *ctx)
-{
-	const struct hmap_entry *ents = ctx;
-	const struct hmap_entry *x = &ents[*(const size_t *)a];
-	const struct hmap_entry *y = &ents[*(const size_t *)b];
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->key, y->key, n);
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
-}
-
 size_t *stack_table_sorted(const struct stack_table *t)
 {
-	size_t n = t->map.count;
-	size_t *ids = xreallocarray(NULL, n ? n : 1, sizeof(*ids));
-	for (size_t i = 0; i < n; i++)
-		ids[i] = i;
-	qsort_r(ids, n, sizeof(*ids), cmp_keys, t->map.entries);
-	return ids;
+	return hmap_sorted(&t->map);
 }
 
 void stack_table_write_sb(const struct stack_table *t, struct strbuf *out)
