@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/cursor.h"
+#include "perfdata/record.h"
 
 #define NT_GNU_BUILD_ID_TYPE 3
 
@@ -132,14 +133,7 @@ int sym_buildid_read(const char *path, struct sym_buildid *out, struct diag *d)
 
 char *sym_buildid_hex(const struct sym_buildid *b, char *buf)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t n = b->size > SYM_BUILDID_MAX ? SYM_BUILDID_MAX : b->size;
-	for (size_t i = 0; i < n; i++) {
-		buf[2 * i] = hex[b->id[i] >> 4];
-		buf[2 * i + 1] = hex[b->id[i] & 15];
-	}
-	buf[2 * n] = '\0';
-	return buf;
+	return pd_build_id_hex(b->id, b->size, buf); /* caps at 20 bytes too */
 }
 
 static int hexval(char c)
