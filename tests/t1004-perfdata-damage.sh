@@ -118,5 +118,5 @@ else fail "zero_size_sample-3.2: records before it kept" "rc=$rc records=$n"; fi
 "$SCORCH" dump --stats - < "$C/pipe_fp/perf.data" > out.txt
 check_grep "pipe mode from stdin" '^event cpu-clock:ppp: samples 997 ' out.txt
 head -c 5000 "$C/pipe_fp/perf.data" | "$SCORCH" dump --stats - > out.txt 2> err.txt
-check_grep "truncated stream on stdin: named" '^scorch dump: -: at offset 0x[0-9a-f]+: [A-Z_0-9]+ \([0-9]+\): size [0-9]+ but only [0-9]+ bytes left' err.txt
+check_grep "truncated stream on stdin: named" '^scorch dump: warning: -: at offset 0x[0-9a-f]+: [A-Z_0-9]+ \([0-9]+\): size [0-9]+ but only [0-9]+ bytes left' err.txt
 check_fails "file-mode data on a pipe: refused" sh -c "cat '$src' | '$SCORCH' dump -"

@@ -239,9 +239,11 @@ int an_latency_read(struct an_latency *l, const char *path, struct diag *d)
 			*d = *pd_reader_diag(r);
 		if (l->stopped && l->stop_rc < 0)
 			ret = l->stop_rc;
-		else if (l->nstart + l->nend == 0 && !d->set)
-			diag_set(d, "warning: no %s or %s events in the file",
+		else if (l->nstart + l->nend == 0 && !d->set) {
+			diag_set(d, "no %s or %s events in the file",
 				 l->o.start, l->o.end);
+			ret = -ENOENT;
+		}
 		ret = ret > 0 ? 0 : ret;
 	}
 	sb_release(&rc.key);

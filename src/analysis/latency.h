@@ -63,7 +63,7 @@ void an_latency_init(struct an_latency *l, const struct an_latency_opts *o);
 void an_latency_release(struct an_latency *l);
 /* Read path and deliver the pairs. Returns 0 (d may still hold a
  * warning about damage at the end of the file), or negative with d filled:
- * unreadable file, no tracing data, unknown event or key field. */
+ * unreadable file, no tracing data, unknown event or key field, no start or end event at all. */
 int an_latency_read(struct an_latency *l, const char *path, struct diag *d);
 
 #endif

@@ -145,7 +145,7 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 	else if (a->events == 0)
 		diag_set(d, "no perf script samples with times (perf script output expected)");
 	else if (st.cp.bad_lines)
-		diag_set(d, "warning: line %llu: %llu unrecognized line(s) skipped",
+		diag_set(d, "line %llu: %llu unrecognized line(s) skipped",
 			 (unsigned long long)st.cp.first_bad_line,
 			 (unsigned long long)st.cp.bad_lines);
 	collapse_perf_release(&st.cp);

@@ -48,6 +48,17 @@ void diag_print(const struct diag *d, const char *file)
 	fprintf(stderr, "%s\n", d->set ? d->msg : "unknown error");
 }
 
+void diag_print_kept(const struct diag *d, const char *file)
+{
+	fprintf(stderr, "%s: warning: ", diag_prog);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	if (d->has_offset)
+		fprintf(stderr, "at offset %#llx: ", (unsigned long long)d->offset);
+	fprintf(stderr, "%s (kept what was read before)\n",
+		d->set ? d->msg : "unknown damage");
+}
+
 void diag_error(const char *fmt, ...)
 {
 	va_list ap;

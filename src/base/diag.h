@@ -32,6 +32,9 @@ void diag_clear(struct diag *d);
 
 /* Print "scorch CMD: [file: ][at offset 0x..: ]msg" to stderr. */
 void diag_print(const struct diag *d, const char *file);
+/* Print "scorch CMD: warning: [file: ][at offset 0x..: ]msg (kept what was
+ * read before)": damage after usable data, the command goes on (exit 0). */
+void diag_print_kept(const struct diag *d, const char *file);
 /* Print "scorch CMD: " + formatted text + newline to stderr. */
 void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -311,14 +311,18 @@ static int report(struct dump *d, const char *path, uint64_t samples)
 	for (size_t i = 0; i < pd_reader_nr_warnings(d->r); i++)
 		diag_warn("%s: %s", path, pd_reader_warning(d->r, i));
 	if (pd_reader_damaged(d->r)) {
-		diag_print(pd_reader_diag(d->r), path);
 		const struct pd_reader_stats *st = pd_reader_stats(d->r);
 		uint64_t total = 0;
 		for (int t = 0; t < 128; t++)
 			total += st->nr_records[t];
+		if (!total) {
+			diag_print(pd_reader_diag(d->r), path);
+			return 1;
+		}
+		diag_print_kept(pd_reader_diag(d->r), path);
 		diag_warn("%s: kept %" PRIu64 " records (%" PRIu64
 			  " samples) read before the damage", path, total, samples);
-		return total ? 0 : 1;
+		return 0;
 	}
 	return 0;
 }

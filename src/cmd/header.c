@@ -102,6 +102,16 @@ static int stop_at_sample(void *ctx, const struct pd_record *rec)
 	return rec->type == 9 ? 1 : 0;
 }
 
+/* Records the reader got through (pipe mode: before damage or a sample). */
+static uint64_t records_read(const struct pd_reader *r)
+{
+	const struct pd_reader_stats *st = pd_reader_stats(r);
+	uint64_t total = 0;
+	for (int t = 0; t < 128; t++)
+		total += st->nr_records[t];
+	return total;
+}
+
 static int header_file(const char *path, bool info)
 {
 	struct diag d = DIAG_INIT;
@@ -115,6 +125,12 @@ static int header_file(const char *path, bool info)
 	if (pd_reader_is_pipe(r)) {
 		struct pd_handlers h = { .on_record = stop_at_sample };
 		pd_reader_run(r, &h);
+		if (pd_reader_damaged(r) && !records_read(r)) {
+			/* damage before the first record: no header to print */
+			diag_print(pd_reader_diag(r), path);
+			pd_reader_free(r);
+			return 1;
+		}
 	}
 	print_captured(&out, path);
 	print_file_header(&out, r);
@@ -128,7 +144,7 @@ static int header_file(const char *path, bool info)
 	for (size_t i = 0; i < pd_reader_nr_warnings(r); i++)
 		diag_warn("%s: %s", path, pd_reader_warning(r, i));
 	if (pd_reader_damaged(r))
-		diag_print(pd_reader_diag(r), path);
+		diag_print_kept(pd_reader_diag(r), path);
 	pd_reader_free(r);
 	return 0;
 }

@@ -156,11 +156,12 @@ static int write_out(struct strbuf *sb)
 	return 0;
 }
 
-static int draw_latency(struct heatmap *hm, bool cells)
+/* name: the one input named in messages, or NULL for several. */
+static int draw_latency(struct heatmap *hm, bool cells, const char *name)
 {
 	struct diag d = DIAG_INIT;
 	if (heatmap_build(hm, &d) < 0) {
-		diag_print(&d, NULL);
+		diag_print(&d, name);
 		return 1;
 	}
 	struct strbuf out = SB_INIT;
@@ -239,7 +240,8 @@ static int latency_text(struct args *a, int nfiles, char **files)
 			  ts.first_bad_file, (unsigned long long)ts.first_bad_line,
 			  (unsigned long long)ts.bad);
 	if (rc == 0)
-		rc = draw_latency(&hm, a->cells);
+		rc = draw_latency(&hm, a->cells, nfiles > 1 ? NULL
+				  : nfiles == 1 ? files[0] : "<stdin>");
 	heatmap_release(&hm);
 	return rc;
 }
@@ -330,9 +332,9 @@ static int latency_perfdata(struct args *a, const char *path, const char *name)
 		rc = 1;
 	} else {
 		if (d.set)
-			diag_print(&d, name);
+			diag_print_kept(&d, name);
 		report_pairing(name, &lat);
-		rc = a->pairs ? write_out(&pc.out) : draw_latency(&hm, a->cells);
+		rc = a->pairs ? write_out(&pc.out) : draw_latency(&hm, a->cells, name);
 	}
 	sb_release(&pc.out);
 	heatmap_release(&hm);
@@ -410,16 +412,19 @@ static int cmd_subsecond(struct args *a, int nfiles, char **files)
 		an_offsets_release(&off);
 		return 1;
 	}
-	int rc = is_perfdata(path) ? an_offsets_read_perfdata(&off, path, &cfg, &d)
-				   : an_offsets_read_script(&off, path, &d);
+	bool perfdata = is_perfdata(path);
+	int rc = perfdata ? an_offsets_read_perfdata(&off, path, &cfg, &d)
+			  : an_offsets_read_script(&off, path, &d);
 	symopts_release(&so);
 	if (rc < 0) {
 		diag_print(&d, strcmp(path, "-") ? path : "<stdin>");
 		an_offsets_release(&off);
 		return 1;
 	}
-	if (d.set)
-		diag_print(&d, path);
+	if (d.set && perfdata)
+		diag_print_kept(&d, path);
+	else if (d.set)
+		diag_warn("%s: %s", strcmp(path, "-") ? path : "<stdin>", d.msg);
 	struct strbuf out = SB_INIT;
 	const char *title = strcmp(a->hm.title, "Latency Heat Map")
 				    ? a->hm.title : "Sub-second Offset Heat Map";

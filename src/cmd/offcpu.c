@@ -139,7 +139,7 @@ static int run(struct args *a, const char *path)
 		rc = 1;
 	} else {
 		if (d.set)
-			diag_print(&d, path);
+			diag_print_kept(&d, path);
 		if (off.nr_bad)
 			diag_warn("%s: %llu sched_switch payloads too short, skipped", path,
 				  (unsigned long long)off.nr_bad);

@@ -104,7 +104,7 @@ int cmd_sched(int argc, char **argv)
 		rc = 1;
 	} else {
 		if (d.set)
-			diag_print(&d, path);
+			diag_print_kept(&d, path);
 		if (latency)
 			an_sched_latency_table(&s, &o.out);
 		rc = 0;

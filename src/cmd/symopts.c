@@ -258,13 +258,8 @@ void symopts_report_warnings(struct proc_session *ses, const char *path)
 		}
 	}
 	const struct diag *dmg = proc_session_damage(ses);
-	if (dmg) {
-		fprintf(stderr, "%s: warning: ", diag_prog);
-		fprintf(stderr, "%s: ", path);
-		if (dmg->has_offset)
-			fprintf(stderr, "at offset %#llx: ", (unsigned long long)dmg->offset);
-		fprintf(stderr, "%s (kept what was read before)\n", dmg->msg);
-	}
+	if (dmg)
+		diag_print_kept(dmg, path);
 }
 
 void symopts_report_run(struct proc_session *ses, int rc, const char *path)
