@@ -433,14 +433,19 @@ int rec_session_emit(struct rec_session *s, const void *rec, size_t len)
 	return pd_writer_record(s->w, rec, len);
 }
 
-static int finished_init(struct rec_session *s)
+/* A record that is only its 8-byte header (FINISHED_INIT, _ROUND). */
+static int header_only(struct rec_session *s, uint32_t type)
 {
 	uint8_t h[8] = { 0 };
-	uint32_t type = PD_RECORD_FINISHED_INIT;
 	uint16_t size = 8;
 	memcpy(h, &type, 4);
 	memcpy(h + 6, &size, 2);
 	return pd_writer_record(s->w, h, 8);
+}
+
+static int finished_init(struct rec_session *s)
+{
+	return header_only(s, PD_RECORD_FINISHED_INIT);
 }
 
 int rec_session_start(struct rec_session *s, struct pd_writer *w)
@@ -530,12 +535,7 @@ static void scan(struct rec_session *s, const uint8_t *p, size_t len)
 
 static int finished_round(struct rec_session *s)
 {
-	uint8_t h[8] = { 0 };
-	uint32_t type = PD_RECORD_FINISHED_ROUND;
-	uint16_t size = 8;
-	memcpy(h, &type, 4);
-	memcpy(h + 6, &size, 2);
-	return pd_writer_record(s->w, h, 8);
+	return header_only(s, PD_RECORD_FINISHED_ROUND);
 }
 
 int rec_session_poll(struct rec_session *s, int timeout_ms, bool *got)
