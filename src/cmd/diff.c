@@ -102,24 +102,32 @@ static int read_side(struct diff_run *r, int side, const char *path)
 		return 1;
 	}
 	const char *line;
-	size_t len;
+	size_t len, good = 0;
+	unsigned long long first_bad = 0;
 	struct stack_folded f;
 	while ((rc = lines_next(&lr, &line, &len)) > 0) {
 		if (len == 0)
 			continue;
 		if (stack_folded_parse(line, len, &f) < 0) {
+			if (!first_bad)
+				first_bad = lr.lineno;
 			if (r->bad++ == 0)
 				snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", name,
 					 (unsigned long long)lr.lineno);
 			continue;
 		}
+		good++;
 		add(r, side, f.stack, f.stack_len, f.count);
 	}
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
 			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	else if (first_bad && !good)
+		/* not an empty profile: the wrong kind of file (perf.data, perf script) */
+		diag_error("%s: line %llu: no folded stacks (\"frame;frame count\" lines) "
+			   "in the file", name, first_bad);
 	lines_close(&lr);
-	return rc < 0 ? 1 : 0;
+	return rc < 0 || (first_bad && !good) ? 1 : 0;
 }
 
 /* difffolded.pl -n: int(before * total_after / total_before). */

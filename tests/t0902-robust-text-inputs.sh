@@ -1,0 +1,46 @@
+# t0902: text commands over the wrong kind of input and hostile names.
+# diff used to take a perf.data or perf script file as an empty profile
+# (exit 0, one "ignored lines" warning); it now fails naming the file.
+# flame output of hostile names (markup, quotes, control bytes, broken
+# UTF-8, huge counts, deep stacks) stays well-formed XML.
+
+C=$SHARED/corpus
+REF=$C/fp/stackcollapse.folded
+"$SCORCH" diff "$C/fp/perf.data" "$REF" > out 2> err; rc=$?
+check "diff, perf.data as BEFORE: exit 1" test $rc -eq 1
+check_grep "diff, perf.data as BEFORE: message names the file and line" \
+	"^scorch diff: $C/fp/perf\.data: line 1: no folded stacks" err
+"$SCORCH" diff "$REF" "$C/fp/perf-script.txt" > out 2> err; rc=$?
+check "diff, perf script text as AFTER: exit 1" test $rc -eq 1
+check_grep "diff, perf script as AFTER: message names it" 'perf-script\.txt: line 1: no folded stacks' err
+: > empty.folded
+"$SCORCH" diff empty.folded "$REF" > out 2> err; rc=$?
+check "diff, empty BEFORE is an empty profile: exit 0" test $rc -eq 0 -a -s out -a ! -s err
+
+# hostile names through flame (and diff --svg)
+{
+	printf 'main;<script>alert("x")</script>;f&g 10\n'
+	printf "a;'q';\"dq\" 5\n"
+	printf 'ctl\001\002\033[31m;tab\there 3\n'
+	printf 'bad\377\376utf8;\303(;\342\202 4\n'
+	printf '\357\277\276;sur\355\240\200 2\n'
+	printf 'a]]>b;<!--c-->;<![CDATA[ 2\n'
+	printf 'a;;;b 1\n;leading 1\ntrailing; 1\n'
+	printf 'big 18446744073709551615\nbig 18446744073709551615\n'
+	printf 'crlf;x 7\r\n'
+	printf 'nul\000byte 3\n'
+	awk 'BEGIN { for (i = 0; i < 5000; i++) printf "d%d;", i; print "leaf 1" }'
+	awk 'BEGIN { s = ""; for (i = 0; i < 20000; i++) s = s "x"; print s " 1" }'
+} > hostile.folded
+if need xmllint; then
+	for o in "" --inverted --hash "--colors java" "--title <&>\"'" "--subtitle ]]>" --flamechart; do
+		# shellcheck disable=SC2086
+		"$SCORCH" flame $o hostile.folded > h.svg 2> err; rc=$?
+		if [ $rc -eq 0 ] && xmllint --noout h.svg 2> xml.err; then pass "flame $o: hostile names, well-formed SVG"
+		else fail "flame $o: hostile names, well-formed SVG" "rc=$rc $(head -3 xml.err err)"; fi
+	done
+	"$SCORCH" diff --svg hostile.folded hostile.folded > d.svg 2> err
+	check "diff --svg of hostile names: well-formed SVG" xmllint --noout d.svg
+else
+	skip "hostile names through xmllint" "xmllint not installed"
+fi
