@@ -43,6 +43,7 @@ struct sym_inline {
 	size_t nframes, frames_cap;
 	struct arena names;
 	struct sym_inline_stats stats;
+	bool names_only;         /* no file/line: line tables stay unread */
 };
 
 struct sym_inline *sym_inline_new(void)
@@ -94,9 +95,19 @@ bool sym_inline_is_symbol(const struct sym_inline_frame *f,
  * opens it (libc's debug file: ~40 ms). Location lists are never read
  * here (scopes, ranges, names, lines only): they are hidden from libdw
  * as SHT_NOBITS in our private copy of the section headers, which saves
- * about a sixth of that.
+ * about a sixth of that; in names-only mode the line tables too.
  */
-static void hide_unused_sections(Elf *e)
+static bool hidden(const char *name, bool names_only)
+{
+	if (!strcmp(name, ".debug_loclists") || !strcmp(name, ".debug_loc") ||
+	    !strcmp(name, ".zdebug_loc"))
+		return true;
+	return names_only && (!strcmp(name, ".debug_line") ||
+			      !strcmp(name, ".debug_line_str") ||
+			      !strcmp(name, ".zdebug_line"));
+}
+
+static void hide_unused_sections(Elf *e, bool names_only)
 {
 	size_t shstrndx;
 	if (elf_getshdrstrndx(e, &shstrndx) != 0)
@@ -108,22 +119,21 @@ static void hide_unused_sections(Elf *e)
 		const char *name = elf_strptr(e, shstrndx, sh.sh_name);
 		if (!name || sh.sh_type == SHT_NOBITS)
 			continue;
-		if (strcmp(name, ".debug_loclists") == 0 || strcmp(name, ".debug_loc") == 0 ||
-		    strcmp(name, ".zdebug_loc") == 0) {
+		if (hidden(name, names_only)) {
 			sh.sh_type = SHT_NOBITS;
 			gelf_update_shdr(scn, &sh);
 		}
 	}
 }
 
-static Dwarf *open_dwarf(struct inl_file *f)
+static Dwarf *open_dwarf(struct inl_file *f, bool names_only)
 {
 	elf_version(EV_CURRENT);
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	if (!f->elf)
 		return NULL;
 	if (elf_kind(f->elf) == ELF_K_ELF)
-		hide_unused_sections(f->elf);
+		hide_unused_sections(f->elf, names_only);
 	return dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
 }
 
@@ -139,7 +149,7 @@ static struct inl_file *file_get(struct sym_inline *c, const char *path)
 	f->path = hmap_at(&c->paths, id)->key;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd >= 0)
-		f->dw = open_dwarf(f);
+		f->dw = open_dwarf(f, c->names_only);
 	c->stats.files++;
 	if (!f->dw)
 		c->stats.files_without_dwarf++;
@@ -296,11 +306,18 @@ static size_t scan(struct sym_inline *c, Dwarf *dw, uint64_t addr)
 	 * dies[k + 1], the innermost one at addr itself */
 	for (size_t i = n; i > 0; i--) {
 		unsigned line = 0;
-		const char *file = i == n ? addr_line(&cu, addr, &line)
-					  : call_site(&cu, &dies[i], &line);
+		const char *file = c->names_only ? NULL
+				   : i == n ? addr_line(&cu, addr, &line)
+					    : call_site(&cu, &dies[i], &line);
 		add_frame(c, frame_name(c, &dies[i - 1]), file, line);
 	}
 	return n;
+}
+
+void sym_inline_names_only(struct sym_inline *c)
+{
+	if (!c->nfiles)
+		c->names_only = true;
 }
 
 size_t sym_inline_frames(struct sym_inline *c, const char *path,

@@ -43,6 +43,11 @@ struct sym_inline;
 /* Never returns NULL. */
 struct sym_inline *sym_inline_new(void);
 void sym_inline_free(struct sym_inline *c);   /* NULL-safe */
+/* From now on frames get names only (file NULL, line 0) and the line
+ * tables are neither decompressed nor read (about 14% of the
+ * instructions of folding a small DWARF recording). Only before the
+ * first lookup; later calls change nothing. */
+void sym_inline_names_only(struct sym_inline *c);
 
 /* Frames at file address addr (the ELF's own virtual address, not the
  * runtime one) of path, the file holding .debug_info: the binary or its

@@ -70,3 +70,22 @@ UNIT_TEST(inline_libc_names)
 	CHECK(n == 1 && !strcmp(fr[0].name, "__libc_start_call_main"));
 	sym_inline_free(c);
 }
+
+UNIT_TEST(inline_names_only)
+{
+	char path[512];
+	const struct sym_inline_frame *fr;
+	struct sym_inline *c = sym_inline_new();
+	sym_inline_names_only(c);
+	shared_path(path, sizeof(path), WORK_NOFP);
+	if (access(path, R_OK) != 0) {
+		CHECK(!"corpus work_nofp missing (set SHARED)");
+		sym_inline_free(c);
+		return;
+	}
+	/* the same frames as with lines, without file or line */
+	size_t n = sym_inline_frames(c, path, 0x1244, &fr);
+	CHECK(n == 2 && !strcmp(fr[0].name, "now") && !strcmp(fr[1].name, "spin"));
+	CHECK(n == 2 && !fr[0].file && !fr[0].line && !fr[1].file && !fr[1].line);
+	sym_inline_free(c);
+}

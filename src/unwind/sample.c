@@ -194,6 +194,8 @@ void unw_perf_attach(struct unw_perf *p, struct proc_session *ses,
 	ses->chain_max = UNW_PERF_MAX_CHAIN;
 	if (inl != UNW_INLINE_NONE) {
 		p->inl = sym_inline_new();
+		/* a proc_frame carries the inline name, no file or line */
+		sym_inline_names_only(p->inl);
 		ses->inl = p->inl;
 		ses->inline_all = inl == UNW_INLINE_ALL;
 	}
