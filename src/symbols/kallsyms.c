@@ -12,9 +12,10 @@ static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	c = (char)tolower((unsigned char)c);
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') /* no tolower(): a libc call per digit */
+		return c - 'A' + 10;
 	return -1;
 }
 

@@ -115,9 +115,19 @@ static void fixup_duplicates(struct sym_table *t)
 	t->n = out;
 }
 
+/* Already in by_start order? (kallsyms files are: seq grows with the
+ * insertion, so ascending starts are enough.) */
+static bool sorted(const struct sym_table *t)
+{
+	for (size_t i = 1; i < t->n; i++)
+		if (t->syms[i - 1].start > t->syms[i].start)
+			return false;
+	return true;
+}
+
 void sym_table_finish(struct sym_table *t, bool kallsyms)
 {
-	if (t->n > 1)
+	if (t->n > 1 && !sorted(t))
 		qsort(t->syms, t->n, sizeof(*t->syms), by_start);
 	fixup_end(t, kallsyms);
 	fixup_duplicates(t);
