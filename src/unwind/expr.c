@@ -23,6 +23,12 @@ bool unw_mem_read(const struct unw_frame *f, uint64_t addr, unsigned size,
 	if (addr < f->stack_base || off > s->stack_size ||
 	    s->stack_size - off < size || size > 8)
 		return false;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (size == 8 && !s->big_endian) { /* the common case: one load */
+		memcpy(out, s->stack + off, 8);
+		return true;
+	}
+#endif
 	uint8_t b[8];
 	memcpy(b, s->stack + off, size);
 	uint64_t v = 0;
