@@ -1,0 +1,74 @@
+/* Unit tests for the shared helpers that replaced duplicated loops:
+ * lines_read_file (base/lines) and hmap_sorted (base/hmap). */
+#include "base/hmap.h"
+#include "base/lines.h"
+#include "unit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct seen {
+	int n;
+	char text[64];
+	int stop_at;        /* 1-based line that returns -EBADMSG, or 0 */
+};
+
+static int collect(void *ctx, const char *line, size_t len)
+{
+	struct seen *s = ctx;
+	s->n++;
+	if (s->n == s->stop_at)
+		return -EBADMSG;
+	size_t at = strlen(s->text);
+	if (at + len + 2 < sizeof(s->text)) {
+		memcpy(s->text + at, line, len);
+		s->text[at + len] = '|';
+		s->text[at + len + 1] = '\0';
+	}
+	return 0;
+}
+
+UNIT_TEST(lines_read_file_lines)
+{
+	char path[] = "/tmp/scorch-lines-read-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("a\r\n\nbc\nlast", f);
+	fclose(f);
+	struct seen s = { 0, "", 0 };
+	uint64_t at = 99;
+	CHECK(lines_read_file(path, collect, &s, &at) == 0);
+	CHECK(at == 0 && s.n == 4);
+	CHECK_EQ_STR(s.text, "a||bc|last|");
+	struct seen stop = { 0, "", 3 };
+	CHECK(lines_read_file(path, collect, &stop, &at) == -EBADMSG && at == 3);
+	unlink(path);
+	CHECK(lines_read_file(path, collect, &s, &at) == -ENOENT && at == 0);
+	CHECK(lines_read_file("/", collect, &s, &at) == -EISDIR && at == 1);
+}
+
+UNIT_TEST(hmap_sorted_order)
+{
+	struct hmap h;
+	hmap_init(&h);
+	const char *keys[] = { "b", "ab", "a", "", "a;b", "B" };
+	for (size_t i = 0; i < 6; i++)
+		hmap_put(&h, keys[i], strlen(keys[i]), NULL);
+	size_t *ids = hmap_sorted(&h);
+	char order[32] = "";
+	for (size_t i = 0; i < h.count; i++) {
+		strcat(order, h.entries[ids[i]].key);
+		strcat(order, ",");
+	}
+	CHECK_EQ_STR(order, ",B,a,a;b,ab,b,");
+	free(ids);
+	hmap_release(&h);
+	hmap_init(&h);
+	ids = hmap_sorted(&h);
+	CHECK(ids != NULL);
+	free(ids);
+	hmap_release(&h);
+}
