@@ -73,6 +73,7 @@ void proc_session_close(struct proc_session *ses)
 	for (size_t i = 0; i < ses->nq; i++)
 		free(ses->q[i]);
 	free(ses->q);
+	free(ses->merge);
 	free(ses->frames);
 	if (ses->reader) {
 		proc_machine_release(&ses->machine);
@@ -262,11 +263,46 @@ static int by_time(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+static bool before(const struct proc_qev *a, const struct proc_qev *b)
+{
+	return a->time != b->time ? a->time < b->time : a->seq < b->seq;
+}
+
+static bool in_order(struct proc_qev *const *q, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (before(q[i], q[i - 1]))
+			return false;
+	return true;
+}
+
+/*
+ * Sort the queue by (time, seq), a total order. What the previous flush
+ * left is sorted already: sort only what came since (often in order
+ * already) and merge the two runs, instead of sorting everything again.
+ */
+static void sort_queue(struct proc_session *ses)
+{
+	struct proc_qev **q = ses->q;
+	size_t old = ses->nsorted < ses->nq ? ses->nsorted : 0, n = ses->nq;
+	if (!in_order(q + old, n - old))
+		qsort(q + old, n - old, sizeof(*q), by_time);
+	if (old == 0 || old == n || before(q[old - 1], q[old]))
+		return;
+	XGROW(ses->merge, ses->merge_cap, old);
+	memcpy(ses->merge, q, old * sizeof(*q));
+	size_t a = 0, b = old, k = 0;   /* k <= b: writes never pass reads */
+	while (a < old && b < n)
+		q[k++] = before(q[b], ses->merge[a]) ? q[b++] : ses->merge[a++];
+	while (a < old)
+		q[k++] = ses->merge[a++];
+}
+
 static int flush_upto(struct proc_session *ses, uint64_t limit)
 {
 	if (ses->nq == 0)
 		return 0;
-	qsort(ses->q, ses->nq, sizeof(*ses->q), by_time);
+	sort_queue(ses);
 	size_t i = 0;
 	int rc = 0;
 	for (; i < ses->nq && ses->q[i]->time <= limit; i++) {
@@ -276,6 +312,7 @@ static int flush_upto(struct proc_session *ses, uint64_t limit)
 	}
 	memmove(ses->q, ses->q + i, (ses->nq - i) * sizeof(*ses->q));
 	ses->nq -= i;
+	ses->nsorted = ses->nq;
 	return rc;
 }
 

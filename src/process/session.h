@@ -75,6 +75,9 @@ struct proc_session {
 	/* queue */
 	struct proc_qev **q;
 	size_t nq, qcap;
+	size_t nsorted;              /* q[0, nsorted) is in delivery order */
+	struct proc_qev **merge;     /* scratch for merging the sorted runs */
+	size_t merge_cap;
 	uint64_t seq;
 	uint64_t max_time, next_flush;
 	/* scratch */
