@@ -44,3 +44,16 @@ if need xmllint; then
 else
 	skip "hostile names through xmllint" "xmllint not installed"
 fi
+
+# heatmap subsecond on standard input: perf.data (pipe mode, as
+# "perf record -o - | scorch heatmap subsecond") was taken for text and
+# refused; now both kinds give what the same file by name gives
+P=$C/pipe_fp/perf.data
+"$SCORCH" heatmap subsecond --cells "$P" > byname.tsv 2>/dev/null
+cat "$P" | "$SCORCH" heatmap subsecond --cells - > bypipe.tsv 2> err; rc=$?
+check "subsecond, pipe-mode perf.data on a pipe: exit 0" test $rc -eq 0
+check_same "subsecond, perf.data on stdin = by name" byname.tsv bypipe.tsv
+"$SCORCH" script "$C/fp/perf.data" > fp.txt 2>/dev/null
+"$SCORCH" heatmap subsecond --cells fp.txt > byname.tsv 2>/dev/null
+cat fp.txt | "$SCORCH" heatmap subsecond --cells > bypipe.tsv 2>/dev/null
+check_same "subsecond, perf script text on stdin = by name" byname.tsv bypipe.tsv

@@ -346,15 +346,16 @@ static int latency_perfdata(struct args *a, const char *path, const char *name)
  * spooled to an unlinked temporary file the reader then streams (the
  * caller closes *spool). Fills buf with that file's /proc/self/fd path and
  * returns it, or NULL when stdin is text (its first bytes are kept in
- * stdin_head for the text reader). */
-static const char *stdin_perfdata(char *buf, size_t size, FILE **spool)
+ * stdin_head for the text reader). text_too: spool text as well (for
+ * readers that take a path only); NULL then means a write error. */
+static const char *stdin_perfdata(char *buf, size_t size, FILE **spool, bool text_too)
 {
 	ssize_t n;
 	while (stdin_head_len < sizeof(stdin_head) &&
 	       (n = read(0, stdin_head + stdin_head_len, sizeof(stdin_head) - stdin_head_len)) > 0)
 		stdin_head_len += (size_t)n;
-	if (stdin_head_len < 8 || (memcmp(stdin_head, "PERFILE2", 8) &&
-				   memcmp(stdin_head, "2ELIFREP", 8)))
+	if (!text_too && (stdin_head_len < 8 || (memcmp(stdin_head, "PERFILE2", 8) &&
+						 memcmp(stdin_head, "2ELIFREP", 8))))
 		return NULL;
 	FILE *f = tmpfile();
 	if (!f)
@@ -380,7 +381,7 @@ static int cmd_latency(struct args *a, int nfiles, char **files)
 	char path[64];
 	FILE *spool = NULL;
 	if ((nfiles == 0 || (nfiles == 1 && !strcmp(files[0], "-"))) &&
-	    stdin_perfdata(path, sizeof(path), &spool)) {
+	    stdin_perfdata(path, sizeof(path), &spool, false)) {
 		int rc = latency_perfdata(a, path, "<stdin>");
 		fclose(spool);
 		return rc;
@@ -393,13 +394,9 @@ static int cmd_latency(struct args *a, int nfiles, char **files)
 
 /* ---- subsecond ---- */
 
-static int cmd_subsecond(struct args *a, int nfiles, char **files)
+/* path: the file to read; name: how messages call it. */
+static int subsecond_file(struct args *a, const char *path, const char *name)
 {
-	if (nfiles > 1)
-		return opt_usage_error(&heatmap_cmd, "subsecond takes one input file");
-	const char *path = nfiles ? files[0] : "perf.data";
-	if (nfiles == 0 && access(path, R_OK) != 0)
-		path = "-";
 	struct an_offsets off;
 	struct an_offsets_opts oo = { .rows = a->rows_set ? a->hm.rows : 50,
 				      .keep_idle = a->all, .stacks = !a->cells };
@@ -417,14 +414,14 @@ static int cmd_subsecond(struct args *a, int nfiles, char **files)
 			  : an_offsets_read_script(&off, path, &d);
 	symopts_release(&so);
 	if (rc < 0) {
-		diag_print(&d, strcmp(path, "-") ? path : "<stdin>");
+		diag_print(&d, name);
 		an_offsets_release(&off);
 		return 1;
 	}
 	if (d.set && perfdata)
-		diag_print_kept(&d, path);
+		diag_print_kept(&d, name);
 	else if (d.set)
-		diag_warn("%s: %s", strcmp(path, "-") ? path : "<stdin>", d.msg);
+		diag_warn("%s: %s", name, d.msg);
 	struct strbuf out = SB_INIT;
 	const char *title = strcmp(a->hm.title, "Latency Heat Map")
 				    ? a->hm.title : "Sub-second Offset Heat Map";
@@ -435,6 +432,28 @@ static int cmd_subsecond(struct args *a, int nfiles, char **files)
 	rc = write_out(&out);
 	sb_release(&out);
 	an_offsets_release(&off);
+	return rc;
+}
+
+static int cmd_subsecond(struct args *a, int nfiles, char **files)
+{
+	if (nfiles > 1)
+		return opt_usage_error(&heatmap_cmd, "subsecond takes one input file");
+	const char *path = nfiles ? files[0] : "perf.data";
+	if (nfiles == 0 && access(path, R_OK) != 0)
+		path = "-";
+	if (strcmp(path, "-"))
+		return subsecond_file(a, path, path);
+	/* stdin, perf.data (pipe mode) or perf script text: the perf.data
+	 * reader wants a file, so both are spooled to an unlinked one */
+	char spooled[64];
+	FILE *spool = NULL;
+	if (!stdin_perfdata(spooled, sizeof(spooled), &spool, true)) {
+		diag_error("<stdin>: cannot copy to a temporary file: %s", strerror(errno));
+		return 1;
+	}
+	int rc = subsecond_file(a, spooled, "<stdin>");
+	fclose(spool);
 	return rc;
 }
 
