@@ -24,3 +24,13 @@ usage "diff, unknown option" "$SCORCH" diff --bogus "$F" "$F"
 usage "offcpu --unit parsecs" "$SCORCH" offcpu --unit parsecs "$C/offcpu/perf.data"
 usage "sched, unknown subcommand" "$SCORCH" sched nosuch -i "$P"
 usage "dump, two files" "$SCORCH" dump "$P" "$P"
+# fold of a perf.data took a bad --time or --cpu for an input error (exit 1)
+usage2() { # as usage, without the hint (the filter's message says what to write)
+	local desc=$1; shift
+	"$@" > out 2> err; local rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l < err)" -eq 1 ]; then pass "$desc"; else fail "$desc" "rc=$rc $(head -3 err)"; fi
+}
+usage2 "fold --time ,, (perf.data): exit 2, as script" "$SCORCH" fold --time ,, "$P"
+usage2 "fold --cpu 3-1 (perf.data): exit 2" "$SCORCH" fold --cpu 3-1 "$P"
+usage2 "script --time ,,: exit 2" "$SCORCH" script --time ,, "$P"
+usage2 "report --cpu x: exit 2" "$SCORCH" report --cpu x "$P"

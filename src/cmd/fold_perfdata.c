@@ -263,9 +263,10 @@ static int run(const char *path, const char *shown,
 	c.copts = o->collapse;
 	collapse_opts_finish(&c.copts);
 	c.out = out;
-	if (sample_filter_init(&c.filter, o->time, o->cpu, o->comm, o->event, "fold")) {
+	int bad = sample_filter_init(&c.filter, o->time, o->cpu, o->comm, o->event, "fold");
+	if (bad) {
 		symopts_release(&so);
-		return 1;
+		return bad; /* 2: a usage error, as in script and report */
 	}
 	if (c.copts.event_filter) {
 		sb_adds(&c.event, c.copts.event_filter);
