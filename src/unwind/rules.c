@@ -31,6 +31,9 @@ struct unw_rules {
 	int ra;                 /* return address column */
 	bool signal;            /* signal frame: the caller's pc is exact */
 	Dwarf_Frame *frame;     /* kept when an expression needs it */
+	uint64_t same;          /* registers the caller shares (R_SAME) */
+	unsigned nother;        /* registers with a rule to work out: */
+	uint8_t other[UNW_NREGS]; /* ... R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR */
 	unsigned nregs;
 	struct rule r[];
 };
@@ -73,6 +76,21 @@ static struct rule compile_reg(Dwarf_Frame *fr, int regno)
 	return r;
 }
 
+/* Sort the registers by what a step does with them: copy (same), work
+ * out (other), or nothing (undefined, and a pc-only ra column). */
+static void index_rules(struct unw_rules *rs, const struct unw_arch_info *ai)
+{
+	for (unsigned i = 0; i < rs->nregs && i < UNW_NREGS && i < 64; i++) {
+		uint8_t kind = rs->r[i].kind;
+		if (kind == R_UNDEF || (kind == R_SAME && i == ai->ra && ai->ra_is_pc))
+			continue;
+		if (kind == R_SAME)
+			rs->same |= 1ULL << i;
+		else
+			rs->other[rs->nother++] = (uint8_t)i;
+	}
+}
+
 struct unw_rules *unw_rules_compile(Dwarf_Frame *fr,
 				    const struct unw_arch_info *ai)
 {
@@ -96,6 +114,7 @@ struct unw_rules *unw_rules_compile(Dwarf_Frame *fr,
 		rs->frame = fr;
 	else
 		free(fr);
+	index_rules(rs, ai);
 	return rs;
 }
 
@@ -184,9 +203,17 @@ int unw_rules_step(const struct unw_frame *f, const struct unw_rules *rs,
 
 	if (!cfa_value(f, rs, &cfa))
 		return UNW_STOP_BAD_REGS;
-	next->valid = 0;
-	for (unsigned i = 0; i < ai->nregs && i < rs->nregs; i++) {
-		if (caller_reg(f, rs, i, cfa, &v)) {
+	/* as caller_reg for every register, but only where there is work */
+	uint64_t live = ai->nregs >= 64 ? ~0ULL : (1ULL << ai->nregs) - 1;
+	uint64_t same = rs->same & f->regs.valid & live;
+	for (uint64_t m = same; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		next->r[i] = f->regs.r[i];
+	}
+	next->valid = same;
+	for (unsigned k = 0; k < rs->nother; k++) {
+		unsigned i = rs->other[k];
+		if (i < ai->nregs && caller_reg(f, rs, i, cfa, &v)) {
 			next->r[i] = v;
 			next->valid |= 1ULL << i;
 		}
