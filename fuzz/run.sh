@@ -34,7 +34,9 @@ for bin in "$fb"/fuzz-*; do
 			done
 		done < "$here/$name.seeds"
 	fi
-	if ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$secs" -rss_limit_mb=2048 \
+	# UBSan recovers by default in these builds: halt, so undefined
+	# behaviour fails the run as it aborts the SAN=1 binary
+	if ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$bin" -max_total_time="$secs" -rss_limit_mb=2048 \
 		-max_len=1048576 -timeout=10 -artifact_prefix="$work/" "$work/corpus" > "$work/log" 2>&1; then
 		echo "ok - fuzz $name ($secs s, $(ls "$work/corpus" | wc -l) corpus files)"
 		passed=$((passed + 1))
