@@ -60,10 +60,25 @@ static void note_missing(struct unw_perf *p, const struct sym_dso *d)
 	hmap_put(&p->missing, d->name, strlen(d->name), NULL);
 }
 
+/* The module of the previous lookup still holds addr: same thread, no
+ * COMM, FORK or MMAP since (the machine's generation), inside its map. */
+static bool last_module(const struct find_ctx *fc, uint64_t addr, struct unw_module *m)
+{
+	const struct unw_perf *p = fc->p;
+	if (!p->last_ok || p->last_thread != fc->t ||
+	    p->last_generation != p->machine->generation ||
+	    addr < p->last.start || addr >= p->last.end)
+		return false;
+	*m = p->last;
+	return true;
+}
+
 static int find_module(void *ctx, uint64_t addr, struct unw_module *m)
 {
 	struct find_ctx *fc = ctx;
 	struct proc_machine *mach = fc->p->machine;
+	if (last_module(fc, addr, m))
+		return 0;
 	const struct proc_map *map = proc_thread_find_map(mach, fc->t, false, addr);
 	if (!map || !map->dso || map->identity)
 		return -1;
@@ -78,6 +93,10 @@ static int find_module(void *ctx, uint64_t addr, struct unw_module *m)
 	m->start = map->start;
 	m->end = map->end;
 	m->pgoff = map->pgoff;
+	fc->p->last = *m;
+	fc->p->last_thread = fc->t;
+	fc->p->last_generation = mach->generation;
+	fc->p->last_ok = true;
 	return 0;
 }
 

@@ -61,6 +61,12 @@ struct unw_perf {
 	const struct pd_reader *reader; /* for the arch of pipe files, or NULL */
 	struct sym_inline *inl;      /* inline rows, when attached with them */
 	uint64_t *chain;             /* session hook buffer */
+	/* the last module found, reused while its thread, the machine's
+	 * generation and the map's range hold */
+	struct unw_module last;
+	const struct proc_thread *last_thread;
+	uint64_t last_generation;
+	bool last_ok;
 };
 
 /* Which frames get inline rows (perf: DWARF chains by default). */
