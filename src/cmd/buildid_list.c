@@ -45,7 +45,7 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 {
 	struct bl *b = ctx;
 	const struct pd_sample *s = ps->s;
-	bool kernel = s->cpumode == PD_MISC_KERNEL || s->cpumode == PD_MISC_GUEST_KERNEL;
+	bool kernel = pd_cpumode_is_kernel(s->cpumode);
 	const struct proc_map *m = proc_thread_find_map(&ses->machine, ps->thread, kernel, s->ip);
 	if (!m)
 		m = proc_thread_find_map(&ses->machine, ps->thread, !kernel, s->ip);

@@ -125,7 +125,7 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (!sample_filter_keep(&r->filter, ps))
 		return 0;
 	const struct pd_sample *s = ps->s;
-	bool kernel = s->cpumode == PD_MISC_KERNEL || s->cpumode == PD_MISC_GUEST_KERNEL;
+	bool kernel = pd_cpumode_is_kernel(s->cpumode);
 	struct proc_frame f;
 	proc_session_resolve(ses, ps->thread, kernel, s->ip, &f);
 	if (!f.map)

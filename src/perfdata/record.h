@@ -55,6 +55,12 @@ enum {
 	PD_MISC_BUILD_ID_SIZE = 1 << 15,
 };
 
+/* A kernel cpumode (host or guest): its addresses are kernel ones. */
+static inline bool pd_cpumode_is_kernel(unsigned cpumode)
+{
+	return cpumode == PD_MISC_KERNEL || cpumode == PD_MISC_GUEST_KERNEL;
+}
+
 /* Callchain context markers: ips[] values >= PD_CONTEXT_MAX. */
 #define PD_CONTEXT_HV            ((uint64_t)-32)
 #define PD_CONTEXT_KERNEL        ((uint64_t)-128)

@@ -33,7 +33,7 @@ static void apply_build_id(struct proc_session *ses, int cpumode,
 			   const char *name, const uint8_t *id, size_t size)
 {
 	struct sym_dso *d;
-	bool kernel = cpumode == PD_MISC_KERNEL || cpumode == PD_MISC_GUEST_KERNEL;
+	bool kernel = pd_cpumode_is_kernel(cpumode);
 	if (kernel && (strcmp(name, "[kernel.kallsyms]") == 0 || name[0] != '/'))
 		d = ses->machine.kernel_dso;
 	else
@@ -169,7 +169,7 @@ static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
 	bool hooked;
 	uint64_t nr = sample_chain(ses, s, &chain, &hooked);
 	if (!hooked && (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0)) {
-		bool k = s->cpumode == PD_MISC_KERNEL || s->cpumode == PD_MISC_GUEST_KERNEL;
+		bool k = pd_cpumode_is_kernel(s->cpumode);
 		proc_session_resolve(ses, t, k, s->ip, frame_slot(ses, n++));
 		return n;
 	}
@@ -225,7 +225,7 @@ static int deliver_sample(struct proc_session *ses, const struct pd_sample *s)
 
 static void deliver_mmap(struct proc_session *ses, const struct pd_mmap *m)
 {
-	bool kernel = m->cpumode == PD_MISC_KERNEL || m->cpumode == PD_MISC_GUEST_KERNEL;
+	bool kernel = pd_cpumode_is_kernel(m->cpumode);
 	proc_machine_mmap(&ses->machine, m->pid, kernel, m->start, m->len, m->pgoff,
 			  m->filename, !m->data,
 			  m->has_build_id ? m->build_id : NULL, m->build_id_size);
