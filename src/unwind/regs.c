@@ -79,9 +79,8 @@ int unw_regs_from_perf(enum unw_arch arch, uint64_t mask, const uint64_t *vals,
 	memset(out, 0, sizeof(*out));
 	if (!ai)
 		return -EINVAL;
-	for (unsigned bit = 0; bit < 64; bit++) {
-		if (!(mask & (1ULL << bit)))
-			continue;
+	for (uint64_t m = mask; m; m &= m - 1) { /* the set bits, lowest first */
+		unsigned bit = (unsigned)__builtin_ctzll(m);
 		if (i >= nvals)
 			return -EINVAL;
 		bool is_pc;
