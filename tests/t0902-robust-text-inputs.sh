@@ -57,3 +57,10 @@ check_same "subsecond, perf.data on stdin = by name" byname.tsv bypipe.tsv
 "$SCORCH" heatmap subsecond --cells fp.txt > byname.tsv 2>/dev/null
 cat fp.txt | "$SCORCH" heatmap subsecond --cells > bypipe.tsv 2>/dev/null
 check_same "subsecond, perf script text on stdin = by name" byname.tsv bypipe.tsv
+
+# flame with nothing to draw names its one input
+"$SCORCH" flame empty.folded > out 2> err; rc=$?
+check "flame, empty input: exit 2 (as flamegraph.pl) with an SVG" test $rc -eq 2 -a -s out
+check_grep "flame, empty input: message names the file" '^scorch flame: empty\.folded: no stack counts found' err
+"$SCORCH" flame < empty.folded > out 2> err
+check_grep "flame, empty stdin: message says <stdin>" '^scorch flame: <stdin>: no stack counts found' err

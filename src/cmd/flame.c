@@ -82,6 +82,7 @@ struct flame_run {
 	bool reverse;
 	size_t bad, lines;
 	char first_bad[512];
+	const char *only_input;   /* named when nothing is drawn; NULL: several */
 };
 
 static int parse_num(const char *s, double lo, double hi, double *out)
@@ -249,7 +250,11 @@ static int draw(struct flame_run *r)
 		return 1;
 	}
 	if (r->tree.nodes[0].value <= 0) {
-		diag_error("no stack counts found");
+		if (r->only_input)
+			diag_error("%s: no stack counts found", strcmp(r->only_input, "-")
+				   ? r->only_input : "<stdin>");
+		else
+			diag_error("no stack counts found");
 		render_flame_write_empty(&r->o, stdout);
 		return 2;
 	}
@@ -288,6 +293,7 @@ int cmd_flame(int argc, char **argv)
 	if ((rc = load_side_files(&r)) != 0)
 		goto out;
 	render_tree_init(&r.tree, r.o.flamechart, r.reverse);
+	r.only_input = st.ind >= argc ? "<stdin>" : st.ind + 1 == argc ? argv[st.ind] : NULL;
 	if (st.ind >= argc)
 		rc = read_input(&r, NULL);
 	for (int i = st.ind; i < argc && !rc; i++)
