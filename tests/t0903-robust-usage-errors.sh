@@ -34,3 +34,14 @@ usage2 "fold --time ,, (perf.data): exit 2, as script" "$SCORCH" fold --time ,, 
 usage2 "fold --cpu 3-1 (perf.data): exit 2" "$SCORCH" fold --cpu 3-1 "$P"
 usage2 "script --time ,,: exit 2" "$SCORCH" script --time ,, "$P"
 usage2 "report --cpu x: exit 2" "$SCORCH" report --cpu x "$P"
+
+# --kallsyms or --vdso naming a file that is not there was silently ignored
+# (hex addresses where the user asked for symbols): exit 1 naming it
+for cmd in fold script report offcpu; do
+	"$SCORCH" $cmd --kallsyms no-such.kallsyms "$C/offcpu/perf.data" > out 2> err; rc=$?
+	if [ $rc -eq 1 ] && grep -q '^scorch [a-z]*: --kallsyms no-such\.kallsyms: no such file$' err
+	then pass "$cmd --kallsyms MISSING: exit 1 naming it"; else fail "$cmd --kallsyms MISSING" "rc=$rc $(cat err)"; fi
+done
+"$SCORCH" fold --vdso no-such.vdso "$P" > out 2> err; rc=$?
+check "fold --vdso MISSING: exit 1" test $rc -eq 1
+check_grep "fold --vdso MISSING: message names it" '^scorch fold: --vdso no-such\.vdso: no such file$' err

@@ -16,9 +16,27 @@
 #include "symbols/archive.h"
 #include "symbols/fs.h"
 
+/* A file named by --kallsyms or --vdso that is not there is a typo, not
+ * "no symbols": say so (exit 1) instead of printing hex addresses. */
+static int named_file_exists(const char *option, const char *path)
+{
+	if (!path)
+		return 1;
+	char *real = sym_fs_resolve(path);
+	if (!real) {
+		diag_error("--%s %s: no such file", option, path);
+		return 0;
+	}
+	free(real);
+	return 1;
+}
+
 int symopts_config(struct symopts *so, struct sym_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	if (!named_file_exists("kallsyms", so->kallsyms) ||
+	    !named_file_exists("vdso", so->vdso))
+		return 1;
 	const char *dir = so->buildid_dir;
 	if (dir && sym_fs_is_file(dir)) {
 		struct diag d = DIAG_INIT;
