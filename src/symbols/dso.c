@@ -37,6 +37,8 @@ void sym_dsos_release(struct sym_dsos *s)
 		struct sym_dso *d = s->v[i];
 		sym_table_release(&d->table);
 		sym_table_release(&d->plt);
+		sym_table_release(&d->objects);
+		sym_rbt_release(&d->plt_tree);
 		free(d->segs);
 		free(d->elf_path);
 		free(d->sym_path);
@@ -103,6 +105,7 @@ struct sym_dso *sym_dsos_findnew(struct sym_dsos *s, const char *name)
 	d->kind = guess_kind(d->name, d->short_name, &d->pid);
 	sym_table_init(&d->table);
 	sym_table_init(&d->plt);
+	sym_table_init(&d->objects);
 	XGROW(s->v, s->cap, s->n + 1);
 	d->id = s->n;
 	s->v[s->n++] = d;
@@ -174,7 +177,7 @@ static bool try_elf(struct sym_dsos *s, struct sym_dso *d, const char *path,
 	}
 	if (!fd->have_syms && f.has_symtab) {
 		struct diag ld = DIAG_INIT;
-		if (sym_elf_load(&f, &d->table, false, &ld) < 0) {
+		if (sym_elf_load_objects(&f, &d->table, &d->objects, false, &ld) < 0) {
 			warn(s, real, &ld);
 		} else {
 			fd->have_syms = true;
@@ -197,7 +200,7 @@ static void dynsym_fallback(struct sym_dsos *s, struct sym_dso *d)
 	struct diag dg = DIAG_INIT;
 	if (!d->elf_path || sym_elf_open(&f, d->elf_path, &dg) != 0)
 		return;
-	if (sym_elf_load(&f, &d->table, true, &dg) >= 0)
+	if (sym_elf_load_objects(&f, &d->table, &d->objects, true, &dg) >= 0)
 		d->sym_path = xstrdup(d->elf_path);
 	sym_elf_close(&f);
 }
@@ -415,6 +418,24 @@ void sym_dsos_load(struct sym_dsos *s, struct sym_dso *d)
 	}
 }
 
+/* Inside .plt perf's tree decides (see rbt.h); elsewhere the table, then
+ * the PLT symbols. */
+static const struct sym_entry *find_in_dso(struct sym_dso *d, uint64_t a)
+{
+	const struct sym_table *p = &d->plt;
+	if (p->n && a >= p->syms[0].start && a < p->syms[p->n - 1].end) {
+		if (!d->plt_tree_built) {
+			sym_rbt_build(&d->plt_tree, &d->table, &d->objects, p);
+			d->plt_tree_built = true;
+		}
+		return sym_rbt_find(&d->plt_tree, a);
+	}
+	const struct sym_entry *e = sym_table_find(&d->table, a);
+	if (!e && p->n)
+		e = sym_table_find(p, a);
+	return e;
+}
+
 const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 				      uint64_t map_addr)
 {
@@ -429,9 +450,7 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	uint64_t a = map_addr;
 	if ((d->kind == SYM_DSO_USER || d->kind == SYM_DSO_VDSO) && d->nsegs)
 		a = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
-	const struct sym_entry *e = sym_table_find(&d->table, a);
-	if (!e && d->plt.n)
-		e = sym_table_find(&d->plt, a);
+	const struct sym_entry *e = find_in_dso(d, a);
 	slot->dso = d;
 	slot->addr = map_addr;
 	slot->sym = e;

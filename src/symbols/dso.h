@@ -12,9 +12,10 @@
  *           /proc/kallsyms when the running kernel's build id matches;
  *   vdso:   --vdso, cache [vdso]/<id>/vdso;
  *   JIT:    <jit dir>/perf-PID.map.
- * PLT entries get perf's synthesized "name@plt" symbols, looked up only
- * where no regular symbol (a zero-size one stretched to the next, such
- * as _init, included) covers the address.
+ * PLT entries get perf's synthesized "name@plt" symbols. Where a PLT
+ * entry and a regular symbol (a zero-size one stretched to the next,
+ * such as _init) both cover an address, the name is perf's: a replay of
+ * its symbol rb-tree decides (rbt.h), built on the first such lookup.
  * A source that is not a valid ELF (lies about its sizes, ...) is
  * skipped with one warning. Lookups go through a small address cache.
  * Addresses given to sym_dsos_find are "map addresses" as perf prints
@@ -35,6 +36,7 @@
 #include "base/strbuf.h"
 #include "symbols/buildid.h"
 #include "symbols/elf.h"
+#include "symbols/rbt.h"
 #include "symbols/table.h"
 
 enum sym_dso_kind {
@@ -65,7 +67,10 @@ struct sym_dso {
 	struct sym_buildid buildid;  /* recorded; size 0 when none */
 	bool loaded;
 	struct sym_table table;
-	struct sym_table plt;        /* "name@plt": used where table has nothing */
+	struct sym_table plt;        /* "name@plt" (see above) */
+	struct sym_table objects;    /* data objects, only to build plt_tree */
+	struct sym_rbt plt_tree;     /* perf's tree; built on first PLT lookup */
+	bool plt_tree_built;
 	struct sym_segment *segs;    /* PT_LOAD of the runtime file */
 	size_t nsegs;
 	char *elf_path;              /* runtime ELF found (for unwinding) */

@@ -222,8 +222,29 @@ static void add_symbol(struct sym_table *t, const GElf_Sym *s, const char *name)
 	free(dm);
 }
 
+static bool is_object(const GElf_Sym *s)
+{
+	return GELF_ST_TYPE(s->st_info) == STT_OBJECT && s->st_name != 0 &&
+	       s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE;
+}
+
+static void add_object(struct sym_table *objs, size_t seq, const GElf_Sym *s,
+		       const char *name)
+{
+	struct sym_entry *e = sym_table_add(objs, s->st_value, s->st_size,
+					    bind_of(s), name, strlen(name));
+	e->seq = (uint32_t)seq;
+}
+
 int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 		 bool prefer_dynsym, struct diag *d)
+{
+	return sym_elf_load_objects(f, t, NULL, prefer_dynsym, d);
+}
+
+int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
+			 struct sym_table *objs, bool prefer_dynsym,
+			 struct diag *d)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = NULL;
@@ -246,7 +267,15 @@ int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 	int added = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
-		if (!gelf_getsym(data, (int)i, &s) || !wanted(f->elf, shstrndx, &s))
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		if (objs && is_object(&s)) {
+			const char *oname = elf_strptr(f->elf, sh.sh_link, s.st_name);
+			if (oname && *oname)
+				add_object(objs, t->n, &s, oname);
+			continue;
+		}
+		if (!wanted(f->elf, shstrndx, &s))
 			continue;
 		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
 		if (!name || !*name)

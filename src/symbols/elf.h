@@ -51,6 +51,13 @@ void sym_elf_close(struct sym_elf_file *f);
  * or no .symtab). Returns the number added, or -EINVAL (diag). */
 int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 		 bool prefer_dynsym, struct diag *d);
+/* Same, and when objs is not NULL also add the data objects (STT_OBJECT)
+ * to objs: perf keeps them in its symbol tree, which decides PLT names
+ * (rbt.h). An object's seq is t->n when it was met: it was inserted
+ * just before t's symbol of that seq. */
+int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
+			 struct sym_table *objs, bool prefer_dynsym,
+			 struct diag *d);
 
 /* Add "name@plt" symbols for the .plt entries, as perf synthesizes them
  * (x86-style .plt with sh_entsize-sized header and entries, names from

@@ -19,6 +19,7 @@ void sym_table_init(struct sym_table *t)
 void sym_table_release(struct sym_table *t)
 {
 	free(t->syms);
+	free(t->dropped);
 	arena_release(&t->names);
 	sym_table_init(t);
 }
@@ -80,8 +81,7 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
-/* true when a is kept over b (perf's choose_best_symbol). */
-static bool better(const struct sym_entry *a, const struct sym_entry *b)
+bool sym_entry_better(const struct sym_entry *a, const struct sym_entry *b)
 {
 	bool az = a->end == a->start, bz = b->end == b->start;
 	if (az != bz)
@@ -101,12 +101,21 @@ static bool better(const struct sym_entry *a, const struct sym_entry *b)
 	return true;
 }
 
-static void fixup_duplicates(struct sym_table *t)
+static void drop(struct sym_table *t, const struct sym_entry *e)
+{
+	XGROW(t->dropped, t->capdropped, t->ndropped + 1);
+	t->dropped[t->ndropped++] = *e;
+}
+
+static void fixup_duplicates(struct sym_table *t, bool kallsyms)
 {
 	size_t out = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
-			if (!better(&t->syms[out - 1], &t->syms[i]))
+			bool keep = sym_entry_better(&t->syms[out - 1], &t->syms[i]);
+			if (!kallsyms)
+				drop(t, keep ? &t->syms[i] : &t->syms[out - 1]);
+			if (!keep)
 				t->syms[out - 1] = t->syms[i];
 			continue;
 		}
@@ -130,7 +139,7 @@ void sym_table_finish(struct sym_table *t, bool kallsyms)
 	if (t->n > 1 && !sorted(t))
 		qsort(t->syms, t->n, sizeof(*t->syms), by_start);
 	fixup_end(t, kallsyms);
-	fixup_duplicates(t);
+	fixup_duplicates(t, kallsyms);
 }
 
 const struct sym_entry *sym_table_find(const struct sym_table *t,

@@ -35,9 +35,13 @@ struct sym_table {
 	struct sym_entry *syms;
 	size_t n, cap;
 	struct arena names;
+	/* Aliases the same-start rule removed (not for kallsyms), kept so
+	 * rbt.c can replay perf's tree, which inserts and then erases them. */
+	struct sym_entry *dropped;
+	size_t ndropped, capdropped;
 };
 
-#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT }
+#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0 }
 
 void sym_table_init(struct sym_table *t);
 void sym_table_release(struct sym_table *t);
@@ -53,6 +57,9 @@ void sym_table_finish(struct sym_table *t, bool kallsyms);
  * with a size both contain addr, the function wins. */
 const struct sym_entry *sym_table_find(const struct sym_table *t,
 				       uint64_t addr);
+
+/* perf's choose_best_symbol: true when a is kept over b (same start). */
+bool sym_entry_better(const struct sym_entry *a, const struct sym_entry *b);
 
 /* One text line into t: 1 a symbol added, 0 passed over, -1 malformed. */
 typedef int (*sym_line_fn)(struct sym_table *t, const char *line, size_t len);

@@ -1,0 +1,313 @@
+/*
+ * rbt: replay of perf's symbol rb-tree (insert, erase, find) so PLT
+ * addresses get the name perf 6.1 gives them (see rbt.h for the rule).
+ * Stage: symbols. Invariant: a valid red-black tree whose in-order walk
+ * is by start, equal starts in insertion order.
+ */
+#include "symbols/rbt.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+#define NIL (-1)
+
+static bool is_red(const struct sym_rbt *t, int x)
+{
+	return x != NIL && t->v[x].red;
+}
+
+static void set_child(struct sym_rbt *t, int parent, int old, int child)
+{
+	if (parent == NIL)
+		t->root = child;
+	else if (t->v[parent].left == old)
+		t->v[parent].left = child;
+	else
+		t->v[parent].right = child;
+	if (child != NIL)
+		t->v[child].parent = parent;
+}
+
+static void rotate_left(struct sym_rbt *t, int x)
+{
+	int y = t->v[x].right;
+	t->v[x].right = t->v[y].left;
+	if (t->v[y].left != NIL)
+		t->v[t->v[y].left].parent = x;
+	set_child(t, t->v[x].parent, x, y);
+	t->v[y].left = x;
+	t->v[x].parent = y;
+}
+
+static void rotate_right(struct sym_rbt *t, int x)
+{
+	int y = t->v[x].left;
+	t->v[x].left = t->v[y].right;
+	if (t->v[y].right != NIL)
+		t->v[t->v[y].right].parent = x;
+	set_child(t, t->v[x].parent, x, y);
+	t->v[y].right = x;
+	t->v[x].parent = y;
+}
+
+static void insert_fixup(struct sym_rbt *t, int z)
+{
+	while (is_red(t, t->v[z].parent)) {
+		int p = t->v[z].parent, g = t->v[p].parent;
+		bool left = p == t->v[g].left;
+		int u = left ? t->v[g].right : t->v[g].left;
+		if (is_red(t, u)) {
+			t->v[p].red = t->v[u].red = 0;
+			t->v[g].red = 1;
+			z = g;
+			continue;
+		}
+		if (z == (left ? t->v[p].right : t->v[p].left)) {
+			z = p;
+			left ? rotate_left(t, z) : rotate_right(t, z);
+			p = t->v[z].parent;
+		}
+		t->v[p].red = 0;
+		t->v[g].red = 1;
+		left ? rotate_right(t, g) : rotate_left(t, g);
+	}
+	t->v[t->root].red = 0;
+}
+
+/* perf's __symbols__insert: smaller starts left, equal or larger right. */
+static void insert(struct sym_rbt *t, const struct sym_entry *e,
+		   const struct sym_entry *orig)
+{
+	XGROW(t->v, t->cap, t->n + 1);
+	int z = (int)t->n++;
+	t->v[z] = (struct sym_rbt_node){ *e, orig, (uint32_t)z, NIL, NIL, NIL, 1 };
+	int y = NIL, x = t->root;
+	while (x != NIL) {
+		y = x;
+		x = e->start < t->v[x].e.start ? t->v[x].left : t->v[x].right;
+	}
+	t->v[z].parent = y;
+	if (y == NIL)
+		t->root = z;
+	else if (e->start < t->v[y].e.start)
+		t->v[y].left = z;
+	else
+		t->v[y].right = z;
+	insert_fixup(t, z);
+}
+
+static int leftmost(const struct sym_rbt *t, int x)
+{
+	while (x != NIL && t->v[x].left != NIL)
+		x = t->v[x].left;
+	return x;
+}
+
+static int next(const struct sym_rbt *t, int x)
+{
+	if (t->v[x].right != NIL)
+		return leftmost(t, t->v[x].right);
+	int p = t->v[x].parent;
+	while (p != NIL && x == t->v[p].right) {
+		x = p;
+		p = t->v[p].parent;
+	}
+	return p;
+}
+
+/* One step of the erase rebalance with x the left child of xp (or its
+ * mirror); returns the new x, or the root when done. */
+static int erase_step(struct sym_rbt *t, int x, int *xp, bool left)
+{
+	int p = *xp;
+	int w = left ? t->v[p].right : t->v[p].left;
+	if (is_red(t, w)) {
+		t->v[w].red = 0;
+		t->v[p].red = 1;
+		left ? rotate_left(t, p) : rotate_right(t, p);
+		w = left ? t->v[p].right : t->v[p].left;
+	}
+	int near = left ? t->v[w].left : t->v[w].right;
+	int far = left ? t->v[w].right : t->v[w].left;
+	if (!is_red(t, near) && !is_red(t, far)) {
+		t->v[w].red = 1;
+		*xp = t->v[p].parent;
+		return p;
+	}
+	if (!is_red(t, far)) {
+		t->v[near].red = 0;
+		t->v[w].red = 1;
+		left ? rotate_right(t, w) : rotate_left(t, w);
+		w = left ? t->v[p].right : t->v[p].left;
+		far = left ? t->v[w].right : t->v[w].left;
+	}
+	t->v[w].red = t->v[p].red;
+	t->v[p].red = 0;
+	if (far != NIL)
+		t->v[far].red = 0;
+	left ? rotate_left(t, p) : rotate_right(t, p);
+	return t->root;
+}
+
+static void erase_fixup(struct sym_rbt *t, int x, int xp)
+{
+	while (x != t->root && !is_red(t, x) && xp != NIL)
+		x = erase_step(t, x, &xp, x == t->v[xp].left);
+	if (x != NIL)
+		t->v[x].red = 0;
+}
+
+static void erase(struct sym_rbt *t, int z)
+{
+	struct sym_rbt_node *zn = &t->v[z];
+	int x, xp, y_red;
+	if (zn->left == NIL || zn->right == NIL) {
+		x = zn->left == NIL ? zn->right : zn->left;
+		xp = zn->parent;
+		y_red = zn->red;
+		set_child(t, zn->parent, z, x);
+	} else {
+		int y = leftmost(t, zn->right);
+		y_red = t->v[y].red;
+		x = t->v[y].right;
+		if (t->v[y].parent == z) {
+			xp = y;
+		} else {
+			xp = t->v[y].parent;
+			set_child(t, xp, y, x);
+			t->v[y].right = zn->right;
+			t->v[zn->right].parent = y;
+		}
+		set_child(t, zn->parent, z, y);
+		t->v[y].left = zn->left;
+		t->v[zn->left].parent = y;
+		t->v[y].red = zn->red;
+	}
+	zn->left = zn->right = zn->parent = NIL;
+	if (!y_red)
+		erase_fixup(t, x, xp);
+}
+
+/* perf's symbols__fixup_duplicate: walk in order; of two neighbours with
+ * the same start, erase the one choose_best_symbol does not keep. */
+static void fixup_duplicates(struct sym_rbt *t)
+{
+	int cur = leftmost(t, t->root);
+	while (cur != NIL) {
+		int nx = next(t, cur);
+		if (nx == NIL)
+			break;
+		if (t->v[cur].e.start != t->v[nx].e.start) {
+			cur = nx;
+		} else if (sym_entry_better(&t->v[cur].e, &t->v[nx].e)) {
+			erase(t, nx);
+		} else {
+			erase(t, cur);
+			cur = nx;
+		}
+	}
+}
+
+/* A symbol waiting to be inserted: key orders dso__load_sym's insertions
+ * (an object of seq k comes just before the table's symbol of seq k). */
+struct pending {
+	struct sym_entry e;
+	const struct sym_entry *orig;
+	uint64_t key;
+};
+
+static int by_key(const void *pa, const void *pb)
+{
+	const struct pending *a = pa, *b = pb;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static int by_start(const void *pa, const void *pb)
+{
+	const struct pending *a = *(const struct pending *const *)pa;
+	const struct pending *b = *(const struct pending *const *)pb;
+	if (a->e.start != b->e.start)
+		return a->e.start < b->e.start ? -1 : 1;
+	return by_key(a, b);
+}
+
+static uint64_t page_up(uint64_t v)
+{
+	uint64_t r = (v + 4095) & ~(uint64_t)4095;
+	return r < v ? UINT64_MAX : r;
+}
+
+/* symbols__fixup_end over everything dso__load_sym inserted. */
+static void fixup_ends(struct pending *p, size_t n)
+{
+	struct pending **s = xcalloc(n + 1, sizeof(*s));
+	for (size_t i = 0; i < n; i++)
+		s[i] = &p[i];
+	qsort(s, n, sizeof(*s), by_start);
+	for (size_t i = 0; i < n; i++) {
+		struct sym_entry *e = &s[i]->e;
+		if (e->sized)
+			continue;
+		e->end = i + 1 < n ? s[i + 1]->e.start : page_up(e->start) + 4096;
+		if (e->end < e->start)
+			e->end = e->start;
+	}
+	free(s);
+}
+
+static void add(struct pending *p, size_t *n, const struct sym_entry *e,
+		uint64_t key)
+{
+	p[*n] = (struct pending){ *e, e, key };
+	if (!e->sized)
+		p[*n].e.end = e->start;
+	(*n)++;
+}
+
+void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
+		   const struct sym_table *objs, const struct sym_table *plt)
+{
+	memset(t, 0, sizeof(*t));
+	t->root = NIL;
+	size_t no = objs ? objs->n : 0, n = 0;
+	struct pending *p = xcalloc(table->n + table->ndropped + no + 1, sizeof(*p));
+	for (size_t i = 0; i < table->n; i++)
+		add(p, &n, &table->syms[i], (uint64_t)table->syms[i].seq << 33 | 1u << 31);
+	for (size_t i = 0; i < table->ndropped; i++)
+		add(p, &n, &table->dropped[i], (uint64_t)table->dropped[i].seq << 33 | 1u << 31);
+	for (size_t i = 0; i < no; i++)
+		add(p, &n, &objs->syms[i], (uint64_t)objs->syms[i].seq << 33 | i);
+	qsort(p, n, sizeof(*p), by_key);
+	fixup_ends(p, n);
+	for (size_t i = 0; i < n; i++)
+		insert(t, &p[i].e, p[i].orig);
+	free(p);
+	fixup_duplicates(t);
+	for (size_t i = 0; i < plt->n; i++)
+		insert(t, &plt->syms[i], &plt->syms[i]);
+}
+
+void sym_rbt_release(struct sym_rbt *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+	t->root = NIL;
+}
+
+const struct sym_entry *sym_rbt_find(const struct sym_rbt *t, uint64_t addr)
+{
+	int x = t->v ? t->root : NIL;
+	while (x != NIL) {
+		const struct sym_entry *e = &t->v[x].e;
+		if (addr < e->start)
+			x = t->v[x].left;
+		else if (addr > e->end || (addr == e->end && addr != e->start))
+			x = t->v[x].right;
+		else
+			return t->v[x].orig;
+	}
+	return NULL;
+}

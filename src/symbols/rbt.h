@@ -1,0 +1,60 @@
+/*
+ * rbt: a replay of perf's per-DSO symbol rb-tree, used to name PLT
+ * addresses exactly as perf 6.1 does. Stage: symbols.
+ * Why: perf synthesizes "name@plt" symbols after it has stretched
+ * zero-size symbols (such as _init at the start of .init) to the next
+ * symbol's start, so an address in .plt is covered by two symbols.
+ * perf's symbols__find walks down from the root and returns the FIRST
+ * node on the path that contains the address; which of the two that is
+ * depends on the tree's shape. The shape is deterministic: it follows
+ * from the insertion order (.symtab order; equal starts go right) of
+ * what dso__load_sym keeps -- functions, text labels AND data objects
+ * (STT_OBJECT, which scorch never names but which shape the tree) --,
+ * the erasures of symbols__fixup_duplicate (in-order walk, loser
+ * erased), then the PLT symbols in .rela.plt order. Zero-size symbols
+ * end where the next one (objects included) starts, as
+ * symbols__fixup_end does before the PLT symbols are added.
+ * Checked against perf 6.1 by rewriting sample addresses of recordings
+ * to every PLT slot: e.g. a binary whose first PLT slot perf names
+ * "_init+0x30" and the others "name@plt", and one (the corpus's work_fp)
+ * where all three slots are "_init+off"; without the objects the replay
+ * gets both wrong. Linux's rbtree insert and
+ * erase make the same rotations as the textbook (CLRS) red-black tree,
+ * with the in-order successor replacing an erased node with two
+ * children, so replaying those steps reproduces the shape and perf's
+ * answer.
+ * Invariant: nodes point into the tables they were built from; the
+ * tree is valid while those tables are not changed or released.
+ */
+#ifndef SCORCH_SYMBOLS_RBT_H
+#define SCORCH_SYMBOLS_RBT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/table.h"
+
+struct sym_rbt_node {
+	struct sym_entry e;             /* copy with perf's end */
+	const struct sym_entry *orig;   /* what find returns */
+	uint32_t order;                 /* insertion order */
+	int left, right, parent;  /* -1: none */
+	int red;
+};
+
+struct sym_rbt {
+	struct sym_rbt_node *v;
+	size_t n, cap;
+	int root;
+};
+
+/* Build perf's tree for table (finished; its dropped aliases included)
+ * and objs (sym_elf_load_objects; may be NULL), followed by plt's
+ * entries. */
+void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
+		   const struct sym_table *objs, const struct sym_table *plt);
+void sym_rbt_release(struct sym_rbt *t);
+/* perf's symbols__find: the first node from the root containing addr. */
+const struct sym_entry *sym_rbt_find(const struct sym_rbt *t, uint64_t addr);
+
+#endif
