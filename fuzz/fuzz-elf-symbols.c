@@ -4,11 +4,14 @@
  * Stage: fuzz. Opens the bytes as an ELF image (section sizes checked),
  * loads .symtab and .dynsym, finishes the table with perf's rules and
  * looks up a spread of addresses; the bytes are also parsed as a note
- * section. Invariant under test: a lying ELF is rejected or read within
+ * section. The .plt symbols and the replay of perf's symbol tree
+ * (symbols/rbt) that names .plt addresses are built and searched too.
+ * Invariant under test: a lying ELF is rejected or read within
  * its bounds, never a crash, leak or undefined behaviour.
  */
 #include "symbols/buildid.h"
 #include "symbols/elf.h"
+#include "symbols/rbt.h"
 #include "symbols/table.h"
 
 #include <stddef.h>
@@ -25,6 +28,29 @@ static void lookups(const struct sym_table *t, const struct sym_elf_file *f)
 	}
 	for (size_t i = 0; i < t->n && i < 64; i++)
 		(void)sym_table_find(t, t->syms[i].start);
+}
+
+/* .symtab with its objects, .plt, perf's tree over them, PLT lookups. */
+static void plt_tree(struct sym_elf_file *f)
+{
+	struct sym_table t, objs, plt;
+	struct diag d = DIAG_INIT;
+	sym_table_init(&t);
+	sym_table_init(&objs);
+	sym_table_init(&plt);
+	(void)sym_elf_load_objects(f, &t, &objs, false, &d);
+	sym_table_finish(&t, false);
+	diag_clear(&d);
+	(void)sym_elf_load_plt(f, &plt, &d);
+	sym_table_finish(&plt, false);
+	struct sym_rbt r;
+	sym_rbt_build(&r, &t, &objs, &plt);
+	for (size_t i = 0; i < plt.n && i < 16; i++)
+		(void)sym_rbt_find(&r, plt.syms[i].start + 8);
+	sym_rbt_release(&r);
+	sym_table_release(&t);
+	sym_table_release(&objs);
+	sym_table_release(&plt);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -48,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			lookups(&t, &f);
 			sym_table_release(&t);
 		}
+		plt_tree(&f);
 		sym_elf_close(&f);
 	}
 	free(copy);
