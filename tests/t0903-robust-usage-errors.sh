@@ -45,3 +45,10 @@ done
 "$SCORCH" fold --vdso no-such.vdso "$P" > out 2> err; rc=$?
 check "fold --vdso MISSING: exit 1" test $rc -eq 1
 check_grep "fold --vdso MISSING: message names it" '^scorch fold: --vdso no-such\.vdso: no such file$' err
+# --kallsyms naming a file without one kernel symbol (a perf.data, empty):
+# the kernel frames stay hex, so one warning says why
+: > empty.kallsyms
+"$SCORCH" fold --kallsyms empty.kallsyms "$C/offcpu/perf.data" > out 2> err; rc=$?
+check "fold --kallsyms EMPTY: exit 0, output kept" test $rc -eq 0 -a -s out
+check_grep "fold --kallsyms EMPTY: one warning naming it" '^scorch fold: warning: empty\.kallsyms: no kernel symbols' err
+check "fold --kallsyms EMPTY: said once" test "$(grep -c 'no kernel symbols' err)" -eq 1

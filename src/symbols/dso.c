@@ -347,8 +347,16 @@ int sym_running_kernel_buildid(struct sym_buildid *out)
 
 static void load_kernel(struct sym_dsos *s, struct sym_dso *d)
 {
+	size_t warned = s->nr_warnings;
 	if (s->cfg.kallsyms && load_kallsyms_file(s, d, s->cfg.kallsyms))
 		return;
+	if (s->cfg.kallsyms && warned == s->nr_warnings && !s->kallsyms_warned) {
+		/* named by the user but no symbol in it: say so once */
+		struct diag dg = DIAG_INIT;
+		diag_set(&dg, "no kernel symbols (\"ADDRESS TYPE NAME\" lines) in it");
+		warn(s, s->cfg.kallsyms, &dg);
+		s->kallsyms_warned = true;
+	}
 	char hex[41];
 	sym_buildid_hex(&d->buildid, hex);
 	for (size_t i = 0; d->buildid.size && i < s->cfg.nr_buildid_dirs; i++) {

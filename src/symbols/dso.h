@@ -98,6 +98,7 @@ struct sym_dsos {
 	struct arena mem;
 	struct strbuf warnings;      /* one line per skipped source */
 	size_t nr_warnings;
+	bool kallsyms_warned;        /* cfg.kallsyms held no symbol: said once */
 	struct sym_cache_slot *cache;
 	uint64_t lookups, cache_hits;
 };
