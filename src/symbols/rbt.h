@@ -50,11 +50,15 @@ struct sym_rbt {
 
 /* Build perf's tree for table (finished; its dropped aliases included)
  * and objs (sym_elf_load_objects; may be NULL), followed by plt's
- * entries. */
+ * entries (finished). Can't fail (allocation failure aborts); O(n log n),
+ * no recursion. */
 void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 		   const struct sym_table *objs, const struct sym_table *plt);
+/* Free the nodes; t is empty after (a zeroed t is fine too). */
 void sym_rbt_release(struct sym_rbt *t);
-/* perf's symbols__find: the first node from the root containing addr. */
+/* perf's symbols__find: the first node from the root containing addr
+ * (end exclusive; a zero-size one contains only its start), returned as
+ * the table entry it copies, or NULL when none does. */
 const struct sym_entry *sym_rbt_find(const struct sym_rbt *t, uint64_t addr);
 
 #endif
