@@ -426,22 +426,25 @@ void sym_dsos_load(struct sym_dsos *s, struct sym_dso *d)
 	}
 }
 
-/* Inside .plt perf's tree decides (see rbt.h); elsewhere the table, then
- * the PLT symbols. */
+/* perf's tree decides inside .plt and wherever the table's answer is a
+ * symbol overlapping .plt (a stretched _init: the tree is no interval
+ * tree there, perf may find it or nothing; see rbt.h). Elsewhere the
+ * table, then the PLT symbols. */
 static const struct sym_entry *find_in_dso(struct sym_dso *d, uint64_t a)
 {
 	const struct sym_table *p = &d->plt;
-	if (p->n && a >= p->syms[0].start && a < p->syms[p->n - 1].end) {
-		if (!d->plt_tree_built) {
-			sym_rbt_build(&d->plt_tree, &d->table, &d->objects, p);
-			d->plt_tree_built = true;
-		}
-		return sym_rbt_find(&d->plt_tree, a);
-	}
 	const struct sym_entry *e = sym_table_find(&d->table, a);
-	if (!e && p->n)
-		e = sym_table_find(p, a);
-	return e;
+	if (!p->n)
+		return e;
+	uint64_t lo = p->syms[0].start, hi = p->syms[p->n - 1].end;
+	bool in_plt = a >= lo && a < hi;
+	if (!in_plt && !(e && e->start < hi && e->end > lo))
+		return e ? e : sym_table_find(p, a);
+	if (!d->plt_tree_built) {
+		sym_rbt_build(&d->plt_tree, &d->table, &d->objects, p);
+		d->plt_tree_built = true;
+	}
+	return sym_rbt_find(&d->plt_tree, a);
 }
 
 const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
