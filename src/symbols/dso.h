@@ -12,10 +12,12 @@
  *           /proc/kallsyms when the running kernel's build id matches;
  *   vdso:   --vdso, cache [vdso]/<id>/vdso;
  *   JIT:    <jit dir>/perf-PID.map.
- * PLT entries get perf's synthesized "name@plt" symbols. Where a PLT
- * entry and a regular symbol (a zero-size one stretched to the next,
- * such as _init) both cover an address, the name is perf's: a replay of
- * its symbol rb-tree decides (rbt.h), built on the first such lookup.
+ * PLT entries get perf's synthesized "name@plt" symbols. Inside .plt,
+ * and wherever the regular symbol found overlaps .plt (a zero-size one
+ * stretched to the next, such as _init), the name is perf's: a replay of
+ * its symbol rb-tree decides (rbt.h), built on the first such lookup;
+ * it may be name@plt, _init or nothing ([unknown], as perf 6.1 shows
+ * IBT .plt.sec stubs).
  * A source that is not a valid ELF (lies about its sizes, ...) is
  * skipped with one warning. Lookups go through a small address cache.
  * Addresses given to sym_dsos_find are "map addresses" as perf prints

@@ -18,7 +18,9 @@
  * to every PLT slot: e.g. a binary whose first PLT slot perf names
  * "_init+0x30" and the others "name@plt", and one (the corpus's work_fp)
  * where all three slots are "_init+off"; without the objects the replay
- * gets both wrong. Linux's rbtree insert and
+ * gets both wrong. Past the last PLT symbol (.plt.got, IBT .plt.sec) the
+ * search can miss the stretched _init altogether: perf prints [unknown],
+ * and so does the replay; likewise for node's and libc's PLTs. Linux's rbtree insert and
  * erase make the same rotations as the textbook (CLRS) red-black tree,
  * with the in-order successor replacing an erased node with two
  * children, so replaying those steps reproduces the shape and perf's
