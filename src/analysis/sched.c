@@ -255,7 +255,15 @@ static void wakeup_row(struct run *r, const struct pd_sample *smp,
 		w->pid_seen = true;
 		w->pid = smp->pid;
 	}
-	make_name(r, w, tid);
+	if (tid == 0) {
+		/* perf names the waker through its machine's thread 0, which
+		 * it calls "swapper"; only switch rows use the per-CPU
+		 * "<idle>" threads */
+		sb_reset(&r->name);
+		sb_adds(&r->name, "swapper");
+	} else {
+		make_name(r, w, tid);
+	}
 	struct an_sched_row row = { smp->time, smp->cpu, 0, tid == 0, 0, 0, 0,
 				    r->name.buf, r->name2.buf, true };
 	if (r->s->on_row(r->s->ctx, &row) != 0)
