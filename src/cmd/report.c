@@ -48,6 +48,9 @@ struct row {
 	uint64_t addr;
 	char level;
 	uint64_t period, samples;
+	/* the pid column shows the thread's last comm, as perf prints
+	 * thread__comm_str() of the entry's thread after all events */
+	const struct proc_thread *thread;
 };
 
 struct event_rows {
@@ -131,13 +134,13 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (!f.map)
 		proc_session_resolve(ses, ps->thread, !kernel, s->ip, &f);
 	struct row row = { ps->thread->comm, s->tid, f.dso, f.sym, f.addr,
-			   level_of(&f, s->cpumode), 0, 0 };
+			   level_of(&f, s->cpumode), 0, 0, ps->thread };
 	struct strbuf *k = &r->key;
 	sb_reset(k);
 	for (size_t i = 0; i < r->nkeys; i++) {
 		switch (r->keys[i]) {
 		case K_COMM: sb_adds(k, row.comm); sb_addc(k, 0); break;
-		case K_PID: add_key(k, &row.tid, 4); sb_adds(k, row.comm); sb_addc(k, 0); break;
+		case K_PID: add_key(k, &row.tid, 4); break; /* perf: the thread */
 		case K_DSO: add_key(k, &row.dso, sizeof(row.dso)); break;
 		case K_SYM:
 			add_key(k, &row.sym, sizeof(row.sym));
@@ -194,7 +197,7 @@ static int key_cmp(const struct row *a, const struct row *b, enum key k)
 	case K_PID:
 		if (a->tid != b->tid)
 			return a->tid < b->tid ? -1 : 1;
-		return cmp_str(a->comm, b->comm);
+		return cmp_str(a->thread->comm, b->thread->comm);
 	case K_DSO:
 		return cmp_str(dso_name(a), dso_name(b));
 	case K_SYM:
@@ -227,7 +230,7 @@ static size_t col_len(const struct row *rw, enum key k)
 {
 	switch (k) {
 	case K_COMM: return strlen(rw->comm);
-	case K_PID: return strlen(rw->comm) + 8;
+	case K_PID: return strlen(rw->thread->comm) + 8;
 	case K_DSO: return strlen(dso_name(rw));
 	case K_SYM: /* perf: name + "[.] ", or 16 hex digits + 6 unresolved */
 		return rw->sym ? strlen(rw->sym->name) + 4 : 22;
@@ -241,7 +244,7 @@ static void cell(struct strbuf *sb, const struct row *rw, enum key k,
 	size_t start = sb->len;
 	switch (k) {
 	case K_COMM: sb_adds(sb, rw->comm); break;
-	case K_PID: sb_addf(sb, "%7u:%s", rw->tid, rw->comm); break;
+	case K_PID: sb_addf(sb, "%7u:%s", rw->tid, rw->thread->comm); break;
 	case K_DSO: sb_adds(sb, dso_name(rw)); break;
 	case K_SYM: sym_text(rw, sb); break;
 	}
