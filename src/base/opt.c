@@ -90,7 +90,7 @@ int opt_next(struct opt_state *st, int argc, char **argv,
 		opterr = 0;
 	}
 	struct opt_tables *t = st->priv;
-	int c = (cmd->single_dash_long || opt_perl_compat)
+	int c = opt_perl_compat
 		? getopt_long_only(argc, argv, t->shorts, t->longs, NULL)
 		: getopt_long(argc, argv, t->shorts, t->longs, NULL);
 	*arg = optarg;

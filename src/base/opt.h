@@ -42,7 +42,6 @@ struct opt_cmd {
 	const char *usage;    /* "scorch fold [options] [FILE...]" */
 	const char *summary;  /* one line */
 	const struct opt_spec *opts;
-	bool single_dash_long; /* accept -title like Perl's Getopt::Long */
 	bool permute;          /* options may also follow operands (GNU order);
 				  false: the first operand ends the options */
 };

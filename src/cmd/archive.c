@@ -43,7 +43,7 @@ static const struct opt_spec opts[] = {
 static const struct opt_cmd archive_cmd = {
 	"archive", "scorch archive [-o OUT.tar] [options] [FILE]",
 	"Pack the build-id cache files FILE (default perf.data) needs into a tar.",
-	opts, false, false,
+	opts, false,
 };
 
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)

@@ -33,7 +33,7 @@ static const struct opt_spec opts[] = {
 static const struct opt_cmd buildid_list_cmd = {
 	"buildid-list", "scorch buildid-list [--with-hits] [FILE]",
 	"List the build ids of the shared objects FILE (default perf.data) maps.",
-	opts, false, false,
+	opts, false,
 };
 
 struct bl {

@@ -41,7 +41,7 @@ static const struct opt_cmd diff_cmd = {
 	"Compare two folded profiles, as difffolded.pl does.\n"
 	"Prints \"stack BEFORE AFTER\" for every stack in either, or with --svg draws\n"
 	"the differential flame graph: widths from AFTER, red grew, blue shrank.",
-	diff_opts, false, true,
+	diff_opts, true,
 };
 
 struct diff_run {

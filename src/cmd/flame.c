@@ -69,7 +69,7 @@ static const struct opt_cmd flame_cmd = {
 	"Draw folded stacks as an interactive SVG flame graph (flamegraph.pl).\n"
 	"Input: \"a;b;c 42\" lines; stdin when no FILE; several files are merged.\n"
 	"Two count columns (\"a;b 10 14\") draw a differential graph.",
-	flame_opts, false, true,
+	flame_opts, true,
 };
 
 struct flame_run {

@@ -63,7 +63,7 @@ static const struct opt_cmd heatmap_cmd = {
 	"scorch heatmap latency|subsecond [options] [FILE...]",
 	"Draw a latency heat map (from \"time latency\" text or event pairs in a\n"
 	"perf.data) or a sub-second offset heat map with range flame graphs.",
-	opts, false, true,
+	opts, true,
 };
 
 struct args {

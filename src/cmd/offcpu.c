@@ -47,7 +47,7 @@ static const struct opt_cmd offcpu_cmd = {
 	"scorch offcpu [options] [FILE]",
 	"Fold the stacks of sched:sched_switch samples (recorded with -g on all\n"
 	"CPUs) weighted by the time each task then spent off-CPU.",
-	opts, false, true,
+	opts, true,
 };
 
 struct args {

@@ -62,7 +62,7 @@ static const struct opt_spec opts[] = {
 static const struct opt_cmd cmd = {
 	"record", "scorch record [options] [--] [COMMAND [ARGS...]]",
 	"sample a command or processes with perf_event_open and write perf.data",
-	opts, false, false,
+	opts, false,
 };
 
 struct record_args {

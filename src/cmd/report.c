@@ -35,7 +35,7 @@ static const struct opt_spec opts[] = {
 static const struct opt_cmd report_cmd = {
 	"report", "scorch report [--sort comm,dso,sym] [options] [FILE]",
 	"Print perf report's --stdio table (no children, sample counts) for FILE.",
-	opts, false, false,
+	opts, false,
 };
 
 enum key { K_COMM, K_PID, K_DSO, K_SYM };

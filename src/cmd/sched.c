@@ -32,7 +32,7 @@ static const struct opt_cmd sched_cmd = {
 	"scorch sched latency|timehist [options] [FILE]",
 	"Scheduler latency per task and per-switch time history from sched:*\n"
 	"tracepoints (record with perf sched record or scorch record --offcpu).",
-	opts, false, true,
+	opts, true,
 };
 
 struct out_ctx {

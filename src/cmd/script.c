@@ -37,7 +37,7 @@ static const struct opt_spec opts[] = {
 static const struct opt_cmd script_cmd = {
 	"script", "scorch script [options] [FILE]",
 	"Print the samples of FILE (default perf.data) as `perf script` prints them.",
-	opts, false, false,
+	opts, false,
 };
 
 struct script {
