@@ -308,10 +308,12 @@ struct pd_reader *pd_reader_open(const char *path, struct diag *d)
 		struct strbuf sb = SB_INIT;
 		sb_addf(&sb, "%s/data", path);
 		r->dir = xstrdup(path);
-		rc = src_open(&r->src, sb.buf);
+		/* not mapped: the parts replace one another in r->src, and
+		 * records must stay valid while they are queued */
+		rc = src_open(&r->src, sb.buf, false);
 		sb_release(&sb);
 	} else {
-		rc = src_open(&r->src, path);
+		rc = src_open(&r->src, path, true);
 	}
 	if (rc < 0) {
 		diag_set(d, "cannot open: %s", strerror(-rc));

@@ -80,6 +80,9 @@ struct pd_record {
 				 * inside a COMPRESSED payload, the offset of
 				 * that COMPRESSED record */
 	bool decompressed;      /* came out of a COMPRESSED(2) payload */
+	bool stable;            /* data stays valid until the reader is
+				 * freed (a mapped file), not only during
+				 * the handler call */
 	const uint8_t *data;    /* the whole record, header included, in
 				 * file byte order; size bytes */
 	bool swap;              /* file is of the other byte order */

@@ -1,10 +1,14 @@
 /*
- * source: a bounded read-ahead window over a file, pipe or memory buffer
- * (internal to perfdata).
+ * source: the bytes of a perf.data stream (internal to perfdata): a
+ * regular file mapped read-only, a bounded read-ahead window over a pipe
+ * (or a file that cannot be mapped), or a caller's memory buffer.
  * Stage: perfdata. The window holds at most cap bytes (grown only to fit
  * one record of at most 64 KiB plus the read-ahead), so memory does not
- * grow with the input. Pointers returned by src_peek are valid until the
- * next src_peek/src_consume/src_skip call.
+ * grow with the input; a mapping gives back the pages behind the reader
+ * every SRC_DROP bytes, so its resident size stays bounded too.
+ * Pointers returned by src_peek are valid until the next src_peek/
+ * src_consume/src_skip call, or, when src_stable says so, until
+ * src_close (the file's own bytes: zero-copy for the callers).
  */
 #ifndef SCORCH_PERFDATA_SOURCE_H
 #define SCORCH_PERFDATA_SOURCE_H
@@ -18,7 +22,9 @@ struct pd_source {
 	bool own_fd;
 	bool seekable;          /* pread works */
 	uint64_t file_size;     /* seekable or memory: total size */
-	const uint8_t *mem;     /* memory mode */
+	const uint8_t *mem;     /* memory mode (a mapping when mapped) */
+	bool mapped;            /* mem is our mmap of the whole file */
+	uint64_t dropped;       /* mapped: pages before this were given back */
 	uint8_t *buf;           /* window (fd mode) */
 	size_t cap, start, end; /* valid bytes buf[start, end) */
 	uint64_t pos;           /* file offset of the next unread byte */
@@ -26,9 +32,12 @@ struct pd_source {
 	int err;                /* -errno of a failed read, sticky */
 };
 
-int src_open(struct pd_source *s, const char *path);
+/* Open path ("-": stdin); a regular file is mapped when map is set. */
+int src_open(struct pd_source *s, const char *path, bool map);
 void src_open_mem(struct pd_source *s, const void *data, size_t size);
 void src_close(struct pd_source *s);
+/* True when src_peek's pointers stay valid until src_close. */
+static inline bool src_stable(const struct pd_source *s) { return s->mem != NULL; }
 
 /* Make up to n bytes at pos available; returns how many are (< n only
  * at EOF/limit or on error, see s->err). *p points at them. */

@@ -456,6 +456,7 @@ static int next_record(struct pd_reader *r, const struct pd_handlers *h,
 	}
 	rec.offset = off;
 	rec.decompressed = false;
+	rec.stable = src_stable(&r->src);
 	rec.data = p;
 	rec.swap = r->swap;
 	uint64_t extra = extra_size(&rec);
@@ -479,7 +480,7 @@ static int run_parts(struct pd_reader *r, const struct pd_handlers *h)
 		char path[4200];
 		snprintf(path, sizeof(path), "%s/data.%d", r->dir, n);
 		src_close(&r->src);
-		if (src_open(&r->src, path) < 0)
+		if (src_open(&r->src, path, false) < 0)
 			break;
 		r->part = n;
 		r->src.limit = UINT64_MAX;

@@ -54,6 +54,7 @@ static int drain(struct pd_reader *r, const struct pd_record *outer,
 			break;
 		rec.offset = outer->offset;
 		rec.decompressed = true;
+		rec.stable = false;
 		rec.data = r->dbuf + r->dpos;
 		rec.swap = r->swap;
 		r->dpos += rec.size;

@@ -2,7 +2,9 @@
  * session: time-ordered replay of a recording onto a machine, with call
  * chains resolved to symbols (see session.h). Stage: process.
  * Invariant: queued events own deep copies of everything they point to,
- * because the reader's buffers are reused after each handler returns.
+ * because the reader's buffers are reused after each handler returns;
+ * the one exception is a sample's stack dump (the bulk of a DWARF
+ * sample) when its record is stable (a mapped file): it is referenced.
  */
 #include "process/session.h"
 
@@ -363,7 +365,9 @@ static int on_sample(void *ctx, const struct pd_sample *s)
 	 * recorded but much less is valid): the rest is never read */
 	size_t stack = (size_t)(s->stack_dyn_size < s->stack_size ? s->stack_dyn_size
 								   : s->stack_size);
-	size_t extra = up8(chain) + up8(s->raw_size) + up8(regs) + up8(stack);
+	bool ref_stack = s->rec && s->rec->stable;
+	size_t extra = up8(chain) + up8(s->raw_size) + up8(regs) +
+		       (ref_stack ? 0 : up8(stack));
 	struct proc_qev *e = new_qev(QEV_SAMPLE, extra);
 	e->u.s = *s;
 	e->u.s.rec = NULL;
@@ -371,7 +375,7 @@ static int on_sample(void *ctx, const struct pd_sample *s)
 	e->u.s.callchain = copy_into(&p, s->callchain, chain);
 	e->u.s.raw = copy_into(&p, s->raw, s->raw_size);
 	e->u.s.regs_user.regs = copy_into(&p, s->regs_user.regs, regs);
-	e->u.s.stack = copy_into(&p, s->stack, stack);
+	e->u.s.stack = ref_stack ? s->stack : copy_into(&p, s->stack, stack);
 	e->u.s.stack_size = stack;
 	e->u.s.read = NULL;
 	e->u.s.branches = NULL;
