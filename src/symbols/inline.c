@@ -17,6 +17,7 @@
 #include "symbols/demangle.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
+#include "symbols/lazyinfo.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -31,6 +32,7 @@ struct inl_file {
 	int fd;
 	Elf *elf;                /* what dw reads, NULL when not an ELF file */
 	Dwarf *dw;               /* NULL: no DWARF (or not an ELF file) */
+	struct lazy_info *lazy;  /* .debug_info inflated on demand, or NULL */
 	struct u64map memo;      /* address -> first frame << 8 | count */
 };
 
@@ -58,6 +60,7 @@ static void file_free(struct inl_file *f)
 {
 	if (f->dw)
 		dwarf_end(f->dw);
+	lazy_info_free(f->lazy);
 	if (f->elf)
 		elf_end(f->elf);
 	if (f->fd >= 0)
@@ -92,10 +95,11 @@ bool sym_inline_is_symbol(const struct sym_inline_frame *f,
 
 /*
  * libdw decompresses every compressed DWARF section of a file when it
- * opens it (libc's debug file: ~40 ms). Location lists are never read
+ * opens it (libc's debug file: ~40 ms). .debug_info, the bulk, is
+ * inflated on demand instead (lazyinfo.h). Location lists are never read
  * here (scopes, ranges, names, lines only): they are hidden from libdw
- * as SHT_NOBITS in our private copy of the section headers, which saves
- * about a sixth of that; in names-only mode the line tables too.
+ * as SHT_NOBITS in our private copy of the section headers; in
+ * names-only mode the line tables too.
  */
 static bool hidden(const char *name, bool names_only)
 {
@@ -132,9 +136,43 @@ static Dwarf *open_dwarf(struct inl_file *f, bool names_only)
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	if (!f->elf)
 		return NULL;
-	if (elf_kind(f->elf) == ELF_K_ELF)
+	if (elf_kind(f->elf) == ELF_K_ELF) {
 		hide_unused_sections(f->elf, names_only);
+		f->lazy = lazy_info_new(f->elf);
+	}
 	return dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+}
+
+/* A new handle over a longer prefix of .debug_info (libdw keeps the
+ * section's size from when it opened). */
+static bool reopen(struct inl_file *f)
+{
+	dwarf_end(f->dw);
+	f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	return f->dw != NULL;
+}
+
+/* The unit holding addr while .debug_info is a prefix, through its
+ * aranges; false: only the whole section can tell. */
+static bool lazy_cu(struct inl_file *f, uint64_t addr, Dwarf_Die *cu)
+{
+	uint64_t off;
+	Dwarf_Off next;
+	size_t hsize;
+	if (!lazy_info_unit_of(f->lazy, addr, &off))
+		return false;
+	int grew = lazy_info_need(f->lazy, off);
+	if (grew < 0 || (grew > 0 && !reopen(f)))
+		return false;
+	return dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0 &&
+	       dwarf_offdie(f->dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0;
+}
+
+/* Inflate the rest of .debug_info: libdw as usual from now on. */
+static bool go_whole(struct sym_inline *c, struct inl_file *f)
+{
+	c->stats.lazy_whole++;
+	return lazy_info_all(f->lazy) <= 0 || reopen(f);
 }
 
 static struct inl_file *file_get(struct sym_inline *c, const char *path)
@@ -151,6 +189,7 @@ static struct inl_file *file_get(struct sym_inline *c, const char *path)
 	if (f->fd >= 0)
 		f->dw = open_dwarf(f, c->names_only);
 	c->stats.files++;
+	c->stats.lazy_files += f->lazy != NULL;
 	if (!f->dw)
 		c->stats.files_without_dwarf++;
 	XGROW(c->files, c->files_cap, c->nfiles + 1);
@@ -294,12 +333,16 @@ static void descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *dies,
 	descend(&best, addr, dies, n, depth + 1);
 }
 
-/* Append the frames at addr, innermost first; returns how many. */
-static size_t scan(struct sym_inline *c, Dwarf *dw, uint64_t addr)
+/* Append the frames at addr, innermost first; returns how many, or
+ * SIZE_MAX when a prefix of .debug_info (lazy) can't tell. */
+static size_t scan_cu(struct sym_inline *c, struct inl_file *f,
+		      uint64_t addr, bool lazy)
 {
 	Dwarf_Die cu, dies[SYM_INLINE_MAX];
 	size_t n = 0;
-	if (!find_cu(dw, addr, &cu))
+	if (lazy && !lazy_cu(f, addr, &cu))
+		return SIZE_MAX;
+	if (!f->dw || (!lazy && !find_cu(f->dw, addr, &cu)))
 		return 0;
 	descend(&cu, addr, dies, &n, 0);
 	/* dies[] is outermost first: frame k executes at the call site of
@@ -310,6 +353,28 @@ static size_t scan(struct sym_inline *c, Dwarf *dw, uint64_t addr)
 				   : i == n ? addr_line(&cu, addr, &line)
 					    : call_site(&cu, &dies[i], &line);
 		add_frame(c, frame_name(c, &dies[i - 1]), file, line);
+	}
+	return n;
+}
+
+static bool has_unnamed(const struct sym_inline *c, size_t first)
+{
+	for (size_t i = first; i < c->nframes; i++)
+		if (!strcmp(c->frames[i].name, "??"))
+			return true;
+	return false;
+}
+
+/* scan_cu over what is inflated; where that can't answer, or leaves a
+ * name unresolved (a reference into a later unit), over everything. */
+static size_t scan(struct sym_inline *c, struct inl_file *f, uint64_t addr)
+{
+	size_t first = c->nframes;
+	bool lazy = f->lazy && !lazy_info_complete(f->lazy);
+	size_t n = scan_cu(c, f, addr, lazy);
+	if (lazy && (n == SIZE_MAX || has_unnamed(c, first))) {
+		c->nframes = first;
+		n = go_whole(c, f) ? scan_cu(c, f, addr, false) : 0;
 	}
 	return n;
 }
@@ -331,7 +396,7 @@ size_t sym_inline_frames(struct sym_inline *c, const char *path,
 	uint64_t *v = u64map_find(&f->memo, addr);
 	if (!v) {
 		size_t first = c->nframes;
-		size_t n = scan(c, f->dw, addr);
+		size_t n = scan(c, f, addr);
 		bool added;
 		v = u64map_put(&f->memo, addr, &added);
 		*v = (uint64_t)first << 8 | n;

@@ -72,9 +72,12 @@ size_t sym_inline_dso_frames(struct sym_inline *c, const struct sym_dso *d,
 bool sym_inline_is_symbol(const struct sym_inline_frame *f,
 			  const char *sym_name);
 
-/* Statistics: lookups served from the memo and files that had no DWARF. */
+/* Statistics: lookups served from the memo, files that had no DWARF,
+ * files whose .debug_info was inflated on demand (symbols/lazyinfo.h)
+ * and how many of those needed all of it in the end. */
 struct sym_inline_stats {
 	uint64_t lookups, memo_hits, files, files_without_dwarf;
+	uint64_t lazy_files, lazy_whole;
 };
 const struct sym_inline_stats *sym_inline_stats(const struct sym_inline *c);
 
