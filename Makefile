@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
-PKGS := libelf libdw libzstd libtraceevent zlib
+PKGS := libelf libdw libzstd libtraceevent libisal
 
 CC ?= cc
 ifeq ($(SAN),1)

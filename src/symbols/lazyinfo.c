@@ -1,34 +1,54 @@
 /*
- * lazyinfo: .debug_info inflated on demand (see lazyinfo.h).
- * Stage: symbols. The section's Elf_Data (what libdw reads) is pointed
- * at our buffer of the inflated size, its d_size the inflated prefix;
- * the compressed stream stays in libelf's mapping of the file and is
- * inflated forward only, by zlib, never twice.
- * Invariant: data->d_size == done; every unit lazy_info_need returned
- * for lies wholly below done; all reads of the stream and of .debug_
- * aranges are bounds-checked (the file is untrusted).
+ * lazyinfo: compressed DWARF sections inflated by scorch, .debug_info on
+ * demand (see lazyinfo.h).
+ * Stage: symbols. Each section's Elf_Data (what libdw reads) is pointed
+ * at our buffer of the inflated size; for .debug_info its d_size is the
+ * inflated prefix. The compressed streams stay in libelf's mapping of
+ * the file and are inflated forward only, never twice: zlib streams by
+ * ISA-L (2.5x zlib's speed here), zstd streams by libzstd (which libdw
+ * 0.188 cannot read at all).
+ * Invariant: info.data->d_size == info.done; every unit lazy_info_need
+ * returned for lies wholly below info.done; all reads of the streams
+ * and of .debug_aranges are bounds-checked (the file is untrusted).
  */
 #include "symbols/lazyinfo.h"
 
 #include "base/xalloc.h"
 
+#include <isa-l/igzip_lib.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include <zstd.h>
 
-enum { FIRST_CHUNK = 4 << 10 };
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
+
+enum { FIRST_CHUNK = 4 << 10, SLACK = 64 << 10 };
 
 struct arange {
 	uint64_t start, end, unit;
 };
 
-struct lazy_info {
-	Elf_Data *data;         /* libdw's view of .debug_info */
+/* One compressed section being inflated into out. */
+struct zsec {
+	Elf_Data *data;         /* libdw's view: d_buf = out, d_size = done */
 	uint8_t *out;           /* size bytes, done of them inflated */
 	uint64_t size, done;
-	z_stream z;
+	const uint8_t *in;      /* the compressed stream */
+	size_t in_len;
+	struct inflate_state *isal;  /* zlib streams */
+	ZSTD_DStream *zs;            /* zstd streams */
+	size_t zs_pos;
 	bool broken;            /* the stream failed: done is all there is */
+};
+
+struct lazy_info {
+	struct zsec info;       /* .debug_info, on demand (info.data NULL:
+				 * not lazy, inflated with the others) */
+	struct zsec *others;    /* inflated whole at setup */
+	size_t nothers, others_cap;
 	bool be;                /* big-endian file (unit lengths) */
 	struct arange *ar;      /* sorted by start */
 	size_t nar, ar_cap;
@@ -62,7 +82,7 @@ static uint64_t rd(const uint8_t *p, int n, bool be)
 static void add_range(struct lazy_info *l, uint64_t start, uint64_t len,
 		      uint64_t unit)
 {
-	if (len == 0 || unit >= l->size)
+	if (len == 0)
 		return;
 	XGROW(l->ar, l->ar_cap, l->nar + 1);
 	l->ar[l->nar].start = start;
@@ -103,14 +123,12 @@ static int by_start(const void *pa, const void *pb)
 	return a->unit < b->unit ? -1 : a->unit > b->unit;
 }
 
+/* After take_others: the section is plain (or ours) by now. */
 static bool read_aranges(struct lazy_info *l, Elf *e)
 {
 	Elf_Scn *scn = find_section(e, ".debug_aranges");
 	GElf_Shdr sh;
-	if (!scn || !gelf_getshdr(scn, &sh))
-		return false;
-	/* libdw would decompress it anyway: do it in place, once */
-	if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+	if (!scn || !gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
 		return false;
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || !d->d_buf)
@@ -164,112 +182,199 @@ bool lazy_info_unit_of(const struct lazy_info *l, uint64_t addr, uint64_t *off)
 
 /* ---- inflating ---- */
 
-static int inflate_to(struct lazy_info *l, uint64_t want)
+static void zsec_step(struct zsec *z, uint64_t want, bool *end)
 {
-	if (want > l->size)
-		want = l->size;
-	while (l->done < want && !l->broken) {
-		uint64_t room = want - l->done;
-		l->z.next_out = l->out + l->done;
-		l->z.avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
-		int rc = inflate(&l->z, Z_SYNC_FLUSH);
-		uint64_t now = (uint64_t)(l->z.next_out - l->out);
-		bool moved = now > l->done;
-		l->done = now;
-		if (rc == Z_STREAM_END ? l->done < l->size
-				       : (rc != Z_OK && rc != Z_BUF_ERROR) || !moved)
-			l->broken = true;
-		if (rc == Z_STREAM_END)
+	uint64_t room = want - z->done;
+	if (z->isal) {
+		z->isal->next_out = z->out + z->done;
+		z->isal->avail_out = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
+		int rc = isal_inflate(z->isal);
+		uint64_t now = (uint64_t)(z->isal->next_out - z->out);
+		*end = z->isal->block_state == ISAL_BLOCK_FINISH;
+		if (rc < 0 || (now == z->done && !*end))
+			z->broken = true;
+		z->done = now;
+		return;
+	}
+	ZSTD_outBuffer o = { z->out + z->done, (size_t)room, 0 };
+	ZSTD_inBuffer i = { z->in, z->in_len, z->zs_pos };
+	size_t rc = ZSTD_decompressStream(z->zs, &o, &i);
+	z->zs_pos = i.pos;
+	*end = rc == 0;
+	if (ZSTD_isError(rc) || (o.pos == 0 && !*end))
+		z->broken = true;
+	z->done += o.pos;
+}
+
+static int inflate_to(struct zsec *z, uint64_t want)
+{
+	if (want > z->size)
+		want = z->size;
+	while (z->done < want && !z->broken) {
+		bool end = false;
+		zsec_step(z, want, &end);
+		if (end && z->done < z->size)
+			z->broken = true;
+		if (end)
 			break;
 	}
-	l->data->d_size = (size_t)l->done;
-	return l->done >= want ? 0 : -1;
+	z->data->d_size = (size_t)z->done;
+	return z->done >= want ? 0 : -1;
 }
 
 int lazy_info_need(struct lazy_info *l, uint64_t off)
 {
-	uint64_t before = l->done;
-	if (off > l->size || l->size - off < 12 || inflate_to(l, off + 12) < 0)
+	struct zsec *z = &l->info;
+	uint64_t before = z->done;
+	if (off > z->size || z->size - off < 12 || inflate_to(z, off + 12) < 0)
 		return -1;
-	uint64_t len = rd(l->out + off, 4, l->be), hdr = 4;
+	uint64_t len = rd(z->out + off, 4, l->be), hdr = 4;
 	if (len == 0xffffffffu) {
-		len = rd(l->out + off + 4, 8, l->be);
+		len = rd(z->out + off + 4, 8, l->be);
 		hdr = 12;
 	} else if (len >= 0xfffffff0u) {
 		return -1;
 	}
-	if (len > l->size - off - hdr)
+	if (len > z->size - off - hdr)
 		return -1;
+	/* and a little more: neighbouring units often come next */
 	uint64_t end = off + hdr + len;
-	/* when growing anyway, grow by half at least: few reopenings */
-	if (end > l->done && end < l->done + l->done / 2)
-		end = l->done + l->done / 2;
-	if (inflate_to(l, end) < 0)
+	if (end > z->done)
+		end = end + SLACK < end ? z->size : end + SLACK;
+	if (inflate_to(z, end) < 0)
 		return -1;
-	return l->done > before;
+	return z->done > before;
 }
 
 int lazy_info_all(struct lazy_info *l)
 {
-	uint64_t before = l->done;
-	int rc = inflate_to(l, l->size);
-	return l->done > before ? 1 : rc;
+	if (!l->info.data)
+		return 0;
+	uint64_t before = l->info.done;
+	int rc = inflate_to(&l->info, l->info.size);
+	return l->info.done > before ? 1 : rc;
 }
 
 bool lazy_info_complete(const struct lazy_info *l)
 {
-	return l->done == l->size || l->broken;
+	return !l->info.data || l->info.done == l->info.size || l->info.broken;
 }
 
 /* ---- setup ---- */
 
-/* ch_type and ch_size of the section's compression header. */
-static bool read_chdr(Elf *e, const Elf_Data *raw, bool be, uint64_t *size,
-		      size_t *hdr)
+/* The section's compression header: its stream, inflated size and
+ * algorithm (0 when not one we inflate). */
+static int read_chdr(Elf *e, const Elf_Data *raw, bool be, struct zsec *z)
 {
 	bool is64 = gelf_getclass(e) == ELFCLASS64;
-	*hdr = is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
-	if (!raw || !raw->d_buf || raw->d_size <= *hdr)
-		return false;
+	size_t hdr = is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	if (!raw || !raw->d_buf || raw->d_size <= hdr)
+		return 0;
 	const uint8_t *p = raw->d_buf;
-	*size = is64 ? rd(p + 8, 8, be) : rd(p + 4, 4, be);
-	return rd(p, 4, be) == ELFCOMPRESS_ZLIB && *size > 0 &&
-	       *size <= SIZE_MAX / 2;
+	uint64_t type = rd(p, 4, be);
+	z->size = is64 ? rd(p + 8, 8, be) : rd(p + 4, 4, be);
+	z->in = p + hdr;
+	z->in_len = raw->d_size - hdr;
+	if (z->size == 0 || z->size > SIZE_MAX / 2 || z->in_len > UINT32_MAX)
+		return 0;
+	return type == ELFCOMPRESS_ZLIB || type == ELFCOMPRESS_ZSTD ? (int)type : 0;
+}
+
+static bool zsec_start(struct zsec *z, int type)
+{
+	if (type == ELFCOMPRESS_ZLIB) {
+		z->isal = xmalloc(sizeof(*z->isal));
+		isal_inflate_init(z->isal);
+		z->isal->crc_flag = ISAL_ZLIB;
+		z->isal->next_in = (uint8_t *)z->in;
+		z->isal->avail_in = (uint32_t)z->in_len;
+	} else {
+		z->zs = ZSTD_createDStream();
+		if (!z->zs || ZSTD_isError(ZSTD_initDStream(z->zs)))
+			return false;
+	}
+	z->out = malloc((size_t)z->size);
+	return z->out != NULL;
+}
+
+static void zsec_release(struct zsec *z)
+{
+	free(z->isal);
+	ZSTD_freeDStream(z->zs);
+	free(z->out);
+}
+
+/* Take scn over: from now on libdw sees a plain section holding what
+ * z inflates. False leaves scn as it was. */
+static bool take_over(Elf *e, Elf_Scn *scn, bool be, struct zsec *z)
+{
+	GElf_Shdr sh;
+	Elf_Data *raw = elf_rawdata(scn, NULL);  /* before any elf_getdata */
+	int type = read_chdr(e, raw, be, z);
+	if (!type || !gelf_getshdr(scn, &sh) || !zsec_start(z, type)) {
+		zsec_release(z);
+		memset(z, 0, sizeof(*z));
+		return false;
+	}
+	sh.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+	z->data = gelf_update_shdr(scn, &sh) ? elf_getdata(scn, NULL) : NULL;
+	if (!z->data) {
+		sh.sh_flags |= SHF_COMPRESSED;
+		gelf_update_shdr(scn, &sh);
+		zsec_release(z);
+		memset(z, 0, sizeof(*z));
+		return false;
+	}
+	z->data->d_buf = z->out;
+	z->data->d_type = ELF_T_BYTE;
+	z->data->d_size = 0;
+	return true;
+}
+
+/* Every other compressed .debug_* section, inflated whole now (what
+ * libdw would do, faster); one that fails is left to libdw. */
+static void take_others(struct lazy_info *l, Elf *e, size_t shstrndx,
+			bool skip_info)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		GElf_Shdr sh;
+		const char *n = gelf_getshdr(scn, &sh)
+					? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+		if (!n || strncmp(n, ".debug_", 7) || sh.sh_type == SHT_NOBITS ||
+		    !(sh.sh_flags & SHF_COMPRESSED) ||
+		    (skip_info && !strcmp(n, ".debug_info")))
+			continue;
+		XGROW(l->others, l->others_cap, l->nothers + 1);
+		struct zsec *z = &l->others[l->nothers];
+		memset(z, 0, sizeof(*z));
+		if (!take_over(e, scn, l->be, z))
+			continue;
+		l->nothers++;
+		if (inflate_to(z, z->size) < 0)
+			z->data->d_size = 0;   /* damaged: libdw sees no section */
+	}
 }
 
 struct lazy_info *lazy_info_new(Elf *e)
 {
-	Elf_Scn *scn = find_section(e, ".debug_info");
-	GElf_Shdr sh;
 	const char *ident = elf_getident(e, NULL);
-	if (!scn || !ident || !gelf_getshdr(scn, &sh) ||
-	    !(sh.sh_flags & SHF_COMPRESSED))
+	size_t shstrndx;
+	if (!ident || elf_getshdrstrndx(e, &shstrndx) != 0)
 		return NULL;
 	struct lazy_info *l = xcalloc(1, sizeof(*l));
 	l->be = ident[EI_DATA] == ELFDATA2MSB;
-	Elf_Data *raw = elf_rawdata(scn, NULL);  /* before any elf_getdata */
-	size_t hdr = 0;
-	if (!read_chdr(e, raw, l->be, &l->size, &hdr) || !read_aranges(l, e) ||
-	    raw->d_size - hdr > UINT_MAX || inflateInit(&l->z) != Z_OK) {
-		free(l->ar);
-		free(l);
-		return NULL;
-	}
-	l->z.next_in = (Bytef *)raw->d_buf + hdr;
-	l->z.avail_in = (uInt)(raw->d_size - hdr);
-	/* from now on libdw sees a plain section holding our prefix */
-	sh.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
-	l->data = gelf_update_shdr(scn, &sh) ? elf_getdata(scn, NULL) : NULL;
-	l->out = l->data ? malloc((size_t)l->size) : NULL;
-	if (!l->out) {
-		sh.sh_flags |= SHF_COMPRESSED;
-		gelf_update_shdr(scn, &sh);
+	take_others(l, e, shstrndx, true);
+	Elf_Scn *info = find_section(e, ".debug_info");
+	GElf_Shdr sh;
+	if (info && gelf_getshdr(info, &sh) && (sh.sh_flags & SHF_COMPRESSED) &&
+	    read_aranges(l, e) && take_over(e, info, l->be, &l->info))
+		inflate_to(&l->info, FIRST_CHUNK);
+	else
+		take_others(l, e, shstrndx, false);   /* .debug_info whole */
+	if (!l->info.data && !l->nothers) {
 		lazy_info_free(l);
 		return NULL;
 	}
-	l->data->d_buf = l->out;
-	l->data->d_type = ELF_T_BYTE;
-	inflate_to(l, FIRST_CHUNK);
 	return l;
 }
 
@@ -277,8 +382,10 @@ void lazy_info_free(struct lazy_info *l)
 {
 	if (!l)
 		return;
-	inflateEnd(&l->z);
-	free(l->out);
+	zsec_release(&l->info);
+	for (size_t i = 0; i < l->nothers; i++)
+		zsec_release(&l->others[i]);
+	free(l->others);
 	free(l->ar);
 	free(l);
 }

@@ -185,13 +185,14 @@ static struct unw_dso *dso_by_name(struct unw_session *u,
 }
 
 /* The dso for m->path: first among the recent ones (by the caller's
- * pointer, confirmed by name), then through the path map. */
+ * pointer, which unw_module says stays valid and unchanged), then
+ * through the path map. */
 static struct unw_dso *session_dso(struct unw_session *u,
 				   const struct unw_module *m)
 {
 	size_t slot = ((uintptr_t)m->path >> 4) % DSO_CACHE;
 	struct dso_cache_slot *c = &u->recent[slot];
-	if (c->path != m->path || !c->dso || strcmp(c->dso->path, m->path)) {
+	if (c->path != m->path || !c->dso) {
 		c->path = m->path;
 		c->dso = dso_by_name(u, m);
 	}

@@ -43,7 +43,10 @@
 /* Where an address is mapped, as the caller's maps know it. */
 struct unw_module {
 	const char *path;        /* ELF with .eh_frame (the binary, or its
-				  * build-id cache copy); NULL: no file */
+				  * build-id cache copy); NULL: no file.
+				  * Recent files are found by this pointer:
+				  * the string must stay valid and unchanged
+				  * while the unw_session lives */
 	const char *debug_path;  /* separate debug file (.debug_frame), or NULL */
 	uint64_t start, end;     /* the mapping [start, end) */
 	uint64_t pgoff;          /* file offset mapped at start */
