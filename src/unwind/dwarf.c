@@ -315,6 +315,20 @@ static size_t finish(struct unw_session *u, struct unw_result *res, size_t n,
 	return n;
 }
 
+/* dst = src, copying only the known registers (a whole unw_regs is
+ * 288 bytes: copying it was 40% of the unwinding loop). */
+static void regs_take(struct unw_regs *dst, const struct unw_regs *src)
+{
+	for (uint64_t m = src->valid; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		if (i < UNW_NREGS)
+			dst->r[i] = src->r[i];
+	}
+	dst->valid = src->valid;
+	dst->pc = src->pc;
+	dst->has_pc = src->has_pc;
+}
+
 size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
 			unw_find_fn find, void *ctx, uint64_t *ips, size_t max,
 			struct unw_result *res)
@@ -344,7 +358,7 @@ size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
 		if (w.used_fp && fp_from == SIZE_MAX)
 			fp_from = n;
 		ips[n++] = next.pc - (w.exact_pc ? 0 : 1);
-		w.f.regs = next;
+		regs_take(&w.f.regs, &next);
 	}
 }
 
