@@ -15,22 +15,38 @@ static inline uint64_t mix(uint64_t x)
 	return x;
 }
 
+/* One lane step: the multiply by the input word doesn't wait for the
+ * lane, so two lanes keep a 16-byte step at a few cycles (hashing long
+ * keys such as call chains was 3.5% of folding a DWARF recording). */
+static inline uint64_t lane(uint64_t acc, uint64_t w)
+{
+	acc += w * 0xc2b2ae3d27d4eb4fULL;
+	acc = (acc << 31) | (acc >> 33);
+	return acc * 0x9e3779b185ebca87ULL;
+}
+
 uint64_t hash_bytes(const void *data, size_t len)
 {
 	const unsigned char *p = data;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (len * 0xff51afd7ed558ccdULL);
-	while (len >= 8) {
-		uint64_t w;
+	uint64_t a = 0x9e3779b97f4a7c15ULL ^ (len * 0xff51afd7ed558ccdULL);
+	uint64_t b = 0x165667b19e3779f9ULL;
+	uint64_t w, v;
+	for (; len >= 16; p += 16, len -= 16) {
 		memcpy(&w, p, 8);
-		h = (h ^ mix(w)) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 29;
+		memcpy(&v, p + 8, 8);
+		a = lane(a, w);
+		b = lane(b, v);
+	}
+	if (len >= 8) {
+		memcpy(&w, p, 8);
+		a = lane(a, w);
 		p += 8;
 		len -= 8;
 	}
-	uint64_t w = 0;
+	w = 0;
 	memcpy(&w, p, len);
-	h = (h ^ mix(w ^ len)) * 0xc4ceb9fe1a85ec53ULL;
-	return mix(h);
+	a = lane(a, w ^ len);
+	return mix(a ^ mix(b));
 }
 
 void hmap_init(struct hmap *h)
