@@ -19,8 +19,8 @@ int unw_fp_step(const struct unw_frame *f, struct unw_regs *next)
 	sp = f->regs.r[ai->sp];
 	if (fp < sp || fp > UINT64_MAX - 16)
 		return UNW_STOP_NO_CFI;
-	if (!unw_mem_read(f, fp, 8, &saved_fp) ||
-	    !unw_mem_read(f, fp + 8, 8, &ra))
+	if (!unw_mem_read8(f, fp, &saved_fp) ||
+	    !unw_mem_read8(f, fp + 8, &ra))
 		return UNW_STOP_MEMORY;
 	*next = f->regs;
 	next->valid = (1ULL << ai->sp) | (1ULL << ai->fp);

@@ -27,6 +27,24 @@ struct unw_frame {
 bool unw_mem_read(const struct unw_frame *f, uint64_t addr, unsigned size,
 		  uint64_t *out);
 
+/* unw_mem_read of 8 bytes, inline for the common case (a little-endian
+ * copy on a little-endian host: one load; saved registers are read this
+ * way a few times per frame). */
+static inline bool unw_mem_read8(const struct unw_frame *f, uint64_t addr,
+				 uint64_t *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const struct unw_sample *s = f->smp;
+	uint64_t off = addr - f->stack_base;
+	if (!s->big_endian && addr >= f->stack_base && off <= s->stack_size &&
+	    s->stack_size - off >= 8) {
+		__builtin_memcpy(out, s->stack + off, 8);
+		return true;
+	}
+#endif
+	return unw_mem_read(f, addr, 8, out);
+}
+
 /* Evaluate ops[0..nops) with cfa pushed for DW_OP_call_frame_cfa (when
  * has_cfa). *is_value tells whether the result is a value
  * (DW_OP_stack_value or a CFA expression) rather than an address.

@@ -149,7 +149,7 @@ static int expr_reg(const struct unw_frame *f, Dwarf_Frame *fr, int regno,
 	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0 || nops == 0 ||
 	    unw_expr_eval(f, ops, nops, true, cfa, v, &is_value) != 0)
 		return 0;
-	return is_value || unw_mem_read(f, *v, 8, v);
+	return is_value || unw_mem_read8(f, *v, v);
 }
 
 static int caller_reg(const struct unw_frame *f, const struct unw_rules *rs,
@@ -162,7 +162,7 @@ static int caller_reg(const struct unw_frame *f, const struct unw_rules *rs,
 			return 0;
 		return reg_get(&f->regs, i, v);
 	case R_OFFSET:
-		return unw_mem_read(f, cfa + (uint64_t)r->off, 8, v);
+		return unw_mem_read8(f, cfa + (uint64_t)r->off, v);
 	case R_VAL_OFFSET:
 		*v = cfa + (uint64_t)r->off;
 		return 1;
