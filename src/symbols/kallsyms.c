@@ -1,61 +1,117 @@
 /*
  * kallsyms: kernel symbol text files (see kallsyms.h).
- * Stage: symbols. Streaming: one line at a time through base/lines.
+ * Stage: symbols. The file is read in blocks and the complete lines of
+ * each block are parsed in place (no per-line copy or callback); names
+ * are packed back to back into the table's arena. Invariant: the table
+ * equals what feeding each line to sym_kallsyms_line gives; memory is one
+ * block (plus the longest line) besides the table itself.
  */
 #include "symbols/kallsyms.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-static int hexval(char c)
+#include "base/lines.h"
+#include "base/xalloc.h"
+
+enum {
+	KS_BLOCK = 64 * 1024,   /* read size, and the name packing block */
+	KS_LINE_BYTES = 40,     /* at most 1 symbol per this many file bytes, */
+	KS_RESERVE_MAX = 1 << 22 /* for presizing; at most this many */
+};
+
+/* hex digit value + 1; 0 for any other byte */
+static const uint8_t hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* binding + 1 of the kept types (text, weak, data, bss); 0: passed over */
+static const uint8_t kept1[256] = {
+	['T'] = SYM_BIND_GLOBAL + 1, ['D'] = SYM_BIND_GLOBAL + 1,
+	['B'] = SYM_BIND_GLOBAL + 1, ['t'] = SYM_BIND_LOCAL + 1,
+	['d'] = SYM_BIND_LOCAL + 1, ['b'] = SYM_BIND_LOCAL + 1,
+	['W'] = SYM_BIND_WEAK + 1, ['w'] = SYM_BIND_WEAK + 1,
+};
+
+/* One parsed line: name[0, len) is the symbol name. */
+struct ks_fields {
+	uint64_t addr;
+	const char *name;
+	size_t len;
+	int bind;
+	bool module;
+};
+
+/* The usual address: 16 hex digits. False when one is not a digit. The
+ * two halves are independent chains, and there is one branch, not 16. */
+static bool hex16(const char *s, uint64_t *out)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F') /* no tolower(): a libc call per digit */
-		return c - 'A' + 10;
-	return -1;
+	uint64_t hi = 0, lo = 0;
+	unsigned ok = 1;
+	for (int k = 0; k < 8; k++) {
+		unsigned a = hex1[(uint8_t)s[k]], b = hex1[(uint8_t)s[k + 8]];
+		ok &= (a != 0) & (b != 0);
+		hi = hi << 4 | (uint64_t)(a - 1);
+		lo = lo << 4 | (uint64_t)(b - 1);
+	}
+	*out = hi << 32 | (lo & 0xffffffffu);
+	return ok;
+}
+
+/* Leading hex digits of line[0, len) into *addr; returns their count. */
+static size_t hex_prefix(const char *line, size_t len, uint64_t *addr)
+{
+	if (len > 16 && line[16] == ' ' && hex16(line, addr))
+		return 16;
+	size_t i = 0;
+	unsigned v;
+	*addr = 0;
+	while (i < len && (v = hex1[(uint8_t)line[i]]) != 0) {
+		*addr = *addr << 4 | (v - 1);
+		i++;
+	}
+	return i;
+}
+
+/* Split "ADDR TYPE NAME[\t[MODULE]]": 1 kept, 0 passed over, -1 bad. */
+static int split(const char *line, size_t len, struct ks_fields *f)
+{
+	uint64_t addr;
+	size_t i = hex_prefix(line, len, &addr);
+	if (i == 0 || i > 16 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
+		return -1;
+	int kept = kept1[(uint8_t)line[i + 1]];
+	const char *name = line + i + 3;
+	size_t nlen = len - i - 3;
+	if (!kept)
+		return 0;
+	if (nlen == 0)
+		return -1;
+	if (name[0] == '$')
+		return 0;
+	const char *tab = memchr(name, '\t', nlen);
+	f->addr = addr;
+	f->name = name;
+	f->len = tab ? (size_t)(tab - name) : nlen;
+	f->bind = kept - 1;
+	f->module = tab && memchr(tab, '[', nlen - f->len) != NULL;
+	return 1;
 }
 
 int sym_kallsyms_line(struct sym_table *t, const char *line, size_t len)
 {
-	size_t i = 0;
-	uint64_t addr = 0;
-	int digits = 0;
-	for (; i < len && hexval(line[i]) >= 0; i++, digits++)
-		addr = addr << 4 | (uint64_t)hexval(line[i]);
-	if (digits == 0 || digits > 16 || i + 3 > len || line[i] != ' ' ||
-	    line[i + 2] != ' ')
-		return -1;
-	char type = (char)toupper((unsigned char)line[i + 1]);
-	const char *name = line + i + 3;
-	size_t nlen = len - i - 3;
-	if (type != 'T' && type != 'W' && type != 'D' && type != 'B')
-		return 0;
-	if (nlen == 0 || name[0] == '$')
-		return nlen == 0 ? -1 : 0;
-	const char *tab = memchr(name, '\t', nlen);
-	size_t base = tab ? (size_t)(tab - name) : nlen;
-	int bind = line[i + 1] == 'W' || line[i + 1] == 'w' ? SYM_BIND_WEAK
-		   : isupper((unsigned char)line[i + 1]) ? SYM_BIND_GLOBAL
-							: SYM_BIND_LOCAL;
-	struct sym_entry *e = sym_table_add(t, addr, 0, bind, name, base);
-	e->module = tab != NULL && memchr(tab, '[', nlen - base) != NULL;
-	return 1;
-}
-
-int sym_kallsyms_load(const char *path, struct sym_table *t, uint64_t *bad,
-		      uint64_t *text, struct diag *d)
-{
-	uint64_t first_bad;
-	int added = sym_table_read_lines(path, t, sym_kallsyms_line, bad, &first_bad, d);
-	if (added < 0)
-		return added;
-	*text = sym_kallsyms_addr_of(t, "_text");
-	sym_table_finish(t, true);
-	return added;
+	struct ks_fields f;
+	int r = split(line, len, &f);
+	if (r > 0)
+		sym_table_add(t, f.addr, 0, f.bind, f.name, f.len)->module = f.module;
+	return r;
 }
 
 uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name)
@@ -64,4 +120,146 @@ uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name)
 		if (strcmp(t->syms[i].name, name) == 0)
 			return t->syms[i].start;
 	return 0;
+}
+
+/* ---- loading a whole file ---- */
+
+struct ks_load {
+	struct sym_table *t;
+	char *names;        /* free room for names in t->names */
+	size_t names_left;
+	uint64_t bad, lineno;
+	int added;
+	bool have_text;     /* text holds the first "_text" */
+	uint64_t text;
+};
+
+/* Copy name into the packing block, NUL-terminated. */
+static const char *keep_name(struct ks_load *l, const char *s, size_t len)
+{
+	if (len >= l->names_left) {
+		size_t want = len >= KS_BLOCK / 2 ? len + 1 : KS_BLOCK;
+		l->names = arena_alloc(&l->t->names, want);
+		l->names_left = want;
+	}
+	char *p = l->names;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	l->names += len + 1;
+	l->names_left -= len + 1;
+	return p;
+}
+
+/* "_text" as a C string (the name stops at its first NUL, as strcmp). */
+static bool is_text(const char *s, size_t len)
+{
+	return len >= 5 && memcmp(s, "_text", 5) == 0 && (len == 5 || s[5] == '\0');
+}
+
+static void load_line(struct ks_load *l, const char *line, size_t len)
+{
+	struct ks_fields f;
+	int r = split(line, len, &f);
+	if (r < 0)
+		l->bad++;
+	if (r <= 0)
+		return;
+	const char *name = keep_name(l, f.name, f.len);
+	sym_table_add_kept(l->t, f.addr, 0, f.bind, name)->module = f.module;
+	l->added++;
+	if (!l->have_text && is_text(f.name, f.len)) {
+		l->have_text = true;
+		l->text = f.addr;
+	}
+}
+
+/* Parse the complete lines of buf[0, n); returns the bytes they took. */
+static size_t load_lines(struct ks_load *l, const char *buf, size_t n)
+{
+	const char *p = buf, *end = buf + n, *nl;
+	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		l->lineno++;
+		if (nl > p)
+			load_line(l, p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+	return (size_t)(p - buf);
+}
+
+static ssize_t read_some(int fd, char *buf, size_t n)
+{
+	ssize_t got;
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	return got < 0 ? -errno : got;
+}
+
+/* Read fd to the end, parsing as blocks arrive. Returns 0 or -errno. */
+static int load_fd(struct ks_load *l, int fd)
+{
+	size_t cap = KS_BLOCK, have = 0;
+	char *buf = xmalloc(cap);
+	ssize_t got;
+	while ((got = read_some(fd, buf + have, cap - have)) > 0) {
+		have += (size_t)got;
+		size_t used = load_lines(l, buf, have);
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		if (have > LINES_MAX_LINE) {
+			got = -E2BIG;
+			break;
+		}
+		if (have == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (got == 0 && have > 0) {
+		l->lineno++;
+		load_line(l, buf, have);
+	}
+	free(buf);
+	return got < 0 ? (int)got : 0;
+}
+
+/* A "_text" already in the table comes first (as the linear search). */
+static void find_text(struct ks_load *l)
+{
+	for (size_t i = 0; i < l->t->n && !l->have_text; i++) {
+		l->have_text = strcmp(l->t->syms[i].name, "_text") == 0;
+		l->text = l->t->syms[i].start;
+	}
+}
+
+/* Room for the symbols a regular file of this size can hold, roughly. */
+static void presize(struct sym_table *t, int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		uint64_t n = (uint64_t)st.st_size / KS_LINE_BYTES + 16;
+		sym_table_reserve(t, n < KS_RESERVE_MAX ? (size_t)n : KS_RESERVE_MAX);
+	}
+}
+
+int sym_kallsyms_load(const char *path, struct sym_table *t, uint64_t *bad,
+		      uint64_t *text, struct diag *d)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int rc = -errno;
+		diag_set(d, "%s", strerror(-rc));
+		return rc;
+	}
+	struct ks_load l = { .t = t };
+	find_text(&l);
+	presize(t, fd);
+	int rc = load_fd(&l, fd);
+	close(fd);
+	*bad = l.bad;
+	if (rc < 0) {
+		diag_set(d, "line %llu: %s", (unsigned long long)l.lineno, strerror(-rc));
+		return rc;
+	}
+	*text = l.text;
+	sym_table_finish(t, true);
+	return l.added;
 }

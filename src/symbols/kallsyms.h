@@ -2,8 +2,9 @@
  * kallsyms: kernel symbols from a /proc/kallsyms-format text file.
  * Stage: symbols. Lines are "ADDR TYPE NAME[\t[MODULE]]"; as perf, only
  * text, weak, data and bss symbols (T W D B, either case) are kept,
- * module symbols keep their bare name. The file is streamed line by line.
- * Malformed lines are counted and skipped, not fatal.
+ * module symbols keep their bare name. The file is streamed in blocks
+ * (memory: one block, the longest line, the table). Malformed lines are
+ * counted and skipped, not fatal.
  */
 #ifndef SCORCH_SYMBOLS_KALLSYMS_H
 #define SCORCH_SYMBOLS_KALLSYMS_H

@@ -24,21 +24,35 @@ void sym_table_release(struct sym_table *t)
 	sym_table_init(t);
 }
 
-struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
-				uint64_t size, int bind, const char *name,
-				size_t len)
+void sym_table_reserve(struct sym_table *t, size_t n)
 {
-	XGROW(t->syms, t->cap, t->n + 1);
+	if (n <= SIZE_MAX - t->n)
+		XGROW(t->syms, t->cap, t->n + n);
+}
+
+struct sym_entry *sym_table_add_kept(struct sym_table *t, uint64_t start,
+				     uint64_t size, int bind, const char *name)
+{
+	if (t->n == t->cap)
+		XGROW(t->syms, t->cap, t->n + 1);
 	struct sym_entry *e = &t->syms[t->n];
 	e->start = start;
 	e->end = start + size < start ? UINT64_MAX : start + size;
-	e->name = arena_strndup(&t->names, name, len);
+	e->name = name;
 	e->seq = (uint32_t)t->n;
 	e->bind = (uint8_t)bind;
 	e->module = false;
 	e->sized = size > 0;
 	t->n++;
 	return e;
+}
+
+struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
+				uint64_t size, int bind, const char *name,
+				size_t len)
+{
+	return sym_table_add_kept(t, start, size, bind,
+				  arena_strndup(&t->names, name, len));
 }
 
 static int by_start(const void *pa, const void *pb)

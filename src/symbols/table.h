@@ -7,8 +7,8 @@
  * survives (non-zero size, then non-weak, then global, then fewer
  * leading underscores, then the longer name, then the first added).
  * Invariant after finish: syms sorted by start, starts unique.
- * Ownership: names are copied into the table's arena and live until
- * sym_table_release.
+ * Ownership: names are copied into the table's arena (or, with
+ * sym_table_add_kept, already live there) and live until sym_table_release.
  */
 #ifndef SCORCH_SYMBOLS_TABLE_H
 #define SCORCH_SYMBOLS_TABLE_H
@@ -49,6 +49,12 @@ void sym_table_release(struct sym_table *t);
 struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
 				uint64_t size, int bind, const char *name,
 				size_t len);
+/* Add a symbol whose NUL-terminated name the table does not copy: it must
+ * live as long as the table (allocated from t->names). */
+struct sym_entry *sym_table_add_kept(struct sym_table *t, uint64_t start,
+				     uint64_t size, int bind, const char *name);
+/* Make room for n more symbols (a hint: adding beyond it still works). */
+void sym_table_reserve(struct sym_table *t, size_t n);
 /* Sort and apply the end and alias rules above. kallsyms selects the
  * kallsyms end rule (no symbol spans a kernel/module boundary). */
 void sym_table_finish(struct sym_table *t, bool kallsyms);
