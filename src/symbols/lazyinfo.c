@@ -7,9 +7,14 @@
  * the file and are inflated forward only, never twice: zlib streams by
  * ISA-L (2.5x zlib's speed here), zstd streams by libzstd (which libdw
  * 0.188 cannot read at all).
- * Invariant: info.data->d_size == info.done; every unit lazy_info_need
- * returned for lies wholly below info.done; all reads of the streams
- * and of .debug_aranges are bounds-checked (the file is untrusted).
+ * Invariant: info.data->d_size == info.done, except once the stream
+ * broke: then the end of the last whole unit in it (libdw never sees a
+ * cut unit); every unit lazy_info_need returned for lies wholly below
+ * info.done; all reads of the streams and of .debug_aranges are
+ * bounds-checked (the file is untrusted). A compressed section whose
+ * header claims more than its stream can hold, or that we can't inflate,
+ * is hidden from libdw (SHT_NOBITS): libelf would allocate whatever the
+ * header claims.
  */
 #include "symbols/lazyinfo.h"
 
@@ -19,6 +24,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#define ZSTD_STATIC_LINKING_ONLY   /* ZSTD_decompressBound */
 #include <zstd.h>
 
 #ifndef ELFCOMPRESS_ZSTD
@@ -222,11 +228,42 @@ static int inflate_to(struct zsec *z, uint64_t want)
 	return z->done >= want ? 0 : -1;
 }
 
+/* The end of the last unit wholly inside the first n bytes of p. */
+static uint64_t whole_units(const uint8_t *p, uint64_t n, bool be)
+{
+	uint64_t off = 0;
+	while (n - off >= 4) {
+		uint64_t len = rd(p + off, 4, be), hdr = 4;
+		if (len == 0xffffffffu) {
+			if (n - off < 12)
+				break;
+			len = rd(p + off + 4, 8, be);
+			hdr = 12;
+		} else if (len >= 0xfffffff0u) {
+			break;
+		}
+		if (len > n - off - hdr)
+			break;
+		off += hdr + len;
+	}
+	return off;
+}
+
+/* inflate_to for .debug_info: a broken stream shows whole units only. */
+static int info_to(struct lazy_info *l, uint64_t want)
+{
+	int rc = inflate_to(&l->info, want);
+	if (l->info.broken)
+		l->info.data->d_size =
+			(size_t)whole_units(l->info.out, l->info.done, l->be);
+	return rc;
+}
+
 int lazy_info_need(struct lazy_info *l, uint64_t off)
 {
 	struct zsec *z = &l->info;
 	uint64_t before = z->done;
-	if (off > z->size || z->size - off < 12 || inflate_to(z, off + 12) < 0)
+	if (off > z->size || z->size - off < 12 || info_to(l, off + 12) < 0)
 		return -1;
 	uint64_t len = rd(z->out + off, 4, l->be), hdr = 4;
 	if (len == 0xffffffffu) {
@@ -241,7 +278,7 @@ int lazy_info_need(struct lazy_info *l, uint64_t off)
 	uint64_t end = off + hdr + len;
 	if (end > z->done)
 		end = end + SLACK < end ? z->size : end + SLACK;
-	if (inflate_to(z, end) < 0)
+	if (info_to(l, end) < 0)
 		return -1;
 	return z->done > before;
 }
@@ -251,7 +288,7 @@ int lazy_info_all(struct lazy_info *l)
 	if (!l->info.data)
 		return 0;
 	uint64_t before = l->info.done;
-	int rc = inflate_to(&l->info, l->info.size);
+	int rc = info_to(l, l->info.size);
 	return l->info.done > before ? 1 : rc;
 }
 
@@ -262,8 +299,20 @@ bool lazy_info_complete(const struct lazy_info *l)
 
 /* ---- setup ---- */
 
+/* Whether the stream can inflate to size bytes: deflate writes at most
+ * 1032 bytes per input byte (a 258-byte match in 2 bits); zstd's bound
+ * comes from its frame headers (the content size, or blocks of at most
+ * 128 KB), and the stream must be whole frames. */
+static bool plausible(int type, const uint8_t *in, size_t in_len, uint64_t size)
+{
+	if (type == ELFCOMPRESS_ZLIB)
+		return size / 1032 <= in_len;
+	unsigned long long bound = ZSTD_decompressBound(in, in_len);
+	return bound != ZSTD_CONTENTSIZE_ERROR && size <= bound;
+}
+
 /* The section's compression header: its stream, inflated size and
- * algorithm (0 when not one we inflate). */
+ * algorithm (0 when not one we inflate, or when the header lies). */
 static int read_chdr(Elf *e, const Elf_Data *raw, bool be, struct zsec *z)
 {
 	bool is64 = gelf_getclass(e) == ELFCLASS64;
@@ -275,9 +324,11 @@ static int read_chdr(Elf *e, const Elf_Data *raw, bool be, struct zsec *z)
 	z->size = is64 ? rd(p + 8, 8, be) : rd(p + 4, 4, be);
 	z->in = p + hdr;
 	z->in_len = raw->d_size - hdr;
-	if (z->size == 0 || z->size > SIZE_MAX / 2 || z->in_len > UINT32_MAX)
+	if (z->size == 0 || z->size > SIZE_MAX / 2 || z->in_len > UINT32_MAX ||
+	    (type != ELFCOMPRESS_ZLIB && type != ELFCOMPRESS_ZSTD) ||
+	    !plausible((int)type, z->in, z->in_len, z->size))
 		return 0;
-	return type == ELFCOMPRESS_ZLIB || type == ELFCOMPRESS_ZSTD ? (int)type : 0;
+	return (int)type;
 }
 
 static bool zsec_start(struct zsec *z, int type)
@@ -302,6 +353,16 @@ static void zsec_release(struct zsec *z)
 	free(z->isal);
 	ZSTD_freeDStream(z->zs);
 	free(z->out);
+}
+
+/* libdw sees no bytes in scn. */
+static void hide(Elf_Scn *scn)
+{
+	GElf_Shdr sh;
+	if (gelf_getshdr(scn, &sh)) {
+		sh.sh_type = SHT_NOBITS;
+		gelf_update_shdr(scn, &sh);
+	}
 }
 
 /* Take scn over: from now on libdw sees a plain section holding what
@@ -332,7 +393,7 @@ static bool take_over(Elf *e, Elf_Scn *scn, bool be, struct zsec *z)
 }
 
 /* Every other compressed .debug_* section, inflated whole now (what
- * libdw would do, faster); one that fails is left to libdw. */
+ * libdw would do, faster); one that fails is hidden. */
 static void take_others(struct lazy_info *l, Elf *e, size_t shstrndx,
 			bool skip_info)
 {
@@ -347,8 +408,10 @@ static void take_others(struct lazy_info *l, Elf *e, size_t shstrndx,
 		XGROW(l->others, l->others_cap, l->nothers + 1);
 		struct zsec *z = &l->others[l->nothers];
 		memset(z, 0, sizeof(*z));
-		if (!take_over(e, scn, l->be, z))
+		if (!take_over(e, scn, l->be, z)) {
+			hide(scn);
 			continue;
+		}
 		l->nothers++;
 		if (inflate_to(z, z->size) < 0)
 			z->data->d_size = 0;   /* damaged: libdw sees no section */
@@ -368,7 +431,7 @@ struct lazy_info *lazy_info_new(Elf *e)
 	GElf_Shdr sh;
 	if (info && gelf_getshdr(info, &sh) && (sh.sh_flags & SHF_COMPRESSED) &&
 	    read_aranges(l, e) && take_over(e, info, l->be, &l->info))
-		inflate_to(&l->info, FIRST_CHUNK);
+		info_to(l, FIRST_CHUNK);
 	else
 		take_others(l, e, shstrndx, false);   /* .debug_info whole */
 	if (!l->info.data && !l->nothers) {

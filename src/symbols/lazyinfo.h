@@ -37,8 +37,11 @@ struct lazy_info;
  * alone) before dwarf_begin_elf sees them: all inflated now but
  * .debug_info, of which a first chunk is (so that libdw finds DWARF)
  * when .debug_aranges can tell its units; else it is inflated whole
- * too. A section that fails is left to libdw. NULL, with e untouched,
- * when no section is compressed. */
+ * too. A section that fails is hidden from libdw: as SHT_NOBITS when
+ * its algorithm is unknown or its header claims more than its stream
+ * can hold (libelf would allocate what the header says), as an empty
+ * section when its stream breaks (.debug_info: its whole units). NULL
+ * when no section was taken over (e untouched but for hidden ones). */
 struct lazy_info *lazy_info_new(Elf *e);
 void lazy_info_free(struct lazy_info *l);   /* NULL-safe */
 
