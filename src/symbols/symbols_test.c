@@ -7,6 +7,7 @@
 #include "symbols/table.h"
 #include "unit.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,4 +132,202 @@ UNIT_TEST(fs_link_as_text)
 	free(j);
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
 	CHECK(system(p) == 0);
+}
+
+/* A kallsyms text in a fresh temporary file; returns its path (free it
+ * after unlink). */
+static char *kallsyms_file(const char *text, size_t len)
+{
+	char *path = strdup("/tmp/scorch-unit-kallsyms-XXXXXX");
+	int fd = path ? mkstemp(path) : -1;
+	bool ok = fd >= 0 && write(fd, text, len) == (ssize_t)len;
+	if (fd >= 0)
+		close(fd);
+	if (!ok && path) {
+		unlink(path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+struct ks_want {
+	uint64_t start, end;
+	unsigned seq, bind;
+	bool module;
+	const char *name;
+};
+
+static bool same_entry(const struct sym_entry *e, const struct ks_want *w)
+{
+	bool ok = e->start == w->start && e->end == w->end && e->seq == w->seq &&
+		  e->bind == w->bind && e->module == w->module && !e->sized &&
+		  strcmp(e->name, w->name) == 0;
+	if (!ok)
+		fprintf(stderr, "# %llx %llx %u %u %d %s\n", (unsigned long long)e->start,
+			(unsigned long long)e->end, e->seq, e->bind, e->module, e->name);
+	return ok;
+}
+
+/* Edge cases, with what the line-by-line loader of before gave. */
+UNIT_TEST(kallsyms_load_edges)
+{
+	static const char text[] =
+		"ffffffff80000000 r _text\n"          /* not kept: not _text */
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000000 T startup_64\n"     /* same start: fewer _ wins */
+		"ffffffff81000100 t helper\r\n"       /* CRLF: the \r stays */
+		"ffffffff81000200 W weak_fn\n"
+		"ffffffff81000200 w weak_local\n"     /* both weak: longer wins */
+		"ffffffff81000300 r rodata_sym\n"
+		"ffffffff81000400 d data_local\n"
+		"ffffffff81000500 B bss_glob\n"
+		"\n"
+		"ffffffff81000050 t unsorted_fn\n"
+		"zz T bad1\n"                         /* bad */
+		"ffffffff81000600 T\n"                /* bad */
+		"ffffffff81000600 T \n"               /* bad: no name */
+		"ffffffff81000600 r \n"               /* passed over */
+		"ffffffff81000700 t $x\n"
+		"10000000000000000 T toolong\n"       /* bad: 17 digits */
+		"ffffffff81000800 T  double_space\n"
+		"ffffffff81000900 T _text_end\n"
+		"ffffffffc0000000 t mod_fn\t[mymod]\n"
+		"ffffffffc0000000 T mod_alias\t[mymod]\n"
+		"ffffffffc0001000 t tab_nomod\tnobracket\n"
+		"ffffffffc0004000 t _text\t[m]\n"
+		"FFFFFFFFC0002000 T UPPER_HEX\n"
+		"ffffffffc0003000 t last_no_newline";
+	static const struct ks_want want[] = {
+		{ 0xffffffff81000000, 0xffffffff81000050, 1, 1, false, "startup_64" },
+		{ 0xffffffff81000050, 0xffffffff81000100, 7, 0, false, "unsorted_fn" },
+		{ 0xffffffff81000100, 0xffffffff81000200, 2, 0, false, "helper\r" },
+		{ 0xffffffff81000200, 0xffffffff81000400, 4, 2, false, "weak_local" },
+		{ 0xffffffff81000400, 0xffffffff81000500, 5, 0, false, "data_local" },
+		{ 0xffffffff81000500, 0xffffffff81000800, 6, 1, false, "bss_glob" },
+		{ 0xffffffff81000800, 0xffffffff81000900, 8, 1, false, " double_space" },
+		{ 0xffffffff81000900, 0xffffffff81002000, 9, 1, false, "_text_end" },
+		{ 0xffffffffc0000000, 0xffffffffc0001000, 11, 1, true, "mod_alias" },
+		{ 0xffffffffc0001000, 0xffffffffc0002000, 12, 0, false, "tab_nomod" },
+		{ 0xffffffffc0002000, 0xffffffffc0003000, 14, 1, false, "UPPER_HEX" },
+		{ 0xffffffffc0003000, 0xffffffffc0004000, 15, 0, false, "last_no_newline" },
+		{ 0xffffffffc0004000, 0xffffffffc0005000, 13, 0, true, "_text" },
+	};
+	char *path = kallsyms_file(text, sizeof(text) - 1);
+	CHECK(path != NULL);
+	if (!path)
+		return;
+	struct sym_table t = SYM_TABLE_INIT;
+	uint64_t bad = 0, addr = 0;
+	struct diag d = DIAG_INIT;
+	CHECK(sym_kallsyms_load(path, &t, &bad, &addr, &d) == 16);
+	CHECK(bad == 4);
+	CHECK(addr == 0xffffffff81000000);
+	CHECK(t.n == sizeof(want) / sizeof(want[0]));
+	bool same = t.n == sizeof(want) / sizeof(want[0]);
+	for (size_t i = 0; same && i < t.n; i++)
+		same = same_entry(&t.syms[i], &want[i]);
+	CHECK(same);
+	sym_table_release(&t);
+	unlink(path);
+	free(path);
+}
+
+/* _text is the first symbol whose name, as a C string, is "_text". */
+UNIT_TEST(kallsyms_load_text_nul)
+{
+	static const char text[] = "ffffffff82000000 T _te\0xt\n"
+				   "ffffffff83000000 T _text\0junk\n"
+				   "ffffffff84000000 T _text\n";
+	char *path = kallsyms_file(text, sizeof(text) - 1);
+	CHECK(path != NULL);
+	if (!path)
+		return;
+	struct sym_table t = SYM_TABLE_INIT;
+	uint64_t bad = 1, addr = 0;
+	struct diag d = DIAG_INIT;
+	CHECK(sym_kallsyms_load(path, &t, &bad, &addr, &d) == 3);
+	CHECK(bad == 0 && addr == 0xffffffff83000000 && t.n == 3);
+	sym_table_release(&t);
+	unlink(path);
+	free(path);
+	CHECK(sym_kallsyms_load("/nonexistent/kallsyms", &t, &bad, &addr, &d) == -ENOENT);
+	CHECK(d.set);
+}
+
+/* A generated text over several read blocks (lines cut at block ends, a
+ * line longer than a block, unsorted runs, duplicates, bad and passed
+ * over lines) loads into the table that line-by-line parsing gives. */
+static void kallsyms_text(FILE *f)
+{
+	static const char types[] = "TtWwDdBbrRaA";
+	uint64_t x = 12345;
+	for (unsigned i = 0; i < 6000; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		unsigned r = (unsigned)(x >> 33);
+		uint64_t addr = 0xffffffff81000000u + (uint64_t)(i % 4000) * 64 + (r % 3) * 16;
+		const char *fmt = r % 97 == 0 ? "%08llx %c short_%u\n"
+				  : r % 89 == 0 ? "%016llX %c upper_%u\r\n"
+				  : r % 83 == 0 ? "%016llx %c mod_%u\t[m%u]\n"
+				  : r % 79 == 0 ? "%016llx%c bad_%u\n"
+						 : "%016llx %c sym_%u\n";
+		fprintf(f, fmt, (unsigned long long)addr, types[r % 12], i, r % 5);
+		if (r % 71 == 0)
+			fputs("\n", f);
+		if (i == 3000) {
+			fputs("ffffffff90000000 T ", f);
+			for (int k = 0; k < 100000; k++)
+				fputc('a' + k % 26, f);
+			fputs("\n", f);
+		}
+	}
+	fputs("ffffffffc0000000 t tail", f);
+}
+
+static bool same_tables(const struct sym_table *a, const struct sym_table *b)
+{
+	bool ok = a->n == b->n;
+	for (size_t i = 0; ok && i < a->n; i++) {
+		const struct sym_entry *x = &a->syms[i], *y = &b->syms[i];
+		ok = x->start == y->start && x->end == y->end && x->seq == y->seq &&
+		     x->bind == y->bind && x->module == y->module &&
+		     x->sized == y->sized && strcmp(x->name, y->name) == 0;
+	}
+	return ok;
+}
+
+UNIT_TEST(kallsyms_load_as_lines)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	kallsyms_text(f);
+	fclose(f);
+	struct sym_table lines = SYM_TABLE_INIT, loaded = SYM_TABLE_INIT;
+	uint64_t bad_lines = 0, bad = 0, addr = 0;
+	int added = 0;
+	for (char *s = text, *end = text + len; s < end;) {
+		char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		int r = n ? sym_kallsyms_line(&lines, s, n) : 0;
+		added += r > 0;
+		bad_lines += r < 0;
+		s = nl ? nl + 1 : end;
+	}
+	sym_table_finish(&lines, true);
+	char *path = kallsyms_file(text, len);
+	struct diag d = DIAG_INIT;
+	CHECK(path && sym_kallsyms_load(path, &loaded, &bad, &addr, &d) == added);
+	fprintf(stderr, "# %llu bad, %zu symbols\n", (unsigned long long)bad, lines.n);
+	CHECK(bad == bad_lines && bad > 0 && lines.n > 3000);
+	CHECK(same_tables(&lines, &loaded));
+	sym_table_release(&lines);
+	sym_table_release(&loaded);
+	if (path)
+		unlink(path);
+	free(path);
+	free(text);
 }

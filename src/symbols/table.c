@@ -36,6 +36,8 @@ struct sym_entry *sym_table_add_kept(struct sym_table *t, uint64_t start,
 	if (t->n == t->cap)
 		XGROW(t->syms, t->cap, t->n + 1);
 	struct sym_entry *e = &t->syms[t->n];
+	if (t->n && start < e[-1].start)
+		t->unsorted = true;
 	e->start = start;
 	e->end = start + size < start ? UINT64_MAX : start + size;
 	e->name = name;
@@ -138,20 +140,12 @@ static void fixup_duplicates(struct sym_table *t, bool kallsyms)
 	t->n = out;
 }
 
-/* Already in by_start order? (kallsyms files are: seq grows with the
- * insertion, so ascending starts are enough.) */
-static bool sorted(const struct sym_table *t)
-{
-	for (size_t i = 1; i < t->n; i++)
-		if (t->syms[i - 1].start > t->syms[i].start)
-			return false;
-	return true;
-}
-
 void sym_table_finish(struct sym_table *t, bool kallsyms)
 {
-	if (t->n > 1 && !sorted(t))
+	/* in by_start order unless an add went down (seq grows with adds) */
+	if (t->unsorted)
 		qsort(t->syms, t->n, sizeof(*t->syms), by_start);
+	t->unsorted = false;
 	fixup_end(t, kallsyms);
 	fixup_duplicates(t, kallsyms);
 }

@@ -39,9 +39,10 @@ struct sym_table {
 	 * rbt.c can replay perf's tree, which inserts and then erases them. */
 	struct sym_entry *dropped;
 	size_t ndropped, capdropped;
+	bool unsorted;        /* an add started below the one before it */
 };
 
-#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0 }
+#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0, false }
 
 void sym_table_init(struct sym_table *t);
 void sym_table_release(struct sym_table *t);
