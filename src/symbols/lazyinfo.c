@@ -205,10 +205,13 @@ static void zsec_step(struct zsec *z, uint64_t want, bool *end)
 	ZSTD_outBuffer o = { z->out + z->done, (size_t)room, 0 };
 	ZSTD_inBuffer i = { z->in, z->in_len, z->zs_pos };
 	size_t rc = ZSTD_decompressStream(z->zs, &o, &i);
-	z->zs_pos = i.pos;
-	*end = rc == 0;
-	if (ZSTD_isError(rc) || (o.pos == 0 && !*end))
+	/* the stream may be several frames (the format allows it, and a
+	 * linker compressing in parallel shards writes them): the end is
+	 * the end of the last one */
+	*end = rc == 0 && i.pos == i.size;
+	if (ZSTD_isError(rc) || (o.pos == 0 && i.pos == z->zs_pos && !*end))
 		z->broken = true;
+	z->zs_pos = i.pos;
 	z->done += o.pos;
 }
 

@@ -90,24 +90,39 @@ static bool build(const char *dir, const char *flags, const char *clang_units)
 /* ---- zstd sections, written as binutils 2.41+ (objcopy
  * --compress-debug-sections=zstd) writes them ---- */
 
+/* Frames per section: binutils writes one; a linker compressing in
+ * parallel shards may write several, one after the other. */
+static int zstd_frames = 1;
+
 /* One section's new contents: Elf64_Chdr { ELFCOMPRESS_ZSTD, 0, plain
- * size, plain alignment } and one zstd frame at the default level.
+ * size, plain alignment } and zstd_frames frames at the default level.
  * NULL when compressing would not make it smaller (binutils then leaves
  * the section as it is). */
 static uint8_t *zstd_section(const Elf_Data *d, uint64_t align, size_t *len)
 {
-	size_t bound = ZSTD_compressBound(d->d_size);
-	uint8_t *buf = malloc(sizeof(Elf64_Chdr) + bound);
+	size_t bound = ZSTD_compressBound(d->d_size) * (size_t)zstd_frames;
+	size_t pos = sizeof(Elf64_Chdr), from = 0;
+	uint8_t *buf = malloc(pos + bound);
 	Elf64_Chdr ch = { .ch_type = ELFCOMPRESS_ZSTD, .ch_size = d->d_size,
 			  .ch_addralign = align };
 	memcpy(buf, &ch, sizeof(ch));
-	size_t n = ZSTD_compress(buf + sizeof(ch), bound, d->d_buf, d->d_size,
-				 ZSTD_CLEVEL_DEFAULT);
-	if (ZSTD_isError(n) || sizeof(ch) + n >= d->d_size) {
+	for (int k = 1; k <= zstd_frames; k++) {
+		size_t to = d->d_size * (size_t)k / (size_t)zstd_frames;
+		size_t n = ZSTD_compress(buf + pos, sizeof(ch) + bound - pos,
+					 (const uint8_t *)d->d_buf + from, to - from,
+					 ZSTD_CLEVEL_DEFAULT);
+		if (ZSTD_isError(n))
+			pos = SIZE_MAX;
+		if (ZSTD_isError(n))
+			break;
+		pos += n;
+		from = to;
+	}
+	if (pos >= d->d_size) {
 		free(buf);
 		return NULL;
 	}
-	*len = sizeof(ch) + n;
+	*len = pos;
 	return buf;
 }
 
@@ -519,6 +534,18 @@ UNIT_TEST(lazyinfo_zstd)
 		CHECK(st.lazy_files == 1);
 		CHECK(st.lazy_whole == (uint64_t)i);
 	}
+	/* three frames per section */
+	char zst3[600];
+	fixture_path(zst3, sizeof(zst3), "prog.zst3");
+	zstd_frames = 3;
+	bool made = copy_file(plain, zst3) && zstd_debug_sections(zst3);
+	zstd_frames = 1;
+	CHECK(made);
+	size_t found = 0;
+	struct sym_inline_stats st;
+	CHECK(compare_functions(zst3, plain, 1, UINT64_MAX, "stage3", &found, &st) == 0);
+	printf("# zstd, 3 frames: %zu frames\n", found);
+	CHECK(found > 1000);
 }
 
 /* ---- damage: lying headers, cut and garbled streams, bad offsets ---- */
