@@ -139,7 +139,7 @@ static const char *keep_name(struct ks_load *l, const char *s, size_t len)
 {
 	if (len >= l->names_left) {
 		size_t want = len >= KS_BLOCK / 2 ? len + 1 : KS_BLOCK;
-		l->names = arena_alloc(&l->t->names, want);
+		l->names = sym_table_name_block(l->t, want);
 		l->names_left = want;
 	}
 	char *p = l->names;

@@ -40,9 +40,10 @@ struct sym_table {
 	struct sym_entry *dropped;
 	size_t ndropped, capdropped;
 	bool unsorted;        /* an add started below the one before it */
+	size_t faulted;       /* syms[0, faulted) are faulted in */
 };
 
-#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0, false }
+#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0, false, 0 }
 
 void sym_table_init(struct sym_table *t);
 void sym_table_release(struct sym_table *t);
@@ -56,6 +57,9 @@ struct sym_entry *sym_table_add_kept(struct sym_table *t, uint64_t start,
 				     uint64_t size, int bind, const char *name);
 /* Make room for n more symbols (a hint: adding beyond it still works). */
 void sym_table_reserve(struct sym_table *t, size_t n);
+/* size bytes from t->names (for names to add with sym_table_add_kept),
+ * their pages faulted in at once. Never NULL. */
+char *sym_table_name_block(struct sym_table *t, size_t size);
 /* Sort and apply the end and alias rules above. kallsyms selects the
  * kallsyms end rule (no symbol spans a kernel/module boundary). */
 void sym_table_finish(struct sym_table *t, bool kallsyms);
