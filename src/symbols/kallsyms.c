@@ -49,20 +49,40 @@ struct ks_fields {
 	bool module;
 };
 
-/* The usual address: 16 hex digits. False when one is not a digit. The
- * two halves are independent chains, and there is one branch, not 16. */
+/* Eight hex digits, s[0] the most significant, into *out; false when a
+ * byte is not a hex digit. All eight at once, a byte per lane: for bytes
+ * x below 0x80, x + (0x80 - '0') has its high bit set when x >= '0' and
+ * x + (0x7f - '9') when x > '9', with no carry into the next lane. */
+static bool hex8(const char *s, uint32_t *out)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+	uint64_t w;
+	memcpy(&w, s, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	if (w & highs)
+		return false;
+	uint64_t lower = w | ones * 0x20; /* 'A'-'F' to 'a'-'f' */
+	uint64_t digit = (w + ones * (0x80 - '0')) & ~(w + ones * (0x7f - '9'));
+	uint64_t alpha = (lower + ones * (0x80 - 'a')) & ~(lower + ones * (0x7f - 'f'));
+	if (((digit | alpha) & highs) != highs)
+		return false;
+	uint64_t v = (w & ones * 0x0f) + ((alpha & highs) >> 7) * 9;
+	v = (v << 4 | v >> 8) & 0x00ff00ff00ff00ffu;   /* digit pairs */
+	v = (v << 8 | v >> 16) & 0x0000ffff0000ffffu;  /* four digits */
+	*out = (uint32_t)(v << 16 | v >> 32);
+	return true;
+}
+
+/* The usual address: 16 hex digits. False when one is not a digit. */
 static bool hex16(const char *s, uint64_t *out)
 {
-	uint64_t hi = 0, lo = 0;
-	unsigned ok = 1;
-	for (int k = 0; k < 8; k++) {
-		unsigned a = hex1[(uint8_t)s[k]], b = hex1[(uint8_t)s[k + 8]];
-		ok &= (a != 0) & (b != 0);
-		hi = hi << 4 | (uint64_t)(a - 1);
-		lo = lo << 4 | (uint64_t)(b - 1);
-	}
-	*out = hi << 32 | (lo & 0xffffffffu);
-	return ok;
+	uint32_t hi, lo;
+	if (!hex8(s, &hi) || !hex8(s + 8, &lo))
+		return false;
+	*out = (uint64_t)hi << 32 | lo;
+	return true;
 }
 
 /* Leading hex digits of line[0, len) into *addr; returns their count. */
@@ -80,8 +100,10 @@ static size_t hex_prefix(const char *line, size_t len, uint64_t *addr)
 	return i;
 }
 
-/* Split "ADDR TYPE NAME[\t[MODULE]]": 1 kept, 0 passed over, -1 bad. */
-static int split(const char *line, size_t len, struct ks_fields *f)
+/* Split "ADDR TYPE NAME[\t[MODULE]]": 1 kept, 0 passed over, -1 bad.
+ * tab: the line's first '\t' or NULL (in a kept line it is in the name). */
+static int split(const char *line, size_t len, const char *tab,
+		 struct ks_fields *f)
 {
 	uint64_t addr;
 	size_t i = hex_prefix(line, len, &addr);
@@ -96,7 +118,6 @@ static int split(const char *line, size_t len, struct ks_fields *f)
 		return -1;
 	if (name[0] == '$')
 		return 0;
-	const char *tab = memchr(name, '\t', nlen);
 	f->addr = addr;
 	f->name = name;
 	f->len = tab ? (size_t)(tab - name) : nlen;
@@ -108,7 +129,7 @@ static int split(const char *line, size_t len, struct ks_fields *f)
 int sym_kallsyms_line(struct sym_table *t, const char *line, size_t len)
 {
 	struct ks_fields f;
-	int r = split(line, len, &f);
+	int r = split(line, len, memchr(line, '\t', len), &f);
 	if (r > 0)
 		sym_table_add(t, f.addr, 0, f.bind, f.name, f.len)->module = f.module;
 	return r;
@@ -156,10 +177,11 @@ static bool is_text(const char *s, size_t len)
 	return len >= 5 && memcmp(s, "_text", 5) == 0 && (len == 5 || s[5] == '\0');
 }
 
-static void load_line(struct ks_load *l, const char *line, size_t len)
+static void load_line(struct ks_load *l, const char *line, size_t len,
+		      const char *tab)
 {
 	struct ks_fields f;
-	int r = split(line, len, &f);
+	int r = split(line, len, tab, &f);
 	if (r < 0)
 		l->bad++;
 	if (r <= 0)
@@ -173,14 +195,18 @@ static void load_line(struct ks_load *l, const char *line, size_t len)
 	}
 }
 
-/* Parse the complete lines of buf[0, n); returns the bytes they took. */
+/* Parse the complete lines of buf[0, n); returns the bytes they took.
+ * The next '\t' is searched once for all the lines before it (module
+ * symbols come last: most blocks have none), not once per line. */
 static size_t load_lines(struct ks_load *l, const char *buf, size_t n)
 {
-	const char *p = buf, *end = buf + n, *nl;
+	const char *p = buf, *end = buf + n, *nl, *tab = NULL;
 	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
 		l->lineno++;
+		if ((!tab || tab < p) && !(tab = memchr(p, '\t', (size_t)(end - p))))
+			tab = end;
 		if (nl > p)
-			load_line(l, p, (size_t)(nl - p));
+			load_line(l, p, (size_t)(nl - p), tab < nl ? tab : NULL);
 		p = nl + 1;
 	}
 	return (size_t)(p - buf);
@@ -215,7 +241,7 @@ static int load_fd(struct ks_load *l, int fd)
 	}
 	if (got == 0 && have > 0) {
 		l->lineno++;
-		load_line(l, buf, have);
+		load_line(l, buf, have, memchr(buf, '\t', have));
 	}
 	free(buf);
 	return got < 0 ? (int)got : 0;

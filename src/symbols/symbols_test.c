@@ -7,6 +7,7 @@
 #include "symbols/table.h"
 #include "unit.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,4 +331,37 @@ UNIT_TEST(kallsyms_load_as_lines)
 		unlink(path);
 	free(path);
 	free(text);
+}
+
+/* Any byte at any place of the address parses as one digit at a time. */
+static int hex_by_digit(const char *line, size_t len, uint64_t *addr)
+{
+	size_t i = 0;
+	*addr = 0;
+	for (; i < len && isxdigit((unsigned char)line[i]); i++) {
+		char c = (char)tolower((unsigned char)line[i]);
+		*addr = *addr << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	if (i == 0 || i > 16 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
+		return -1;
+	return strchr("TtWwDdBb", line[i + 1]) && line[i + 1] ? 1 : 0;
+}
+
+UNIT_TEST(kallsyms_address_bytes)
+{
+	struct sym_table t = SYM_TABLE_INIT;
+	bool same = true;
+	for (int k = 0; k < 17; k++) {
+		for (int b = 0; b < 256; b++) {
+			char line[] = "fedcba9876543210 T f";
+			line[k] = (char)b;
+			uint64_t want;
+			int r = hex_by_digit(line, sizeof(line) - 1, &want);
+			size_t n = t.n;
+			same = same && sym_kallsyms_line(&t, line, sizeof(line) - 1) == r;
+			same = same && (r <= 0 || (t.n == n + 1 && t.syms[n].start == want));
+		}
+	}
+	CHECK(same);
+	sym_table_release(&t);
 }
