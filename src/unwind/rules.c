@@ -205,12 +205,11 @@ int unw_rules_step(const struct unw_frame *f, const struct unw_rules *rs,
 		return UNW_STOP_BAD_REGS;
 	/* as caller_reg for every register, but only where there is work */
 	uint64_t live = ai->nregs >= 64 ? ~0ULL : (1ULL << ai->nregs) - 1;
-	uint64_t same = rs->same & f->regs.valid & live;
-	for (uint64_t m = same; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctzll(m);
-		next->r[i] = f->regs.r[i];
-	}
-	next->valid = same;
+	/* copying all is cheaper than picking the same ones: the valid mask
+	 * says which values mean anything */
+	memcpy(next->r, f->regs.r,
+	       (ai->nregs < UNW_NREGS ? ai->nregs : UNW_NREGS) * sizeof(next->r[0]));
+	next->valid = rs->same & f->regs.valid & live;
 	for (unsigned k = 0; k < rs->nother; k++) {
 		unsigned i = rs->other[k];
 		if (i < ai->nregs && caller_reg(f, rs, i, cfa, &v)) {
