@@ -50,42 +50,48 @@ static const signed char x86_64_dwarf[24] = {
  * numbers of x0..x30 and sp are the same. */
 #define ARM64_PERF_PC 32
 
-int unw_perf_to_dwarf(enum unw_arch arch, unsigned perf_reg, bool *is_pc)
+/* The DWARF number of a perf register (-1: none), *is_pc for the pc. */
+static inline int to_dwarf(enum unw_arch arch, unsigned perf_reg, bool *is_pc)
 {
-	*is_pc = false;
 	if (arch == UNW_ARCH_X86_64) {
-		if (perf_reg == X86_PERF_IP)
-			*is_pc = true;
-		if (perf_reg >= sizeof(x86_64_dwarf))
-			return -1;
-		return x86_64_dwarf[perf_reg];
+		*is_pc = perf_reg == X86_PERF_IP;
+		return perf_reg < sizeof(x86_64_dwarf) ? x86_64_dwarf[perf_reg] : -1;
 	}
-	if (arch == UNW_ARCH_AARCH64) {
-		if (perf_reg == ARM64_PERF_PC) {
-			*is_pc = true;
-			return -1;
-		}
-		return perf_reg <= 31 ? (int)perf_reg : -1;
-	}
-	return -1;
+	*is_pc = arch == UNW_ARCH_AARCH64 && perf_reg == ARM64_PERF_PC;
+	return arch == UNW_ARCH_AARCH64 && perf_reg <= 31 ? (int)perf_reg : -1;
 }
 
+int unw_perf_to_dwarf(enum unw_arch arch, unsigned perf_reg, bool *is_pc)
+{
+	return to_dwarf(arch, perf_reg, is_pc);
+}
+
+static const signed char arm64_dwarf[32] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+};
+
+/* Once per sample: only the mask, pc and flags are cleared (r[] values
+ * mean something only where valid says so). One table per arch, no
+ * per-register decisions (this ran for every sample). */
 int unw_regs_from_perf(enum unw_arch arch, uint64_t mask, const uint64_t *vals,
 		       size_t nvals, struct unw_regs *out)
 {
 	const struct unw_arch_info *ai = unw_arch_info(arch);
+	bool x86 = arch == UNW_ARCH_X86_64;
+	const signed char *tab = x86 ? x86_64_dwarf : arm64_dwarf;
+	unsigned ntab = x86 ? sizeof(x86_64_dwarf) : sizeof(arm64_dwarf);
+	unsigned pc_bit = x86 ? X86_PERF_IP : ARM64_PERF_PC;
 	size_t i = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!ai)
+	out->valid = 0;
+	out->pc = 0;
+	out->has_pc = false;
+	if (!ai || (size_t)__builtin_popcountll(mask) > nvals)
 		return -EINVAL;
-	for (uint64_t m = mask; m; m &= m - 1) { /* the set bits, lowest first */
+	for (uint64_t m = mask; m; m &= m - 1, i++) { /* set bits, lowest first */
 		unsigned bit = (unsigned)__builtin_ctzll(m);
-		if (i >= nvals)
-			return -EINVAL;
-		bool is_pc;
-		int d = unw_perf_to_dwarf(arch, bit, &is_pc);
-		if (is_pc) {
+		int d = bit < ntab ? tab[bit] : -1;
+		if (bit == pc_bit) {
 			out->pc = vals[i];
 			out->has_pc = true;
 		}
@@ -93,7 +99,6 @@ int unw_regs_from_perf(enum unw_arch arch, uint64_t mask, const uint64_t *vals,
 			out->r[d] = vals[i];
 			out->valid |= 1ULL << d;
 		}
-		i++;
 	}
 	if (!out->has_pc || !(out->valid & (1ULL << ai->sp)))
 		return -EINVAL;

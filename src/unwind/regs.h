@@ -59,7 +59,8 @@ int unw_perf_to_dwarf(enum unw_arch arch, unsigned perf_reg, bool *is_pc);
 /* Fill out from a REGS_USER block: mask is the attr's sample_regs_user,
  * vals[0..nvals) the sample's values in mask bit order. Returns 0, or
  * -EINVAL when the arch is unknown, vals is shorter than the mask says,
- * or the pc or sp is missing (then nothing can be unwound). */
+ * or the pc or sp is missing (then nothing can be unwound). Only the
+ * registers in out->valid are written: other r[] slots keep old bytes. */
 int unw_regs_from_perf(enum unw_arch arch, uint64_t mask, const uint64_t *vals,
 		       size_t nvals, struct unw_regs *out);
 
