@@ -19,9 +19,9 @@
 #include "base/xalloc.h"
 
 enum {
-	KS_BLOCK = 64 * 1024,   /* read size, and the name packing block */
-	KS_LINE_BYTES = 40,     /* at most 1 symbol per this many file bytes, */
-	KS_RESERVE_MAX = 1 << 22 /* for presizing; at most this many */
+	KS_BLOCK = 64 * 1024,    /* read size, and the name packing block */
+	KS_LINE_BYTES = 40,      /* presizing: a symbol per 40 file bytes */
+	KS_RESERVE_MAX = 1 << 22 /* (at most this many) */
 };
 
 /* hex digit value + 1; 0 for any other byte */
@@ -251,8 +251,10 @@ static int load_fd(struct ks_load *l, int fd)
 static void find_text(struct ks_load *l)
 {
 	for (size_t i = 0; i < l->t->n && !l->have_text; i++) {
-		l->have_text = strcmp(l->t->syms[i].name, "_text") == 0;
-		l->text = l->t->syms[i].start;
+		if (strcmp(l->t->syms[i].name, "_text") == 0) {
+			l->have_text = true;
+			l->text = l->t->syms[i].start;
+		}
 	}
 }
 

@@ -365,3 +365,26 @@ UNIT_TEST(kallsyms_address_bytes)
 	CHECK(same);
 	sym_table_release(&t);
 }
+
+/* Into a table that has symbols already: _text is searched among them
+ * first (the first one wins), else 0 when the file has none. */
+UNIT_TEST(kallsyms_load_into_used_table)
+{
+	static const char text[] = "ffffffff82000000 T a\n";
+	char *path = kallsyms_file(text, sizeof(text) - 1);
+	CHECK(path != NULL);
+	if (!path)
+		return;
+	struct sym_table t = SYM_TABLE_INIT;
+	uint64_t bad, addr = 1;
+	struct diag d = DIAG_INIT;
+	sym_table_add(&t, 0x5000, 0, SYM_BIND_GLOBAL, "other", 5);
+	CHECK(sym_kallsyms_load(path, &t, &bad, &addr, &d) == 1 && addr == 0);
+	sym_table_release(&t);
+	sym_table_add(&t, 0x5000, 0, SYM_BIND_GLOBAL, "_text", 5);
+	CHECK(sym_kallsyms_load(path, &t, &bad, &addr, &d) == 1 && addr == 0x5000);
+	CHECK(t.n == 2);
+	sym_table_release(&t);
+	unlink(path);
+	free(path);
+}
