@@ -739,3 +739,34 @@ UNIT_TEST(lazyinfo_dwarf64)
 	 * 64-bit aranges sets */
 	run_compiled("-O2 -gdwarf64", "", NULL, 0);
 }
+
+UNIT_TEST(lazyinfo_libc_zstd)
+{
+	/* libc's debug file with zstd sections: .debug_info (5.8 MB) grows
+	 * unit by unit through the zstd stream, as through zlib above */
+	if (access(LIBC_DEBUG, R_OK) != 0) {
+		printf("ok - unit lazyinfo_libc_zstd # SKIP libc6-dbg debug file absent\n");
+		return;
+	}
+	char dir[] = "/tmp/scorch-lazyinfo-XXXXXX", plain[600], zst[600], cmd[1400];
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(plain, sizeof(plain), "%s/libc.debug", dir);
+	snprintf(zst, sizeof(zst), "%s/libc.zst", dir);
+	snprintf(cmd, sizeof(cmd), "objcopy --decompress-debug-sections %s %s",
+		 LIBC_DEBUG, plain);
+	CHECK(system(cmd) == 0 && copy_file(plain, zst) && zstd_debug_sections(zst));
+	size_t found = 0;
+	struct sym_inline_stats st;
+	size_t bad = compare_functions(zst, plain, 13, 160, NULL, &found, &st);
+	printf("# libc zstd: %zu frames, lazy files %llu, whole %llu\n", found,
+	       (unsigned long long)st.lazy_files, (unsigned long long)st.lazy_whole);
+	CHECK(bad == 0);
+	CHECK(found > 10000);
+	CHECK(st.lazy_files == 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+}
