@@ -770,3 +770,50 @@ UNIT_TEST(lazyinfo_libc_zstd)
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", dir);
 }
+
+/* A 32-bit program (Elf32_Chdr: type, size, alignment in 12 bytes),
+ * with zlib sections from gcc and zstd ones from objcopy where it
+ * writes them. No libc: gcc -m32 needs no 32-bit libraries for it. */
+UNIT_TEST(lazyinfo_elf32)
+{
+	char dir[] = "/tmp/scorch-lazyinfo-XXXXXX", path[600], plain[600], cmd[2000];
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/s32.c", dir);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs("static inline unsigned mix(unsigned x) { return x * 2654435761u ^ (x >> 13); }\n"
+		      "static inline unsigned twice(unsigned x) { return mix(mix(x)); }\n"
+		      "unsigned stage(unsigned x) { unsigned a = twice(x);\n"
+		      "  for (unsigned i = 0; i < (x & 7); i++) a += mix(i + x);\n"
+		      "  return a; }\n"
+		      "volatile unsigned sink;\n"
+		      "void _start(void) { for (unsigned i = 0;; i++) sink += stage(i) + twice(sink); }\n", f);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && gcc -m32 -O2 -g -gz=zlib -nostdlib -static -o s32 s32.c 2>/dev/null && "
+		 "objcopy --decompress-debug-sections s32 s32.plain", dir);
+	if (!f || system(cmd) != 0) {
+		printf("ok - unit lazyinfo_elf32 # SKIP gcc -m32 can't build here\n");
+	} else {
+		snprintf(cmd, sizeof(cmd), "cd %s && objcopy --compress-debug-sections=zstd "
+			 "s32.plain s32.zst 2>/dev/null", dir);
+		bool zstd = system(cmd) == 0;
+		snprintf(plain, sizeof(plain), "%s/s32.plain", dir);
+		for (int i = 0; i < 1 + zstd; i++) {
+			size_t found = 0;
+			struct sym_inline_stats st;
+			snprintf(path, sizeof(path), "%s/%s", dir, i ? "s32.zst" : "s32");
+			CHECK(compare_functions(path, plain, 1, UINT64_MAX, NULL, &found, &st) == 0);
+			printf("# elf32 %s: %zu frames\n", i ? "zstd" : "zlib", found);
+			CHECK(found > 10);
+			CHECK(st.lazy_files == 1);
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+}
