@@ -52,6 +52,9 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 	return hmap_at(&m->pids, id)->value;
 }
 
+static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
+				   uint32_t tid);
+
 struct proc_thread *proc_machine_find_thread(struct proc_machine *m, uint32_t tid)
 {
 	size_t id = hmap_find(&m->threads, &tid, sizeof(tid));
@@ -60,6 +63,19 @@ struct proc_thread *proc_machine_find_thread(struct proc_machine *m, uint32_t ti
 
 struct proc_thread *proc_machine_findnew_thread(struct proc_machine *m,
 						uint32_t pid, uint32_t tid)
+{
+	/* consecutive samples are mostly of one thread: skip the hash
+	 * unless the answer would change the thread (a pid learnt late) */
+	struct proc_thread *last = m->last;
+	if (last && last->tid == tid &&
+	    !(last->pid == (uint32_t)-1 && pid != (uint32_t)-1))
+		return last;
+	m->last = findnew(m, pid, tid);
+	return m->last;
+}
+
+static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
+				   uint32_t tid)
 {
 	bool added;
 	size_t id = hmap_put(&m->threads, &tid, sizeof(tid), &added);

@@ -62,6 +62,8 @@ struct proc_machine {
 	bool clear_on_exec;        /* default false, as perf */
 	uint64_t generation;       /* bumped by every COMM, FORK and MMAP: while it
 				    * stays, an address resolves the same way */
+	struct proc_thread *last;  /* the previous findnew's answer (threads
+				    * live as long as the machine) */
 };
 
 void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos);
