@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -141,28 +142,34 @@ static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java
  * first; a flag keeps it apart from a recorded chain with the same ips,
  * since it resolves differently: inline rows, the end mark).
  */
+/* The fixed part of a chain key, in an order without padding before
+ * its last byte (only bytes up to it are hashed). */
+struct chain_head {
+	uint64_t generation;
+	const char *comm;
+	uint32_t pid, tid;
+	uint8_t cpumode, hooked;
+};
+
 static void chain_key(struct fold_ctx *c, struct proc_session *ses,
 		      const struct proc_sample *ps)
 {
 	struct strbuf *k = &c->key;
 	const struct pd_sample *s = ps->s;
-	uint8_t hooked = proc_session_hooked(ses, s);
+	struct chain_head head = { ses->machine.generation, ps->thread->comm, s->pid, s->tid,
+		   (uint8_t)s->cpumode, proc_session_hooked(ses, s) };
+	const uint64_t *chain = &s->ip;   /* the sampled ip is the one frame */
+	size_t n = 1;
+	if (head.hooked)
+		n = proc_session_chain(ses, s, &chain);
+	else if ((s->sample_type & PD_SAMPLE_CALLCHAIN) && s->nr_callchain)
+		chain = s->callchain, n = (size_t)s->nr_callchain;
+	size_t hlen = offsetof(struct chain_head, hooked) + 1;
 	sb_reset(k);
-	sb_add(k, &ses->machine.generation, 8);
-	sb_add(k, &s->pid, 4);
-	sb_add(k, &s->tid, 4);
-	sb_add(k, &ps->thread->comm, sizeof(ps->thread->comm));
-	sb_add(k, &s->cpumode, 1);
-	sb_add(k, &hooked, 1);
-	if (hooked) {
-		const uint64_t *chain;
-		size_t n = proc_session_chain(ses, s, &chain);
-		sb_add(k, chain, n * 8);
-	} else if ((s->sample_type & PD_SAMPLE_CALLCHAIN) && s->nr_callchain) {
-		sb_add(k, s->callchain, (size_t)s->nr_callchain * 8);
-	} else { /* the sampled ip is the one frame */
-		sb_add(k, &s->ip, 8);
-	}
+	sb_grow(k, hlen + n * 8);
+	memcpy(k->buf, &head, hlen);
+	memcpy(k->buf + hlen, chain, n * 8);
+	sb_setlen(k, hlen + n * 8);
 }
 
 static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
