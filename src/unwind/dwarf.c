@@ -338,7 +338,7 @@ static size_t finish(struct unw_session *u, struct unw_result *res, size_t n,
 static void regs_take(struct unw_regs *dst, const struct unw_regs *src,
 		      unsigned nregs)
 {
-	memcpy(dst->r, src->r, (nregs < UNW_NREGS ? nregs : UNW_NREGS) * sizeof(src->r[0]));
+	unw_regs_copy(dst->r, src->r, nregs);
 	dst->valid = src->valid;
 	dst->pc = src->pc;
 	dst->has_pc = src->has_pc;

@@ -32,6 +32,19 @@ struct unw_regs {
 	bool has_pc;
 };
 
+/* Copy the first nregs registers of src to dst: a constant-size copy
+ * for x86_64's 17 (vector moves) rather than a variable-size one (a rep
+ * movs with its startup cost, twice per unwound frame). */
+static inline void unw_regs_copy(uint64_t *dst, const uint64_t *src,
+				 unsigned nregs)
+{
+	if (nregs == 17)
+		__builtin_memcpy(dst, src, 17 * sizeof(*src));
+	else
+		__builtin_memcpy(dst, src,
+				 (nregs < UNW_NREGS ? nregs : UNW_NREGS) * sizeof(*src));
+}
+
 /* Per-architecture facts the unwinder needs. */
 struct unw_arch_info {
 	enum unw_arch arch;

@@ -207,8 +207,7 @@ int unw_rules_step(const struct unw_frame *f, const struct unw_rules *rs,
 	uint64_t live = ai->nregs >= 64 ? ~0ULL : (1ULL << ai->nregs) - 1;
 	/* copying all is cheaper than picking the same ones: the valid mask
 	 * says which values mean anything */
-	memcpy(next->r, f->regs.r,
-	       (ai->nregs < UNW_NREGS ? ai->nregs : UNW_NREGS) * sizeof(next->r[0]));
+	unw_regs_copy(next->r, f->regs.r, ai->nregs);
 	next->valid = rs->same & f->regs.valid & live;
 	for (unsigned k = 0; k < rs->nother; k++) {
 		unsigned i = rs->other[k];
