@@ -24,6 +24,7 @@
 #define MEMO_MAX 12288               /* rows per file; then the memo restarts */
 #define MAX_LOADS 16
 #define DSO_CACHE 8                  /* recent ELF paths, by pointer */
+#define MAX_FLAT 4                   /* steps in a row that keep sp */
 
 struct elf_file {
 	int fd;
@@ -344,12 +345,31 @@ static void regs_take(struct unw_regs *dst, const struct unw_regs *src,
 	dst->has_pc = src->has_pc;
 }
 
+/*
+ * The loop guard. A caller's sp is above its callee's, or equal when
+ * the callee keeps its return address in a register and has not touched
+ * the stack: an aarch64 leaf (lr), __libc_vfork after popping it into
+ * rdi. Equal sp is allowed while the pc moves, a few times in a row;
+ * a lower sp, or the same pc at the same sp, is a loop.
+ */
+static bool no_progress(const struct walk *w, const struct unw_regs *next,
+			unsigned *flat)
+{
+	uint64_t sp = w->f.regs.r[w->f.ai->sp], nsp = next->r[w->f.ai->sp];
+	if (nsp > sp) {
+		*flat = 0;
+		return false;
+	}
+	return nsp < sp || next->pc == w->f.regs.pc || ++*flat > MAX_FLAT;
+}
+
 size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
 			unw_find_fn find, void *ctx, uint64_t *ips, size_t max,
 			struct unw_result *res)
 {
 	struct walk w;
 	size_t n = 0, fp_from = SIZE_MAX;
+	unsigned flat = 0;
 
 	walk_init(&w, u, smp, find, ctx);
 	if (max > UNW_MAX_DEPTH)
@@ -363,8 +383,7 @@ size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
 		int stop = step(&w, &next);
 		if (stop)
 			return finish(u, res, n, stop, fp_from);
-		uint64_t sp = w.f.regs.r[w.f.ai->sp];
-		if (next.r[w.f.ai->sp] <= sp)
+		if (no_progress(&w, &next, &flat))
 			return finish(u, res, n, UNW_STOP_LOOP, fp_from);
 		if (next.pc == 0)
 			return finish(u, res, n, UNW_STOP_END, fp_from);

@@ -13,7 +13,8 @@
  * address, so nothing is rebuilt per sample.
  *
  * Invariants: stack memory is read only inside the copy; every step must
- * move sp strictly up (loop guard); depth is capped by the caller's max
+ * move sp up, or keep it while the pc moves, at most a few steps in a
+ * row (loop guard: leaf frames keep sp); depth is capped by the caller's max
  * and UNW_MAX_DEPTH; when a frame has no CFI, frame pointers are tried
  * and the result says from which frame on they were used.
  *
@@ -71,7 +72,8 @@ enum unw_stop {
 	UNW_STOP_NO_MODULE,   /* pc not in any mapping, or its file is absent */
 	UNW_STOP_NO_CFI,      /* no CFI and frame pointers did not help */
 	UNW_STOP_MEMORY,      /* a read left the stack copy */
-	UNW_STOP_LOOP,        /* sp did not move up */
+	UNW_STOP_LOOP,        /* sp went down, or stayed with the same pc
+			       * (or for too many steps) */
 	UNW_STOP_DEPTH,       /* max frames reached */
 	UNW_STOP_BAD_REGS,    /* unknown arch, no pc/sp, or a CFI rule failed */
 	UNW_STOP_COUNT

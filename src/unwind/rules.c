@@ -54,6 +54,21 @@ static bool breg(const Dwarf_Op *op, uint8_t *reg, int64_t *off)
 	return false;
 }
 
+/* A register location [DW_OP_regN] or [DW_OP_regx reg]: libdw's form
+ * of DW_CFA_register ("the caller's value is in that register now"). */
+static bool reg_loc(const Dwarf_Op *op, uint8_t *reg)
+{
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31) {
+		*reg = op->atom - DW_OP_reg0;
+		return true;
+	}
+	if (op->atom == DW_OP_regx && op->number < UNW_NREGS) {
+		*reg = (uint8_t)op->number;
+		return true;
+	}
+	return false;
+}
+
 /* Compile the rule libdw gives for one register. */
 static struct rule compile_reg(Dwarf_Frame *fr, int regno)
 {
@@ -72,6 +87,8 @@ static struct rule compile_reg(Dwarf_Frame *fr, int regno)
 		r.off = n == 2 ? (int64_t)ops[1].number : 0;
 	} else if (n == 1 && value && breg(&ops[0], &r.reg, &r.off)) {
 		r.kind = R_REG;
+	} else if (nops == 1 && reg_loc(&ops[0], &r.reg)) {
+		r.kind = R_REG;   /* e.g. __libc_vfork's return address in rdi */
 	}
 	return r;
 }
