@@ -110,6 +110,10 @@ FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 
 fuzz: $(FUZZ_BINS)
 
+# the library objects are prerequisites of a pattern rule only: keep them
+# (make deletes such intermediates, and every `make fuzz` rebuilt all)
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -c -o $@ $<
