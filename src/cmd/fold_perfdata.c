@@ -109,11 +109,26 @@ static bool perl_split(const char *t, size_t n, size_t *func_len,
 	return false;
 }
 
+/* "%llx" without printf (a frame of every new chain goes through here) */
+static void add_hex(struct strbuf *s, uint64_t v)
+{
+	char buf[16];
+	int n = 0;
+	do {
+		buf[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	sb_grow(s, (size_t)n);
+	while (n > 0)
+		s->buf[s->len++] = buf[--n];
+	s->buf[s->len] = '\0';
+}
+
 static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java)
 {
 	struct strbuf *s = &c->scratch;
 	sb_reset(s);
-	sb_addf(s, "%llx", (unsigned long long)f->addr);
+	add_hex(s, f->addr);
 	size_t pc_len = s->len;
 	const char *sym = f->sym ? f->sym->name : "[unknown]";
 	const char *dso = f->dso ? f->dso->name : "[unknown]";
@@ -122,7 +137,10 @@ static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java
 		dso = "inlined";
 	}
 	size_t text = s->len;
-	sb_addf(s, "%s (%s)", sym, dso);
+	sb_adds(s, sym);   /* "sym (dso)", as perf script prints it */
+	sb_add(s, " (", 2);
+	sb_adds(s, dso);
+	sb_addc(s, ')');
 	size_t func_len, mod_off, mod_len;
 	if (!perl_split(s->buf + text, s->len - text, &func_len, &mod_off, &mod_len))
 		return; /* Perl would not see a frame line */
