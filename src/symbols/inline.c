@@ -33,6 +33,7 @@ struct inl_file {
 	Elf *elf;                /* what dw reads, NULL when not an ELF file */
 	Dwarf *dw;               /* NULL: no DWARF (or not an ELF file) */
 	struct lazy_info *lazy;  /* .debug_info inflated on demand, or NULL */
+	struct u64map tops;      /* unit DIE offset -> struct cu_top * */
 	struct u64map memo;      /* address -> first frame << 8 | count */
 };
 
@@ -48,6 +49,39 @@ struct sym_inline {
 	bool names_only;         /* no file/line: line tables stay unread */
 };
 
+/*
+ * The top level of a unit, indexed: its code-holding DIEs (through
+ * namespaces and classes, as descend walks them) with their PC ranges,
+ * in DIE order. Without it every lookup walked all of a unit's top-level
+ * DIEs, types and variables included (850k instructions a lookup in
+ * libc's units); with it a lookup reads a few items, then descends into
+ * one function's subtree only.
+ */
+enum { TOP_FUNC, TOP_BLOCK, TOP_GROUP };
+
+struct top_item {
+	Dwarf_Off off;           /* the DIE */
+	uint8_t kind;
+	uint32_t first, nranges; /* its ranges in cu_top.ranges */
+	uint32_t end;            /* TOP_GROUP: one past its last item */
+};
+
+struct cu_top {
+	struct top_item *items;
+	size_t n, cap;
+	struct { uint64_t lo, hi; } *ranges;
+	size_t nr, rcap;
+};
+
+static void cu_top_free(struct cu_top *t)
+{
+	if (!t)
+		return;
+	free(t->items);
+	free(t->ranges);
+	free(t);
+}
+
 struct sym_inline *sym_inline_new(void)
 {
 	struct sym_inline *c = xcalloc(1, sizeof(*c));
@@ -61,6 +95,12 @@ static void file_free(struct inl_file *f)
 	if (f->dw)
 		dwarf_end(f->dw);
 	lazy_info_free(f->lazy);
+	for (size_t i = 0; i < f->tops.cap; i++)
+		if (f->tops.slots[i].key)
+			cu_top_free((struct cu_top *)(uintptr_t)f->tops.slots[i].val);
+	if (f->tops.has_top)
+		cu_top_free((struct cu_top *)(uintptr_t)f->tops.top);
+	u64map_release(&f->tops);
 	if (f->elf)
 		elf_end(f->elf);
 	if (f->fd >= 0)
@@ -333,6 +373,109 @@ static void descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *dies,
 	descend(&best, addr, dies, n, depth + 1);
 }
 
+static size_t top_add(struct cu_top *t, Dwarf_Off off, uint8_t kind)
+{
+	XGROW(t->items, t->cap, t->n + 1);
+	t->items[t->n] = (struct top_item){ off, kind, (uint32_t)t->nr, 0, 0 };
+	return t->n++;
+}
+
+/* The items of one level, as descend's loop sees them. */
+static void top_level(struct cu_top *t, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die child;
+	if (depth > 64 || t->n >= UINT32_MAX / 2 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (is_container(tag)) {
+			size_t at = top_add(t, dwarf_dieoffset(&child), TOP_GROUP);
+			top_level(t, &child, depth + 1);
+			t->items[at].end = (uint32_t)t->n;
+			continue;
+		}
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		size_t at = SIZE_MAX;
+		while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+			if (at == SIZE_MAX)
+				at = top_add(t, dwarf_dieoffset(&child),
+					     tag == DW_TAG_subprogram ||
+					     tag == DW_TAG_inlined_subroutine
+						     ? TOP_FUNC : TOP_BLOCK);
+			XGROW(t->ranges, t->rcap, t->nr + 1);
+			t->ranges[t->nr].lo = lo;
+			t->ranges[t->nr].hi = hi;
+			t->nr++;
+			t->items[at].nranges++;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The index of cu's top level, built on first use. */
+static struct cu_top *cu_top_get(struct inl_file *f, Dwarf_Die *cu)
+{
+	bool added;
+	uint64_t *v = u64map_put(&f->tops, dwarf_dieoffset(cu), &added);
+	if (added) {
+		struct cu_top *t = xcalloc(1, sizeof(*t));
+		top_level(t, cu, 0);
+		*v = (uint64_t)(uintptr_t)t;
+	}
+	return (struct cu_top *)(uintptr_t)*v;
+}
+
+/* Does the item hold addr? *len: the length of its range that does. */
+static bool top_holds(const struct cu_top *t, const struct top_item *it,
+		      uint64_t addr, Dwarf_Word *len)
+{
+	for (uint32_t k = it->first; k < it->first + it->nranges; k++) {
+		if (addr >= t->ranges[k].lo && addr < t->ranges[k].hi) {
+			*len = t->ranges[k].hi - t->ranges[k].lo;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* descend() over items [lo, hi) of the index instead of the DIEs. */
+static void descend_top(const struct cu_top *t, Dwarf *dw, size_t lo,
+			size_t hi, uint64_t addr, Dwarf_Die *dies, size_t *n,
+			int depth)
+{
+	size_t best = SIZE_MAX;
+	Dwarf_Word best_len = 0, len;
+	Dwarf_Die die;
+	if (depth > 64 || *n >= SYM_INLINE_MAX)
+		return;
+	for (size_t i = lo; i < hi && i < t->n; i++) {
+		const struct top_item *it = &t->items[i];
+		if (it->kind == TOP_GROUP) {
+			size_t before = *n;
+			descend_top(t, dw, i + 1, it->end, addr, dies, n, depth + 1);
+			if (*n > before)
+				return;
+			i = it->end > i ? it->end - 1 : i;
+			continue;
+		}
+		if (!top_holds(t, it, addr, &len))
+			continue;
+		if (it->kind == TOP_BLOCK) {
+			if (dwarf_offdie(dw, it->off, &die))
+				descend(&die, addr, dies, n, depth + 1);
+			return;
+		}
+		if (best == SIZE_MAX || len <= best_len) {
+			best = i;
+			best_len = len;
+		}
+	}
+	if (best == SIZE_MAX || !dwarf_offdie(dw, t->items[best].off, &die))
+		return;
+	dies[(*n)++] = die;
+	descend(&die, addr, dies, n, depth + 1);
+}
+
 /* Append the frames at addr, innermost first; returns how many, or
  * SIZE_MAX when a prefix of .debug_info (lazy) can't tell. */
 static size_t scan_cu(struct sym_inline *c, struct inl_file *f,
@@ -344,7 +487,8 @@ static size_t scan_cu(struct sym_inline *c, struct inl_file *f,
 		return SIZE_MAX;
 	if (!f->dw || (!lazy && !find_cu(f->dw, addr, &cu)))
 		return 0;
-	descend(&cu, addr, dies, &n, 0);
+	const struct cu_top *t = cu_top_get(f, &cu);
+	descend_top(t, f->dw, 0, t->n, addr, dies, &n, 0);
 	/* dies[] is outermost first: frame k executes at the call site of
 	 * dies[k + 1], the innermost one at addr itself */
 	for (size_t i = n; i > 0; i--) {
