@@ -38,6 +38,9 @@ struct fold_ctx {
 	struct strbuf event;       /* the event kept (given or first seen) */
 	struct hmap chains;        /* sample key -> stack id + 1 (see chain_key) */
 	struct strbuf key;
+	struct hmap frame_memo;    /* struct frame_key -> offset in memo_text */
+	struct strbuf memo_text;   /* per memo entry: u32 count, then per
+				    * part u32 length and its bytes */
 	bool event_set, event_defaulted, warned;
 	uint64_t samples;
 };
@@ -152,6 +155,79 @@ static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java
 }
 
 /*
+ * What a frame folds to depends only on its address, symbol, dso,
+ * inline name and the java flag (the options are fixed for the run):
+ * push_frame's text work is done once per distinct frame and its parts
+ * replayed from the memo (every frame of every new chain comes here;
+ * recursive code makes many chains of few frames).
+ */
+struct frame_key {
+	uint64_t addr;
+	uintptr_t sym, dso, inl;
+	uint64_t java;
+};
+
+static void memo_put_u32(struct strbuf *m, uint32_t v)
+{
+	sb_add(m, &v, sizeof(v));
+}
+
+static uint32_t memo_u32(const struct strbuf *m, size_t at)
+{
+	uint32_t v;
+	memcpy(&v, m->buf + at, sizeof(v));
+	return v;
+}
+
+/* Record the parts push_frame added to b since frame index first. */
+static size_t memo_record(struct fold_ctx *c, size_t first)
+{
+	struct strbuf *m = &c->memo_text;
+	const struct stack_builder *b = &c->b;
+	size_t at = m->len;
+	memo_put_u32(m, (uint32_t)(b->nframes - first));
+	for (size_t i = first; i < b->nframes; i++) {
+		size_t start = i ? b->ends[i - 1] : 0;
+		memo_put_u32(m, (uint32_t)(b->ends[i] - start));
+		sb_add(m, b->text.buf + start, b->ends[i] - start);
+	}
+	return at;
+}
+
+static void memo_replay(struct fold_ctx *c, size_t at)
+{
+	const struct strbuf *m = &c->memo_text;
+	uint32_t n = memo_u32(m, at);
+	at += 4;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t len = memo_u32(m, at);
+		stack_builder_push(&c->b, m->buf + at + 4, len);
+		at += 4 + (size_t)len;
+	}
+}
+
+static void push_frame_memo(struct fold_ctx *c, const struct proc_frame *f,
+			    bool java)
+{
+	struct frame_key k = { f->addr, (uintptr_t)f->sym, (uintptr_t)f->dso,
+			       (uintptr_t)f->inline_name, java };
+	if (c->frame_memo.count > (1u << 20) || c->memo_text.len > (64u << 20)) {
+		hmap_release(&c->frame_memo);   /* bound the memo */
+		hmap_init(&c->frame_memo);
+		sb_reset(&c->memo_text);
+	}
+	bool added;
+	size_t id = hmap_put(&c->frame_memo, &k, sizeof(k), &added);
+	if (!added) {
+		memo_replay(c, hmap_at(&c->frame_memo, id)->value);
+		return;
+	}
+	size_t first = c->b.nframes;
+	push_frame(c, f, java);
+	hmap_at(&c->frame_memo, id)->value = memo_record(c, first);
+}
+
+/*
  * Samples with the same call chain, thread and comm fold to the same
  * stack as long as no COMM, FORK or MMAP changed how addresses resolve
  * (the machine's generation): remember the stack id and skip the symbol
@@ -205,7 +281,7 @@ static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
 	struct proc_frame *frames;
 	size_t n = proc_session_frames(ses, ps, &frames);
 	for (size_t i = 0; i < n; i++)
-		push_frame(c, &frames[i], java);
+		push_frame_memo(c, &frames[i], java);
 	stack_builder_push(&c->b, c->pname.buf, c->pname.len);
 	return stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
 }
@@ -298,6 +374,7 @@ static int run(const char *path, const char *shown,
 		c.event_set = true;
 	}
 	hmap_init(&c.chains);
+	hmap_init(&c.frame_memo);
 	struct proc_session ses;
 	int rc = proc_session_open(&ses, path, &cfg);
 	if (rc >= 0)
@@ -316,6 +393,8 @@ static int run(const char *path, const char *shown,
 	symopts_release(&so);
 	stack_builder_release(&c.b);
 	hmap_release(&c.chains);
+	hmap_release(&c.frame_memo);
+	sb_release(&c.memo_text);
 	sb_release(&c.key);
 	sb_release(&c.pname);
 	sb_release(&c.scratch);
