@@ -484,7 +484,7 @@ static size_t scan_cu(struct sym_inline *c, struct inl_file *f,
 	Dwarf_Die cu, dies[SYM_INLINE_MAX];
 	size_t n = 0;
 	if (lazy && !lazy_cu(f, addr, &cu))
-		return SIZE_MAX;
+		return lazy_info_in_plt(f->lazy, addr) ? 0 : SIZE_MAX;
 	if (!f->dw || (!lazy && !find_cu(f->dw, addr, &cu)))
 		return 0;
 	const struct cu_top *t = cu_top_get(f, &cu);

@@ -58,6 +58,8 @@ struct lazy_info {
 	bool be;                /* big-endian file (unit lengths) */
 	struct arange *ar;      /* sorted by start */
 	size_t nar, ar_cap;
+	struct { uint64_t lo, hi; } plt[4];  /* .plt* sections' addresses */
+	size_t nplt;
 };
 
 static Elf_Scn *find_section(Elf *e, const char *name)
@@ -421,6 +423,31 @@ static void take_others(struct lazy_info *l, Elf *e, size_t shstrndx,
 	}
 }
 
+/* The .plt, .plt.got, .plt.sec sections: code no DWARF describes. */
+static void note_plts(struct lazy_info *l, Elf *e, size_t shstrndx)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		GElf_Shdr sh;
+		const char *n = gelf_getshdr(scn, &sh)
+					? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+		if (!n || strncmp(n, ".plt", 4) || (n[4] && n[4] != '.') ||
+		    l->nplt == sizeof(l->plt) / sizeof(l->plt[0]) ||
+		    sh.sh_addr + sh.sh_size < sh.sh_addr)
+			continue;
+		l->plt[l->nplt].lo = sh.sh_addr;
+		l->plt[l->nplt].hi = sh.sh_addr + sh.sh_size;
+		l->nplt++;
+	}
+}
+
+bool lazy_info_in_plt(const struct lazy_info *l, uint64_t addr)
+{
+	for (size_t i = 0; i < l->nplt; i++)
+		if (addr >= l->plt[i].lo && addr < l->plt[i].hi)
+			return true;
+	return false;
+}
+
 struct lazy_info *lazy_info_new(Elf *e)
 {
 	const char *ident = elf_getident(e, NULL);
@@ -433,9 +460,10 @@ struct lazy_info *lazy_info_new(Elf *e)
 	Elf_Scn *info = find_section(e, ".debug_info");
 	GElf_Shdr sh;
 	if (info && gelf_getshdr(info, &sh) && (sh.sh_flags & SHF_COMPRESSED) &&
-	    read_aranges(l, e) && take_over(e, info, l->be, &l->info))
+	    read_aranges(l, e) && take_over(e, info, l->be, &l->info)) {
 		info_to(l, FIRST_CHUNK);
-	else
+		note_plts(l, e, shstrndx);
+	} else
 		take_others(l, e, shstrndx, false);   /* .debug_info whole */
 	if (!l->info.data && !l->nothers) {
 		lazy_info_free(l);

@@ -51,6 +51,11 @@ bool lazy_info_complete(const struct lazy_info *l);
 /* The .debug_info offset of the unit whose aranges hold addr. */
 bool lazy_info_unit_of(const struct lazy_info *l, uint64_t addr, uint64_t *off);
 
+/* True when addr lies in a .plt* section (PLT stubs: no unit describes
+ * them, so an address there missing from .debug_aranges needs no search
+ * through the whole section). */
+bool lazy_info_in_plt(const struct lazy_info *l, uint64_t addr);
+
 /* Make the unit at off readable. Returns 1 when the prefix grew (the
  * caller must reopen its Dwarf handle), 0 when it was readable already,
  * -1 on damaged data (the caller should inflate all and rely on libdw). */
