@@ -32,8 +32,10 @@ struct unw_rules {
 	bool signal;            /* signal frame: the caller's pc is exact */
 	Dwarf_Frame *frame;     /* kept when an expression needs it */
 	uint64_t same;          /* registers the caller shares (R_SAME) */
-	unsigned nother;        /* registers with a rule to work out: */
-	uint8_t other[UNW_NREGS]; /* ... R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR */
+	unsigned nsaved;        /* R_OFFSET registers (saved at CFA + off): */
+	uint8_t saved[UNW_NREGS]; /* ... by number, in the order of r[] */
+	unsigned nother;        /* registers with another rule to work out: */
+	uint8_t other[UNW_NREGS]; /* ... R_VAL_OFFSET, R_REG, R_EXPR */
 	unsigned nregs;
 	struct rule r[];
 };
@@ -103,6 +105,8 @@ static void index_rules(struct unw_rules *rs, const struct unw_arch_info *ai)
 			continue;
 		if (kind == R_SAME)
 			rs->same |= 1ULL << i;
+		else if (kind == R_OFFSET)
+			rs->saved[rs->nsaved++] = (uint8_t)i;
 		else
 			rs->other[rs->nother++] = (uint8_t)i;
 	}
@@ -212,6 +216,32 @@ static bool cfa_value(const struct unw_frame *f, const struct unw_rules *rs,
 	       unw_expr_eval(f, ops, nops, false, 0, cfa, &is_value) == 0;
 }
 
+/* The registers saved on the stack (the bulk of most rows): one bounds
+ * check each against the copy, a plain load on a little-endian host. */
+static void load_saved(const struct unw_frame *f, const struct unw_rules *rs,
+		       uint64_t cfa, struct unw_regs *next)
+{
+	const struct unw_sample *s = f->smp;
+	uint64_t size = s->stack_size, base = f->stack_base;
+	for (unsigned k = 0; k < rs->nsaved; k++) {
+		unsigned i = rs->saved[k];
+		uint64_t addr = cfa + (uint64_t)rs->r[i].off, off = addr - base, v;
+		bool in = addr >= base && size >= 8 && off <= size - 8;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (in && !s->big_endian) {
+			__builtin_memcpy(&v, s->stack + off, 8);
+		} else
+#endif
+		if (!in || !unw_mem_read(f, addr, 8, &v)) {
+			continue;
+		}
+		if (i < f->ai->nregs) {
+			next->r[i] = v;
+			next->valid |= 1ULL << i;
+		}
+	}
+}
+
 int unw_rules_step(const struct unw_frame *f, const struct unw_rules *rs,
 		   struct unw_regs *next)
 {
@@ -226,6 +256,7 @@ int unw_rules_step(const struct unw_frame *f, const struct unw_rules *rs,
 	 * says which values mean anything */
 	unw_regs_copy(next->r, f->regs.r, ai->nregs);
 	next->valid = rs->same & f->regs.valid & live;
+	load_saved(f, rs, cfa, next);
 	for (unsigned k = 0; k < rs->nother; k++) {
 		unsigned i = rs->other[k];
 		if (i < ai->nregs && caller_reg(f, rs, i, cfa, &v)) {
