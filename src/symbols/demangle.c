@@ -336,6 +336,16 @@ static char *rust_v0(const char *name)
 	return sb_detach(&sb, NULL);
 }
 
+/* Special names (_ZT...: thunks, vtables, typeinfo; _ZG...: guard
+ * variables, transaction clones): the demangler perf uses drops only an
+ * outermost function's parameters and return type, and these wrap
+ * another encoding whose parameters it keeps ("non-virtual thunk to
+ * node::UDPWrap::OnAlloc(unsigned long)", "vtable for X<int>"). */
+static bool wraps_encoding(const char *name)
+{
+	return name[2] == 'T' || name[2] == 'G';
+}
+
 static char *cxx(const char *name)
 {
 	int status = 0;
@@ -344,7 +354,13 @@ static char *cxx(const char *name)
 		free(out);
 		return NULL;
 	}
-	sym_demangle_strip_params(out);
+	if (!wraps_encoding(name)) {
+		sym_demangle_strip_params(out);
+	} else {
+		char *clone = strstr(out, " [clone ");
+		if (clone)
+			*clone = '\0'; /* perf 6.1 prints no clone suffixes */
+	}
 	return out;
 }
 

@@ -103,6 +103,14 @@ UNIT_TEST(demangle_as_perf)
 	CHECK(demangles_to("_RNvCs1234_5crate4main", "crate::main"));
 	CHECK(sym_demangle("main") == NULL);
 	CHECK(sym_demangle("_Znotmangled") == NULL);
+	/* special names keep what they wrap, as libiberty without
+	 * DMGL_PARAMS prints them (node's thunks showed up in profiles) */
+	CHECK(demangles_to("_ZThn40_N4node7UDPWrap7OnAllocEm",
+			   "non-virtual thunk to node::UDPWrap::OnAlloc(unsigned long)"));
+	CHECK(demangles_to("_ZTv0_n24_N2v84base18CheckMessageStreamD1Ev",
+			   "virtual thunk to v8::base::CheckMessageStream::~CheckMessageStream()"));
+	CHECK(demangles_to("_ZTVN2v88internal11IdentityMapIiNS_4base23DefaultAllocationPolicyEEE",
+			   "vtable for v8::internal::IdentityMap<int, v8::base::DefaultAllocationPolicy>"));
 }
 
 UNIT_TEST(fs_link_as_text)
