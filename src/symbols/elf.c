@@ -70,6 +70,19 @@ static const char *section_name(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
 	return n ? n : "";
 }
 
+Elf_Scn *sym_elf_section(Elf *e, const char *name)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return NULL;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && !strcmp(section_name(e, shstrndx, &sh), name))
+			return sh.sh_type == SHT_NOBITS ? NULL : scn;
+	}
+	return NULL;
+}
+
 static void read_debuglink(struct sym_elf_file *f, Elf_Scn *scn)
 {
 	Elf_Data *data = elf_rawdata(scn, NULL);

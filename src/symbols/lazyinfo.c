@@ -19,6 +19,7 @@
 #include "symbols/lazyinfo.h"
 
 #include "base/xalloc.h"
+#include "symbols/elf.h"
 
 #include <isa-l/igzip_lib.h>
 #include <limits.h>
@@ -61,21 +62,6 @@ struct lazy_info {
 	struct { uint64_t lo, hi; } plt[4];  /* .plt* sections' addresses */
 	size_t nplt;
 };
-
-static Elf_Scn *find_section(Elf *e, const char *name)
-{
-	size_t shstrndx;
-	if (elf_getshdrstrndx(e, &shstrndx) != 0)
-		return NULL;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
-		GElf_Shdr sh;
-		const char *n = gelf_getshdr(scn, &sh)
-					? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
-		if (n && strcmp(n, name) == 0)
-			return sh.sh_type == SHT_NOBITS ? NULL : scn;
-	}
-	return NULL;
-}
 
 static uint64_t rd(const uint8_t *p, int n, bool be)
 {
@@ -134,7 +120,7 @@ static int by_start(const void *pa, const void *pb)
 /* After take_others: the section is plain (or ours) by now. */
 static bool read_aranges(struct lazy_info *l, Elf *e)
 {
-	Elf_Scn *scn = find_section(e, ".debug_aranges");
+	Elf_Scn *scn = sym_elf_section(e, ".debug_aranges");
 	GElf_Shdr sh;
 	if (!scn || !gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
 		return false;
@@ -457,7 +443,7 @@ struct lazy_info *lazy_info_new(Elf *e)
 	struct lazy_info *l = xcalloc(1, sizeof(*l));
 	l->be = ident[EI_DATA] == ELFDATA2MSB;
 	take_others(l, e, shstrndx, true);
-	Elf_Scn *info = find_section(e, ".debug_info");
+	Elf_Scn *info = sym_elf_section(e, ".debug_info");
 	GElf_Shdr sh;
 	if (info && gelf_getshdr(info, &sh) && (sh.sh_flags & SHF_COMPRESSED) &&
 	    read_aranges(l, e) && take_over(e, info, l->be, &l->info)) {

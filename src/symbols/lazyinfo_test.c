@@ -23,6 +23,14 @@
 
 enum { UNITS = 24 };
 
+static void remove_dir(const char *dir)
+{
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+}
+
 static bool write_file(const char *dir, const char *name, const char *text)
 {
 	char path[512];
@@ -330,10 +338,7 @@ static void run_compiled(const char *flags, const char *clang_units,
 		if (expect_whole >= 0)
 			CHECK(st.lazy_whole == (uint64_t)expect_whole);
 	}
-	char cmd[700];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", dir);
+	remove_dir(dir);
 }
 
 UNIT_TEST(lazyinfo_units)
@@ -356,6 +361,20 @@ UNIT_TEST(lazyinfo_no_aranges)
 	run_compiled("-O2", "u5 u17", "stage17", 1);
 }
 
+/* Every function of libc's debug file (a sample of addresses in each)
+ * through path against the plain copy: equal frames, one lazy file. */
+static void compare_libc(const char *path, const char *plain, const char *label)
+{
+	size_t found = 0;
+	struct sym_inline_stats st;
+	size_t bad = compare_functions(path, plain, 13, 160, NULL, &found, &st);
+	printf("# %s: %zu frames, lazy files %llu, whole %llu\n", label, found,
+	       (unsigned long long)st.lazy_files, (unsigned long long)st.lazy_whole);
+	CHECK(bad == 0);
+	CHECK(found > 10000);
+	CHECK(st.lazy_files == 1);
+}
+
 UNIT_TEST(lazyinfo_libc)
 {
 	if (access(LIBC_DEBUG, R_OK) != 0) {
@@ -371,18 +390,8 @@ UNIT_TEST(lazyinfo_libc)
 	snprintf(cmd, sizeof(cmd), "objcopy --decompress-debug-sections %s %s",
 		 LIBC_DEBUG, plain);
 	CHECK(system(cmd) == 0);
-	size_t found = 0;
-	struct sym_inline_stats st;
-	/* every function, a sample of addresses in each */
-	size_t bad = compare_functions(LIBC_DEBUG, plain, 13, 160, NULL, &found, &st);
-	printf("# libc: %zu frames, lazy files %llu, whole %llu\n", found,
-	       (unsigned long long)st.lazy_files, (unsigned long long)st.lazy_whole);
-	CHECK(bad == 0);
-	CHECK(found > 10000);
-	CHECK(st.lazy_files == 1);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", dir);
+	compare_libc(LIBC_DEBUG, plain, "libc");
+	remove_dir(dir);
 }
 
 /* ---- zstd, and damaged files ---- */
@@ -394,10 +403,7 @@ static char fixture_dir[] = "/tmp/scorch-lazyinfo-XXXXXX";
 
 static void fixture_remove(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", fixture_dir);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", fixture_dir);
+	remove_dir(fixture_dir);
 }
 
 static void fixture_path(char *buf, size_t n, const char *name)
@@ -758,17 +764,8 @@ UNIT_TEST(lazyinfo_libc_zstd)
 	snprintf(cmd, sizeof(cmd), "objcopy --decompress-debug-sections %s %s",
 		 LIBC_DEBUG, plain);
 	CHECK(system(cmd) == 0 && copy_file(plain, zst) && zstd_debug_sections(zst));
-	size_t found = 0;
-	struct sym_inline_stats st;
-	size_t bad = compare_functions(zst, plain, 13, 160, NULL, &found, &st);
-	printf("# libc zstd: %zu frames, lazy files %llu, whole %llu\n", found,
-	       (unsigned long long)st.lazy_files, (unsigned long long)st.lazy_whole);
-	CHECK(bad == 0);
-	CHECK(found > 10000);
-	CHECK(st.lazy_files == 1);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", dir);
+	compare_libc(zst, plain, "libc zstd");
+	remove_dir(dir);
 }
 
 /* A 32-bit program (Elf32_Chdr: type, size, alignment in 12 bytes),
@@ -813,7 +810,5 @@ UNIT_TEST(lazyinfo_elf32)
 			CHECK(st.lazy_files == 1);
 		}
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", dir);
+	remove_dir(dir);
 }

@@ -12,6 +12,7 @@
 #include "base/hmap.h"
 #include "base/u64map.h"
 #include "base/xalloc.h"
+#include "symbols/elf.h"
 #include "unwind/frame.h"
 
 #include <elfutils/libdw.h>
@@ -111,27 +112,12 @@ static struct unw_dso *dso_open(const char *path, const char *debug_path)
 /* .debug_frame, looked for only when .eh_frame lacks an address: opening
  * a debug file decompresses all its DWARF sections. From the separate
  * debug file when there is one, else from the ELF itself. */
-static bool has_debug_frame(Elf *e)
-{
-	size_t shstrndx;
-	if (elf_getshdrstrndx(e, &shstrndx) != 0)
-		return false;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
-		GElf_Shdr sh;
-		const char *n = gelf_getshdr(scn, &sh)
-					? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
-		if (n && sh.sh_type != SHT_NOBITS && !strcmp(n, ".debug_frame"))
-			return true;
-	}
-	return false;
-}
-
 static void load_debug_frame(struct unw_dso *d)
 {
 	d->dbg_tried = true;
 	Elf *e = d->debug_path && file_open(&d->debug, d->debug_path)
 			 ? d->debug.elf : d->main.elf;
-	if (!has_debug_frame(e))   /* x86_64 debug files: only .eh_frame */
+	if (!sym_elf_section(e, ".debug_frame"))   /* x86_64 debug files: only .eh_frame */
 		return;
 	d->dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
 	d->dbg = d->dw ? dwarf_getcfi(d->dw) : NULL;
