@@ -26,6 +26,7 @@
 #define MAX_LOADS 16
 #define DSO_CACHE 8                  /* recent ELF paths, by pointer */
 #define MAX_FLAT 4                   /* steps in a row that keep sp */
+#define ENTRY_SPAN 128               /* bytes of entry code without CFI (ld.so: _start, _dl_start_user) */
 
 struct elf_file {
 	int fd;
@@ -42,6 +43,7 @@ struct unw_dso {
 	Dwarf_CFI *eh, *dbg;             /* either may be NULL */
 	GElf_Phdr loads[MAX_LOADS];
 	size_t nloads;
+	uint64_t entry;                  /* e_entry (0: none) */
 	struct u64map memo;              /* file address -> struct unw_rules *
 					  * (0: no CFI covers the address) */
 };
@@ -104,6 +106,9 @@ static struct unw_dso *dso_open(const char *path, const char *debug_path)
 	if (!d->ok)
 		return d;
 	load_phdrs(d);
+	GElf_Ehdr eh;
+	if (gelf_getehdr(d->main.elf, &eh))
+		d->entry = eh.e_entry;
 	d->eh = dwarf_getcfi_elf(d->main.elf);
 	d->debug_path = debug_path ? xstrdup(debug_path) : NULL;
 	return d;
@@ -262,6 +267,14 @@ struct walk {
 	bool used_fp;
 };
 
+/* The process's first frame: a file's entry point code (ld.so's
+ * _start and _dl_start_user have no CFI: they call _dl_start and
+ * _dl_init, then jump to the program), where a stack ends. */
+static bool at_entry(const struct unw_dso *d, uint64_t addr)
+{
+	return d->entry && addr >= d->entry && addr - d->entry < ENTRY_SPAN;
+}
+
 /* Step w->f to its caller. Returns 0 or a unw_stop code. */
 static int step(struct walk *w, struct unw_regs *next)
 {
@@ -275,8 +288,11 @@ static int step(struct walk *w, struct unw_regs *next)
 	if (!d->ok)
 		return UNW_STOP_NO_MODULE;
 	struct unw_rules *rs = NULL;
-	if (file_addr(d, &m, pc, &addr))
+	bool mapped = file_addr(d, &m, pc, &addr);
+	if (mapped)
 		rs = memo_find(w->u, d, addr, w->f.ai);
+	if (!rs && mapped && at_entry(d, addr))
+		return UNW_STOP_END;
 	if (!rs) {
 		w->used_fp = true;
 		w->exact_pc = false;
