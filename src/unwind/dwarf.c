@@ -26,6 +26,7 @@
 #define MAX_LOADS 16
 #define DSO_CACHE 8                  /* recent ELF paths, by pointer */
 #define MAX_FLAT 4                   /* steps in a row that keep sp */
+#define PCACHE 4096                  /* pc -> CFI row slots, a power of 2 */
 #define ENTRY_SPAN 128               /* bytes of entry code without CFI (ld.so: _start, _dl_start_user) */
 
 struct elf_file {
@@ -53,11 +54,18 @@ struct dso_cache_slot {
 	struct unw_dso *dso;
 };
 
+/* A pc's CFI row in one address space generation (unw_sample.space). */
+struct pc_slot {
+	uint64_t pc, space, gen;
+	const struct unw_rules *rs;      /* NULL: empty */
+};
+
 struct unw_session {
 	struct hmap paths;               /* ELF path -> index into dsos */
 	struct unw_dso **dsos;
 	size_t ndsos, dsos_cap;
 	struct dso_cache_slot recent[DSO_CACHE];
+	struct pc_slot pcache[PCACHE];   /* skips module lookup and memo */
 	struct unw_stats stats;
 };
 
@@ -249,8 +257,10 @@ static struct unw_rules *memo_find(struct unw_session *u, struct unw_dso *d,
 		return (struct unw_rules *)(uintptr_t)*v;
 	}
 	u->stats.memo_misses++;
-	if (d->memo.used >= MEMO_MAX)
+	if (d->memo.used >= MEMO_MAX) {
+		memset(u->pcache, 0, sizeof(u->pcache));   /* rows are freed */
 		memo_clear(d);
+	}
 	Dwarf_Frame *fr = cfi_lookup(d, addr);
 	struct unw_rules *rs = fr ? unw_rules_compile(fr, ai) : NULL;
 	bool added;
@@ -275,12 +285,39 @@ static bool at_entry(const struct unw_dso *d, uint64_t addr)
 	return d->entry && addr >= d->entry && addr - d->entry < ENTRY_SPAN;
 }
 
+/* One CFI step with the row found for the frame's pc. */
+static int apply_rules(struct walk *w, const struct unw_rules *rs,
+		       struct unw_regs *next)
+{
+	w->used_fp = false;
+	w->exact_pc = unw_rules_signal(rs);
+	if (w->f.ai->ra_is_pc) {
+		w->f.regs.r[w->f.ai->ra] = w->f.regs.pc;
+		w->f.regs.valid |= 1ULL << w->f.ai->ra;
+	}
+	return unw_rules_step(&w->f, rs, next);
+}
+
+/* The slot of pc when the sample names its address space, else NULL. */
+static struct pc_slot *pc_slot(struct walk *w, uint64_t pc)
+{
+	const struct unw_sample *smp = w->f.smp;
+	if (!smp->space)
+		return NULL;
+	return &w->u->pcache[(pc ^ pc >> 12) & (PCACHE - 1)];
+}
+
 /* Step w->f to its caller. Returns 0 or a unw_stop code. */
 static int step(struct walk *w, struct unw_regs *next)
 {
 	struct unw_module m = { NULL, NULL, 0, 0, 0 };
 	uint64_t pc = w->f.regs.pc - (w->exact_pc ? 0 : 1);
 	uint64_t addr;
+	const struct unw_sample *smp = w->f.smp;
+	struct pc_slot *slot = pc_slot(w, pc);
+	if (slot && slot->rs && slot->pc == pc && slot->space == smp->space &&
+	    slot->gen == smp->space_gen)
+		return apply_rules(w, slot->rs, next);
 
 	if (w->find(w->ctx, pc, &m) != 0 || !m.path)
 		return UNW_STOP_NO_MODULE;
@@ -298,13 +335,9 @@ static int step(struct walk *w, struct unw_regs *next)
 		w->exact_pc = false;
 		return unw_fp_step(&w->f, next);
 	}
-	w->used_fp = false;
-	w->exact_pc = unw_rules_signal(rs);
-	if (w->f.ai->ra_is_pc) {
-		w->f.regs.r[w->f.ai->ra] = w->f.regs.pc;
-		w->f.regs.valid |= 1ULL << w->f.ai->ra;
-	}
-	return unw_rules_step(&w->f, rs, next);
+	if (slot)
+		*slot = (struct pc_slot){ pc, smp->space, smp->space_gen, rs };
+	return apply_rules(w, rs, next);
 }
 
 static void walk_init(struct walk *w, struct unw_session *u,

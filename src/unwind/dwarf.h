@@ -63,6 +63,11 @@ struct unw_sample {
 	const uint8_t *stack;    /* copy of [sp, sp + stack_size) */
 	size_t stack_size;       /* the valid bytes (perf's dyn_size) */
 	bool big_endian;         /* the recorder's byte order */
+	/* Optional (0: unknown): an address space and its generation. While
+	 * both stay the same, a pc lies in the same module (the find
+	 * callback's answer is stable), and the unwinder may remember the
+	 * CFI row per pc instead of asking again. */
+	uint64_t space, space_gen;
 };
 
 /* Why an unwind ended. */

@@ -155,6 +155,8 @@ size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
 		return n;
 	out[n++] = PD_CONTEXT_USER;
 	struct find_ctx fc = { p, proc_machine_findnew_thread(p->machine, s->pid, s->tid) };
+	us.space = fc.t->maps_id + 1;   /* its maps, as of this generation */
+	us.space_gen = p->machine->generation;
 	struct unw_result res;
 	size_t room = max - n < p->max_stack ? max - n : p->max_stack;
 	n += unw_dwarf_unwind(p->sess, &us, find_module, &fc, out + n, room, &res);
