@@ -24,14 +24,16 @@
 # History (2 shared cores, perf 6.1, the work case, 332 MB, 39k samples):
 #   first version: perf script 0.98 s, scorch fold 0.53 s CPU (1.8x);
 #   folding each distinct unwound chain once: 0.21 s (4.3x);
-#   2026-11-22 (quiet machine, medians of 5): perf script 0.716 s,
-#   scorch fold 0.087 s (8.2x, 453k samples/s); sort case (463 MB, 55k
-#   samples, 27k distinct chains): 1.401 s vs 0.234 s (6.0x). What it
+#   2026-11-22 (medians of 5-9, three runs of this script): perf script
+#   0.72-0.83 s, scorch fold 0.087-0.108 s (7.7-8.2x, 365-453k samples/s);
+#   sort case (463 MB, 55k samples, 27k distinct chains): 1.38-1.44 s vs
+#   0.21-0.23 s (6.0-6.5x). What it
 #   took: the file mapped instead of read(2)-copied and stack dumps
 #   queued by reference; compressed DWARF inflated by ISA-L, .debug_info
 #   only as far as the inline lookups need; a per-unit index of code DIEs
 #   for inline lookups; kallsyms parsed in place; frames folded once per
-#   distinct frame; leaner unwinding steps. Where the rest goes (work):
+#   distinct frame; CFI rows remembered per pc and address space; leaner
+#   unwinding steps. Where the rest goes (work):
 #   mapping and unmapping 332 MB of page cache ~22 ms (a floor: read(2)
 #   costs 50), unwinding ~20 ms, decoding ~8 ms, inflating 3.4 MB of
 #   libc's .debug_info ~6 ms (the units it needs sit 3 MB in), kallsyms
