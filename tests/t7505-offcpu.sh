@@ -42,12 +42,24 @@ if [ -n "$arch_ok" ] && need perf cc &&
 	}
 	"$SCORCH" offcpu --until-wakeup --no-preempt rec.data > wl.folded 2> wl.err
 	set -- $(share wl.folded)
-	if awk -v p="$1" 'BEGIN { exit !(p >= 70 && p <= 80) }'; then
+	# the times need every sleep's end: the workload is woken 20 times
+	# (10 rounds, 2 naps), but perf sometimes misses wakeups and switches
+	# on a busy machine (LOST records, or none at all: seen here with the
+	# same file read by perf script), and no reader can restore those
+	woken=$(perf script -i rec.data -F event,trace 2>/dev/null |
+		grep -c "sched_waking:.*comm=$wl pid=")
+	lost=0
+	[ "$woken" -ge 20 ] || lost=1
+	if [ "$lost" -gt 0 ]; then
+		skip "workload: nap_long's share and times" "the recording has $woken of the workload's 20 wakeups (perf missed events)"
+	elif awk -v p="$1" 'BEGIN { exit !(p >= 70 && p <= 80) }'; then
 		pass "workload: nap_long holds $1% of the sleep time (designed 75%)"
 	else
 		fail "workload: nap_long holds $1% of the sleep time (designed 75%)" "$(grep nap wl.folded)"
 	fi
-	if [ "$2" -ge 255 ] && [ "$2" -le 360 ] && [ "$3" -ge 85 ] && [ "$3" -le 130 ]; then
+	if [ "$lost" -gt 0 ]; then
+		:
+	elif [ "$2" -ge 255 ] && [ "$2" -le 360 ] && [ "$3" -ge 85 ] && [ "$3" -le 130 ]; then
 		pass "workload: nap_long $2 ms (300 slept), nap_short $3 ms (100 slept)"
 	else
 		fail "workload: nap_long $2 ms (300 slept), nap_short $3 ms (100 slept)"
@@ -56,7 +68,9 @@ if [ -n "$arch_ok" ] && need perf cc &&
 	"$SCORCH" offcpu --no-preempt rec.data > vol.folded
 	set -- $(share vol.folded)
 	p=$(awk -v l="$2" -v t="$4" 'BEGIN { printf "%.1f", 100 * l / t }')
-	if awk -v p="$p" 'BEGIN { exit !(p >= 70 && p <= 80) }'; then
+	if [ "$lost" -gt 0 ]; then
+		:
+	elif awk -v p="$p" 'BEGIN { exit !(p >= 70 && p <= 80) }'; then
 		pass "workload: nap_long is $p% of the voluntary off-CPU time (designed 75%)"
 	else
 		fail "workload: nap_long is $p% of the voluntary off-CPU time" "$(grep "^$wl" vol.folded | cut -c1-200)"
