@@ -76,7 +76,11 @@ if [ -n "$arch_ok" ] && need perf cc &&
 		fail "workload: nap_long is $p% of the voluntary off-CPU time" "$(grep "^$wl" vol.folded | cut -c1-200)"
 	fi
 	"$SCORCH" offcpu --pid rec.data > pid.folded
-	check_grep "workload: --pid names the process comm-PID" "^$wl-[0-9]+;" pid.folded
+	if [ "$woken" -gt 0 ]; then
+		check_grep "workload: --pid names the process comm-PID" "^$wl-[0-9]+;" pid.folded
+	else
+		skip "workload: --pid names the process comm-PID" "the recording has none of the workload's switches"
+	fi
 else
 	skip "off-CPU workload" "needs x86_64 or aarch64, cc and perf with sched tracepoints: $(head -c 200 rec.err 2>/dev/null)"
 fi
