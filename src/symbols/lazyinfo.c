@@ -71,6 +71,27 @@ static uint64_t rd(const uint8_t *p, int n, bool be)
 	return v;
 }
 
+/* A DWARF initial length at p, with left bytes there: *len the length
+ * that follows, *hdr its own size (4, or 12 for 64-bit DWARF). False
+ * when the bytes are short or the value is reserved. */
+static bool unit_length(const uint8_t *p, uint64_t left, bool be,
+			uint64_t *len, int *hdr)
+{
+	if (left < 4)
+		return false;
+	*len = rd(p, 4, be);
+	*hdr = 4;
+	if (*len == 0xffffffffu) {
+		if (left < 12)
+			return false;
+		*len = rd(p + 4, 8, be);
+		*hdr = 12;
+	} else if (*len >= 0xfffffff0u) {
+		return false;
+	}
+	return true;
+}
+
 /* ---- .debug_aranges ---- */
 
 static void add_range(struct lazy_info *l, uint64_t start, uint64_t len,
@@ -128,24 +149,13 @@ static bool read_aranges(struct lazy_info *l, Elf *e)
 	if (!d || !d->d_buf)
 		return false;
 	const uint8_t *p = d->d_buf, *end = p + d->d_size;
-	while (end - p >= 4) {
-		const uint8_t *set = p;
-		uint64_t len = rd(p, 4, l->be);
-		int off_size = 4;
-		p += 4;
-		if (len == 0xffffffffu) {
-			if (end - p < 8)
-				break;
-			len = rd(p, 8, l->be);
-			off_size = 8;
-			p += 8;
-		} else if (len >= 0xfffffff0u) {
-			break;
-		}
-		if (len > (uint64_t)(end - p))
-			break;
-		read_set(l, set, p, p + len, off_size);
-		p += len;
+	uint64_t len;
+	int hdr;
+	while (unit_length(p, (uint64_t)(end - p), l->be, &len, &hdr) &&
+	       len <= (uint64_t)(end - p) - (uint64_t)hdr) {
+		/* offsets in the set are as wide as 64-bit DWARF says */
+		read_set(l, p, p + hdr, p + hdr + len, hdr == 12 ? 8 : 4);
+		p += hdr + len;
 	}
 	if (l->nar == 0)
 		return false;
@@ -222,21 +232,11 @@ static int inflate_to(struct zsec *z, uint64_t want)
 /* The end of the last unit wholly inside the first n bytes of p. */
 static uint64_t whole_units(const uint8_t *p, uint64_t n, bool be)
 {
-	uint64_t off = 0;
-	while (n - off >= 4) {
-		uint64_t len = rd(p + off, 4, be), hdr = 4;
-		if (len == 0xffffffffu) {
-			if (n - off < 12)
-				break;
-			len = rd(p + off + 4, 8, be);
-			hdr = 12;
-		} else if (len >= 0xfffffff0u) {
-			break;
-		}
-		if (len > n - off - hdr)
-			break;
-		off += hdr + len;
-	}
+	uint64_t off = 0, len;
+	int hdr;
+	while (unit_length(p + off, n - off, be, &len, &hdr) &&
+	       len <= n - off - (uint64_t)hdr)
+		off += (uint64_t)hdr + len;
 	return off;
 }
 
@@ -254,19 +254,14 @@ int lazy_info_need(struct lazy_info *l, uint64_t off)
 {
 	struct zsec *z = &l->info;
 	uint64_t before = z->done;
-	if (off > z->size || z->size - off < 12 || info_to(l, off + 12) < 0)
-		return -1;
-	uint64_t len = rd(z->out + off, 4, l->be), hdr = 4;
-	if (len == 0xffffffffu) {
-		len = rd(z->out + off + 4, 8, l->be);
-		hdr = 12;
-	} else if (len >= 0xfffffff0u) {
-		return -1;
-	}
-	if (len > z->size - off - hdr)
+	uint64_t len;
+	int hdr;
+	if (off > z->size || z->size - off < 12 || info_to(l, off + 12) < 0 ||
+	    !unit_length(z->out + off, 12, l->be, &len, &hdr) ||
+	    len > z->size - off - (uint64_t)hdr)
 		return -1;
 	/* and a little more: neighbouring units often come next */
-	uint64_t end = off + hdr + len;
+	uint64_t end = off + (uint64_t)hdr + len;
 	if (end > z->done)
 		end = end + SLACK < end ? z->size : end + SLACK;
 	if (info_to(l, end) < 0)
