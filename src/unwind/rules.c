@@ -216,26 +216,16 @@ static bool cfa_value(const struct unw_frame *f, const struct unw_rules *rs,
 	       unw_expr_eval(f, ops, nops, false, 0, cfa, &is_value) == 0;
 }
 
-/* The registers saved on the stack (the bulk of most rows): one bounds
- * check each against the copy, a plain load on a little-endian host. */
+/* The registers saved on the stack (the bulk of most rows), in one
+ * loop of their own: no per-register rule dispatch. */
 static void load_saved(const struct unw_frame *f, const struct unw_rules *rs,
 		       uint64_t cfa, struct unw_regs *next)
 {
-	const struct unw_sample *s = f->smp;
-	uint64_t size = s->stack_size, base = f->stack_base;
 	for (unsigned k = 0; k < rs->nsaved; k++) {
 		unsigned i = rs->saved[k];
-		uint64_t addr = cfa + (uint64_t)rs->r[i].off, off = addr - base, v;
-		bool in = addr >= base && size >= 8 && off <= size - 8;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (in && !s->big_endian) {
-			__builtin_memcpy(&v, s->stack + off, 8);
-		} else
-#endif
-		if (!in || !unw_mem_read(f, addr, 8, &v)) {
-			continue;
-		}
-		if (i < f->ai->nregs) {
+		uint64_t v;
+		if (i < f->ai->nregs &&
+		    unw_mem_read8(f, cfa + (uint64_t)rs->r[i].off, &v)) {
 			next->r[i] = v;
 			next->valid |= 1ULL << i;
 		}
