@@ -3,14 +3,7 @@
  * (plt_loop.c). Stage: tests. Each is a few instructions, so a caller's
  * samples land often in its PLT stub.
  */
-int plt_f0(int x);
-int plt_f1(int x);
-int plt_f2(int x);
-int plt_f3(int x);
-int plt_f4(int x);
-int plt_f5(int x);
-int plt_f6(int x);
-int plt_f7(int x);
+#include "plt_lib.h"
 
 int plt_f0(int x) { return x + 1; }
 int plt_f1(int x) { return x + 2; }

@@ -8,14 +8,7 @@
  */
 #include <time.h>
 
-int plt_f0(int x);
-int plt_f1(int x);
-int plt_f2(int x);
-int plt_f3(int x);
-int plt_f4(int x);
-int plt_f5(int x);
-int plt_f6(int x);
-int plt_f7(int x);
+#include "plt_lib.h"
 
 static double since(const struct timespec *t0)
 {
