@@ -18,14 +18,23 @@ static const char *shared_path(char *buf, size_t len, const char *rel)
 	"989fb780e649c895b78740862027683e16b1442e/elf"
 #define LIBC_DEBUG "/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug"
 
+/* The corpus work_nofp binary's path; false (a failed check) when the
+ * corpus is not there. */
+static bool work_nofp(char *path, size_t len)
+{
+	shared_path(path, len, WORK_NOFP);
+	if (access(path, R_OK) == 0)
+		return true;
+	CHECK(!"corpus work_nofp missing (set SHARED)");
+	return false;
+}
+
 UNIT_TEST(inline_work_nofp)
 {
 	char path[512];
 	const struct sym_inline_frame *fr;
 	struct sym_inline *c = sym_inline_new();
-	shared_path(path, sizeof(path), WORK_NOFP);
-	if (access(path, R_OK) != 0) {
-		CHECK(!"corpus work_nofp missing (set SHARED)");
+	if (!work_nofp(path, sizeof(path))) {
 		sym_inline_free(c);
 		return;
 	}
@@ -77,9 +86,7 @@ UNIT_TEST(inline_names_only)
 	const struct sym_inline_frame *fr;
 	struct sym_inline *c = sym_inline_new();
 	sym_inline_names_only(c);
-	shared_path(path, sizeof(path), WORK_NOFP);
-	if (access(path, R_OK) != 0) {
-		CHECK(!"corpus work_nofp missing (set SHARED)");
+	if (!work_nofp(path, sizeof(path))) {
 		sym_inline_free(c);
 		return;
 	}
