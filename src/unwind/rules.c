@@ -34,6 +34,9 @@ struct unw_rules {
 	uint64_t same;          /* registers the caller shares (R_SAME) */
 	unsigned nsaved;        /* R_OFFSET registers (saved at CFA + off): */
 	uint8_t saved[UNW_NREGS]; /* ... by number, in the order of r[] */
+	int64_t saved_off[UNW_NREGS]; /* ... and their offsets, alike */
+	uint64_t saved_mask;    /* ... as a register set */
+	int64_t saved_lo, saved_hi; /* lowest and highest of the offsets */
 	unsigned nother;        /* registers with another rule to work out: */
 	uint8_t other[UNW_NREGS]; /* ... R_VAL_OFFSET, R_REG, R_EXPR */
 	unsigned nregs;
@@ -95,6 +98,18 @@ static struct rule compile_reg(Dwarf_Frame *fr, int regno)
 	return r;
 }
 
+static void add_saved(struct unw_rules *rs, unsigned i)
+{
+	int64_t off = rs->r[i].off;
+	if (!rs->nsaved || off < rs->saved_lo)
+		rs->saved_lo = off;
+	if (!rs->nsaved || off > rs->saved_hi)
+		rs->saved_hi = off;
+	rs->saved_off[rs->nsaved] = off;
+	rs->saved[rs->nsaved++] = (uint8_t)i;
+	rs->saved_mask |= 1ULL << i;
+}
+
 /* Sort the registers by what a step does with them: copy (same), work
  * out (other), or nothing (undefined, and a pc-only ra column). */
 static void index_rules(struct unw_rules *rs, const struct unw_arch_info *ai)
@@ -106,7 +121,7 @@ static void index_rules(struct unw_rules *rs, const struct unw_arch_info *ai)
 		if (kind == R_SAME)
 			rs->same |= 1ULL << i;
 		else if (kind == R_OFFSET)
-			rs->saved[rs->nsaved++] = (uint8_t)i;
+			add_saved(rs, i);
 		else
 			rs->other[rs->nother++] = (uint8_t)i;
 	}
@@ -216,18 +231,48 @@ static bool cfa_value(const struct unw_frame *f, const struct unw_rules *rs,
 	       unw_expr_eval(f, ops, nops, false, 0, cfa, &is_value) == 0;
 }
 
-/* The registers saved on the stack (the bulk of most rows), in one
- * loop of their own: no per-register rule dispatch. */
+/* Where the copy holds all of [cfa + saved_lo, cfa + saved_hi + 8), as
+ * a pointer to its first byte, or NULL when any of it is outside (or the
+ * copy is big-endian: then each load goes through unw_mem_read8).
+ * Modular like unw_mem_read8: lo <= hi rules out a range that wraps. */
+static const unsigned char *saved_span(const struct unw_frame *f,
+				       const struct unw_rules *rs, uint64_t cfa)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const struct unw_sample *s = f->smp;
+	uint64_t lo = cfa + (uint64_t)rs->saved_lo, hi = cfa + (uint64_t)rs->saved_hi;
+	uint64_t base = f->stack_base;
+	if (!s->big_endian && lo >= base && hi >= lo && hi - base <= s->stack_size &&
+	    s->stack_size - (hi - base) >= 8)
+		return s->stack + (lo - base);
+#else
+	(void)f, (void)rs, (void)cfa;
+#endif
+	return NULL;
+}
+
+/* The registers saved on the stack (the bulk of most rows, about five
+ * per x86_64 frame), in a loop of their own: when the copy holds them
+ * all (nearly always) one bounds check covers the lot and each is a
+ * plain load; otherwise each is read alone and may be missing. */
 static void load_saved(const struct unw_frame *f, const struct unw_rules *rs,
 		       uint64_t cfa, struct unw_regs *next)
 {
+	if (!rs->nsaved)
+		return;
+	const unsigned char *at = saved_span(f, rs, cfa);
+	if (at) {
+		for (unsigned k = 0; k < rs->nsaved; k++)
+			__builtin_memcpy(&next->r[rs->saved[k]],
+					 at + (rs->saved_off[k] - rs->saved_lo), 8);
+		next->valid |= rs->saved_mask;
+		return;
+	}
 	for (unsigned k = 0; k < rs->nsaved; k++) {
-		unsigned i = rs->saved[k];
 		uint64_t v;
-		if (i < f->ai->nregs &&
-		    unw_mem_read8(f, cfa + (uint64_t)rs->r[i].off, &v)) {
-			next->r[i] = v;
-			next->valid |= 1ULL << i;
+		if (unw_mem_read8(f, cfa + (uint64_t)rs->saved_off[k], &v)) {
+			next->r[rs->saved[k]] = v;
+			next->valid |= 1ULL << rs->saved[k];
 		}
 	}
 }
