@@ -63,15 +63,27 @@ void hmap_release(struct hmap *h)
 	hmap_init(h);
 }
 
+/* A slot holds the id and the top half of its key's hash: probing
+ * compares that tag and reads an entry (and its key) only on a likely
+ * match. Reading each entry instead cost a cache miss per probe, and
+ * linear probing at 3/4 load makes about 8 probes per absent key. */
+#define TAG_MASK 0xffffffff00000000ULL
+
+static inline uint64_t slot_of(uint64_t hash, size_t id)
+{
+	return (hash & TAG_MASK) | (uint64_t)(id + 1);
+}
+
 static void rehash(struct hmap *h)
 {
 	size_t n = h->nslots ? h->nslots * 2 : 64;
-	uint32_t *slots = xcalloc(n, sizeof(*slots));
+	uint64_t *slots = xcalloc(n, sizeof(*slots));
 	for (size_t id = 0; id < h->count; id++) {
-		size_t i = h->entries[id].hash & (n - 1);
+		uint64_t hash = h->entries[id].hash;
+		size_t i = hash & (n - 1);
 		while (slots[i])
 			i = (i + 1) & (n - 1);
-		slots[i] = (uint32_t)(id + 1);
+		slots[i] = slot_of(hash, id);
 	}
 	free(h->slots);
 	h->slots = slots;
@@ -83,15 +95,20 @@ static size_t lookup(const struct hmap *h, const void *key, size_t len,
 {
 	size_t mask = h->nslots - 1;
 	size_t i = hash & mask;
+	uint64_t tag = hash & TAG_MASK;
 	for (;;) {
-		uint32_t s = h->slots[i];
+		uint64_t s = h->slots[i];
 		if (!s) {
 			*slot = i;
 			return (size_t)-1;
 		}
-		const struct hmap_entry *e = &h->entries[s - 1];
-		if (e->hash == hash && e->len == len && memcmp(e->key, key, len) == 0)
-			return s - 1;
+		if ((s & TAG_MASK) == tag) {
+			size_t id = (uint32_t)s - 1;
+			const struct hmap_entry *e = &h->entries[id];
+			if (e->hash == hash && e->len == len &&
+			    memcmp(e->key, key, len) == 0)
+				return id;
+		}
 		i = (i + 1) & mask;
 	}
 }
@@ -124,7 +141,7 @@ size_t hmap_put(struct hmap *h, const void *key, size_t len, bool *added)
 	e->len = len;
 	e->hash = hash;
 	e->value = 0;
-	h->slots[slot] = (uint32_t)(id + 1);
+	h->slots[slot] = slot_of(hash, id);
 	return id;
 }
 

@@ -24,7 +24,7 @@ struct hmap_entry {
 struct hmap {
 	struct hmap_entry *entries; /* dense, by id */
 	size_t count, entries_cap;
-	uint32_t *slots;            /* id + 1, 0 = empty */
+	uint64_t *slots;            /* hash's top half | (id + 1), 0 = empty */
 	size_t nslots;              /* power of two */
 	struct arena keys;
 };
