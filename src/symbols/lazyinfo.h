@@ -37,7 +37,9 @@ struct lazy_info;
  * alone) before dwarf_begin_elf sees them: all inflated now but
  * .debug_info, of which a first chunk is (so that libdw finds DWARF)
  * when .debug_aranges can tell its units; else it is inflated whole
- * too. A section that fails is hidden from libdw: as SHT_NOBITS when
+ * too. Compressed sections no lookup reads (.debug_loclists, .debug_loc,
+ * macros, name indexes) are hidden as SHT_NOBITS, not inflated.
+ * A section that fails is hidden from libdw: as SHT_NOBITS when
  * its algorithm is unknown or its header claims more than its stream
  * can hold (libelf would allocate what the header says), as an empty
  * section when its stream breaks (.debug_info: its whole units). NULL
