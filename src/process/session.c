@@ -300,27 +300,6 @@ static void sort_queue(struct proc_session *ses)
 		q[k++] = ses->merge[a++];
 }
 
-/*
- * Start loading the first bytes of a queued sample's stack copy while
- * the one before it is delivered. Nothing has read those bytes yet (the
- * reader decodes only up to them): unwinding's first loads from each
- * copy were cache misses to memory, three quarters of a step's time.
- * The rest of the copy follows by the hardware's own prefetching.
- */
-enum { PREFETCH_STACK = 1024 };
-
-static void prefetch_stack(const struct proc_qev *e)
-{
-	if (e->kind != QEV_SAMPLE || !e->u.s.stack_dyn_size)
-		return;
-	const uint8_t *p = e->u.s.stack;
-	uint64_t n = e->u.s.stack_dyn_size;
-	if (n > PREFETCH_STACK)
-		n = PREFETCH_STACK;
-	for (uint64_t off = 0; off < n; off += 64)
-		__builtin_prefetch(p + off);
-}
-
 static int flush_upto(struct proc_session *ses, uint64_t limit)
 {
 	if (ses->nq == 0)
@@ -329,8 +308,6 @@ static int flush_upto(struct proc_session *ses, uint64_t limit)
 	size_t i = 0;
 	int rc = 0;
 	for (; i < ses->nq && ses->q[i]->time <= limit; i++) {
-		if (i + 1 < ses->nq)
-			prefetch_stack(ses->q[i + 1]);
 		if (rc == 0)
 			rc = deliver(ses, ses->q[i]);
 		free(ses->q[i]);
