@@ -2,7 +2,11 @@
  * kallsyms: kernel symbol text files (see kallsyms.h).
  * Stage: symbols. The file is read in blocks and the complete lines of
  * each block are parsed in place (no per-line copy or callback); names
- * are packed back to back into the table's arena. Invariant: the table
+ * are packed back to back into the table's arena. The usual line shape
+ * (16 hex digits, ' ', type, ' ', name) takes a fast path: the digits
+ * checked and converted 16 at once, the line's end found 16 bytes a step
+ * (a '\n' sentinel after the block's data bounds the scans). Any other
+ * shape goes through split, as sym_kallsyms_line. Invariant: the table
  * equals what feeding each line to sym_kallsyms_line gives; memory is one
  * block (plus the longest line) besides the table itself.
  */
@@ -20,6 +24,7 @@
 
 enum {
 	KS_BLOCK = 64 * 1024,    /* read size, and the name packing block */
+	KS_PAD = 64,             /* initialized bytes after the sentinel */
 	KS_LINE_BYTES = 40,      /* presizing: a symbol per 40 file bytes */
 	KS_RESERVE_MAX = 1 << 22 /* (at most this many) */
 };
@@ -49,47 +54,10 @@ struct ks_fields {
 	bool module;
 };
 
-/* Eight hex digits, s[0] the most significant, into *out; false when a
- * byte is not a hex digit. All eight at once, a byte per lane: for bytes
- * x below 0x80, x + (0x80 - '0') has its high bit set when x >= '0' and
- * x + (0x7f - '9') when x > '9', with no carry into the next lane. */
-static bool hex8(const char *s, uint32_t *out)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
-	uint64_t w;
-	memcpy(&w, s, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	if (w & highs)
-		return false;
-	uint64_t lower = w | ones * 0x20; /* 'A'-'F' to 'a'-'f' */
-	uint64_t digit = (w + ones * (0x80 - '0')) & ~(w + ones * (0x7f - '9'));
-	uint64_t alpha = (lower + ones * (0x80 - 'a')) & ~(lower + ones * (0x7f - 'f'));
-	if (((digit | alpha) & highs) != highs)
-		return false;
-	uint64_t v = (w & ones * 0x0f) + ((alpha & highs) >> 7) * 9;
-	v = (v << 4 | v >> 8) & 0x00ff00ff00ff00ffu;   /* digit pairs */
-	v = (v << 8 | v >> 16) & 0x0000ffff0000ffffu;  /* four digits */
-	*out = (uint32_t)(v << 16 | v >> 32);
-	return true;
-}
-
-/* The usual address: 16 hex digits. False when one is not a digit. */
-static bool hex16(const char *s, uint64_t *out)
-{
-	uint32_t hi, lo;
-	if (!hex8(s, &hi) || !hex8(s + 8, &lo))
-		return false;
-	*out = (uint64_t)hi << 32 | lo;
-	return true;
-}
-
-/* Leading hex digits of line[0, len) into *addr; returns their count. */
+/* Leading hex digits of line[0, len) into *addr; returns their count.
+ * Byte by byte: the reference the block loader's fast path must match. */
 static size_t hex_prefix(const char *line, size_t len, uint64_t *addr)
 {
-	if (len > 16 && line[16] == ' ' && hex16(line, addr))
-		return 16;
 	size_t i = 0;
 	unsigned v;
 	*addr = 0;
@@ -145,6 +113,12 @@ uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name)
 
 /* ---- loading a whole file ---- */
 
+/*
+ * The read buffer: its data, a '\n' right after it (a sentinel, so line
+ * scans need no bound) and KS_PAD initialized bytes after that, so the
+ * 16-byte loads and the 32-byte name copy below may run past the data.
+ */
+
 struct ks_load {
 	struct sym_table *t;
 	char *names;        /* free room for names in t->names */
@@ -155,8 +129,13 @@ struct ks_load {
 	uint64_t text;
 };
 
-/* Copy name into the packing block, NUL-terminated. */
-static const char *keep_name(struct ks_load *l, const char *s, size_t len)
+/* Copy name into the packing block, NUL-terminated. s lies in the read
+ * buffer (64 bytes from it may be read). A name under 64 bytes is copied
+ * as one or two fixed 32-byte moves (when the block has room for them)
+ * instead of a memcpy call. */
+__attribute__((always_inline))
+static inline const char *keep_name(struct ks_load *l, const char *s,
+				    size_t len)
 {
 	if (len >= l->names_left) {
 		size_t want = len >= KS_BLOCK / 2 ? len + 1 : KS_BLOCK;
@@ -164,7 +143,13 @@ static const char *keep_name(struct ks_load *l, const char *s, size_t len)
 		l->names_left = want;
 	}
 	char *p = l->names;
-	memcpy(p, s, len);
+	if (len < 64 && l->names_left >= 64) {
+		memcpy(p, s, 32);
+		if (len >= 32)
+			memcpy(p + 32, s + 32, 32);
+	} else {
+		memcpy(p, s, len);
+	}
 	p[len] = '\0';
 	l->names += len + 1;
 	l->names_left -= len + 1;
@@ -177,6 +162,20 @@ static bool is_text(const char *s, size_t len)
 	return len >= 5 && memcmp(s, "_text", 5) == 0 && (len == 5 || s[5] == '\0');
 }
 
+/* Inlined: the fast path's per-line cost is a few dozen instructions,
+ * a call's register saves would be a good part of it. */
+__attribute__((always_inline))
+static inline void add(struct ks_load *l, const struct ks_fields *f)
+{
+	const char *name = keep_name(l, f->name, f->len);
+	sym_table_add_kept0(l->t, f->addr, f->bind, name)->module = f->module;
+	l->added++;
+	if (!l->have_text && is_text(f->name, f->len)) {
+		l->have_text = true;
+		l->text = f->addr;
+	}
+}
+
 static void load_line(struct ks_load *l, const char *line, size_t len,
 		      const char *tab)
 {
@@ -184,30 +183,161 @@ static void load_line(struct ks_load *l, const char *line, size_t len,
 	int r = split(line, len, tab, &f);
 	if (r < 0)
 		l->bad++;
-	if (r <= 0)
-		return;
-	const char *name = keep_name(l, f.name, f.len);
-	sym_table_add_kept(l->t, f.addr, 0, f.bind, name)->module = f.module;
-	l->added++;
-	if (!l->have_text && is_text(f.name, f.len)) {
-		l->have_text = true;
-		l->text = f.addr;
+	if (r > 0)
+		add(l, &f);
+}
+
+/*
+ * The fast path's tools: 16 hex digits at once, and the first '\n' or
+ * '\t' from a point on (the buffer's sentinel stops it). With SSE2 both
+ * take 16 bytes per step; without, a word and a byte at a time.
+ */
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* s[0, 16) as hex digits, s[0] the most significant, into *out; false
+ * when one is not a hex digit. A digit is x - '0' <= 9 (unsigned), a
+ * letter (x | 0x20) - 'a' <= 5; (x | 0x20) - '0' is then a digit's value
+ * and a letter's value + 39. Digit pairs are joined in 16-bit lanes,
+ * packed to 8 bytes, and byte-swapped (the first pair is the top byte). */
+static inline bool hex16(const char *s, uint64_t *out)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	__m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+	__m128i a = _mm_sub_epi8(lower, _mm_set1_epi8('a'));
+	__m128i isd = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+	__m128i isa = _mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(5)), a);
+	if (_mm_movemask_epi8(_mm_or_si128(isd, isa)) != 0xffff)
+		return false;
+	__m128i v = _mm_sub_epi8(_mm_sub_epi8(lower, _mm_set1_epi8('0')),
+				 _mm_and_si128(isa, _mm_set1_epi8(39)));
+	v = _mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8));
+	v = _mm_and_si128(v, _mm_set1_epi16(0xff));
+	v = _mm_packus_epi16(v, v);
+	*out = __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(v));
+	return true;
+}
+
+/* The first '\n' or '\t' at or after s: ('\t', '\n') = (9, 10), so a
+ * byte is one when x - 9 <= 1 (unsigned). */
+static inline const char *scan_nl_tab(const char *s)
+{
+	for (;; s += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+		__m128i d = _mm_sub_epi8(x, _mm_set1_epi8('\t'));
+		int m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(1)), d));
+		if (m)
+			return s + __builtin_ctz((unsigned)m);
 	}
 }
 
-/* Parse the complete lines of buf[0, n); returns the bytes they took.
- * The next '\t' is searched once for all the lines before it (module
- * symbols come last: most blocks have none), not once per line. */
+#else
+
+/* Eight hex digits, s[0] the most significant, into *out; false when a
+ * byte is not a hex digit. All eight at once, a byte per lane: for bytes
+ * x below 0x80, x + (0x80 - '0') has its high bit set when x >= '0' and
+ * x + (0x7f - '9') when x > '9', with no carry into the next lane. */
+static inline bool hex8(const char *s, uint32_t *out)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+	uint64_t w;
+	memcpy(&w, s, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	if (w & highs)
+		return false;
+	uint64_t lower = w | ones * 0x20; /* 'A'-'F' to 'a'-'f' */
+	uint64_t digit = (w + ones * (0x80 - '0')) & ~(w + ones * (0x7f - '9'));
+	uint64_t alpha = (lower + ones * (0x80 - 'a')) & ~(lower + ones * (0x7f - 'f'));
+	if (((digit | alpha) & highs) != highs)
+		return false;
+	uint64_t v = (w & ones * 0x0f) + ((alpha & highs) >> 7) * 9;
+	v = (v << 4 | v >> 8) & 0x00ff00ff00ff00ffu;   /* digit pairs */
+	v = (v << 8 | v >> 16) & 0x0000ffff0000ffffu;  /* four digits */
+	*out = (uint32_t)(v << 16 | v >> 32);
+	return true;
+}
+
+static inline bool hex16(const char *s, uint64_t *out)
+{
+	uint32_t hi, lo;
+	if (!hex8(s, &hi) || !hex8(s + 8, &lo))
+		return false;
+	*out = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
+static inline const char *scan_nl_tab(const char *s)
+{
+	while (*s != '\n' && *s != '\t')
+		s++;
+	return s;
+}
+
+#endif
+
+/* The line at p, when it is "16 HEX DIGITS, ' ', type, ' ', ...": added,
+ * counted or passed over as split would, and the next line's start
+ * returned; NULL when it has no '\n' before end. p when the line has
+ * another shape (for split). The prefix holds no '\t' nor '\n' (the
+ * sentinel included), so the line's first tab is in the name. */
+static const char *fast_line(struct ks_load *l, const char *p, const char *end)
+{
+	struct ks_fields f;
+	if (p[16] != ' ' || p[18] != ' ' || p[17] == '\n' || !hex16(p, &f.addr))
+		return p;
+	const char *name = p + 19, *nl, *tab = NULL;
+	int kept = kept1[(uint8_t)p[17]];
+	if (!kept)
+		nl = memchr(name, '\n', (size_t)(end - name) + 1);
+	else if (*(nl = scan_nl_tab(name)) == '\t') {
+		tab = nl;
+		nl = memchr(tab, '\n', (size_t)(end - tab) + 1);
+	}
+	if (nl == end)
+		return NULL;
+	l->lineno++;
+	if (!kept || name[0] == '$')
+		return nl + 1;
+	if (nl == name) {
+		l->bad++;
+		return nl + 1;
+	}
+	f.name = name;
+	f.len = (size_t)((tab ? tab : nl) - name);
+	f.bind = kept - 1;
+	f.module = tab && memchr(tab, '[', (size_t)(nl - tab)) != NULL;
+	add(l, &f);
+	return nl + 1;
+}
+
+/* The line at p through split; the next line's start, NULL when it has
+ * no '\n' before end. */
+static const char *slow_line(struct ks_load *l, const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl)
+		return NULL;
+	l->lineno++;
+	if (nl > p)
+		load_line(l, p, (size_t)(nl - p), memchr(p, '\t', (size_t)(nl - p)));
+	return nl + 1;
+}
+
+/* Parse the complete lines of buf[0, n) (a read buffer: buf[n] is the
+ * sentinel); returns the bytes they took. */
 static size_t load_lines(struct ks_load *l, const char *buf, size_t n)
 {
-	const char *p = buf, *end = buf + n, *nl, *tab = NULL;
-	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		l->lineno++;
-		if ((!tab || tab < p) && !(tab = memchr(p, '\t', (size_t)(end - p))))
-			tab = end;
-		if (nl > p)
-			load_line(l, p, (size_t)(nl - p), tab < nl ? tab : NULL);
-		p = nl + 1;
+	const char *p = buf, *end = buf + n, *next;
+	while (p < end) {
+		next = fast_line(l, p, end);
+		if (next == p)
+			next = slow_line(l, p, end);
+		if (!next)
+			break;
+		p = next;
 	}
 	return (size_t)(p - buf);
 }
@@ -221,14 +351,23 @@ static ssize_t read_some(int fd, char *buf, size_t n)
 	return got < 0 ? -errno : got;
 }
 
+/* A read buffer of cap data bytes (bytes past the data initialized). */
+static char *buf_grow(char *buf, size_t old, size_t cap)
+{
+	buf = xrealloc(buf, cap + 1 + KS_PAD);
+	memset(buf + old, 0, cap - old + 1 + KS_PAD);
+	return buf;
+}
+
 /* Read fd to the end, parsing as blocks arrive. Returns 0 or -errno. */
 static int load_fd(struct ks_load *l, int fd)
 {
 	size_t cap = KS_BLOCK, have = 0;
-	char *buf = xmalloc(cap);
+	char *buf = buf_grow(NULL, 0, cap);
 	ssize_t got;
 	while ((got = read_some(fd, buf + have, cap - have)) > 0) {
 		have += (size_t)got;
+		buf[have] = '\n';
 		size_t used = load_lines(l, buf, have);
 		memmove(buf, buf + used, have - used);
 		have -= used;
@@ -236,10 +375,13 @@ static int load_fd(struct ks_load *l, int fd)
 			got = -E2BIG;
 			break;
 		}
-		if (have == cap)
-			buf = xrealloc(buf, cap *= 2);
+		if (have == cap) {
+			buf = buf_grow(buf, cap + 1 + KS_PAD, cap * 2);
+			cap *= 2;
+		}
 	}
 	if (got == 0 && have > 0) {
+		buf[have] = '\n';
 		l->lineno++;
 		load_line(l, buf, have, memchr(buf, '\t', have));
 	}
