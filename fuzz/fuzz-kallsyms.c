@@ -3,7 +3,9 @@
  * (sym_kallsyms_load: blocks read and parsed in place, names packed).
  * Stage: fuzz. The bytes become a file (a memfd, opened again through
  * /proc/self/fd/N); the loaded table is compared with the one that
- * feeding each line to sym_kallsyms_line gives, then searched.
+ * feeding each line to sym_kallsyms_line gives, then searched. A first
+ * byte with the high bit set puts the rest across the first read block's
+ * end (after one long line), where the loader carries a partial line.
  * Invariant under test: both give the same symbols, counts and _text,
  * and any bytes load without a crash, leak or undefined behaviour.
  */
@@ -57,29 +59,57 @@ static void compare(const struct by_lines *a, const struct sym_table *t,
 	}
 }
 
+/* The text to load: data itself, or, when its first byte has the high
+ * bit set, the rest of it after one long kept line that ends 1-64 bytes
+ * before the loader's first 64 KB read block does, so that the block's
+ * end falls among the fuzzed lines. Caller frees. */
+static char *make_text(const uint8_t *data, size_t size, size_t *len)
+{
+	size_t fill = 0;
+	if (size > 0 && (data[0] & 0x80)) {
+		fill = 65536 - 1 - (data[0] & 0x3f);
+		data++;
+		size--;
+	}
+	char *text = malloc(fill + size + 1);
+	if (!text)
+		return NULL;
+	if (fill) {
+		memset(text, 'x', fill);
+		memcpy(text, "ffffffff81000000 t ", 19);
+		text[fill - 1] = '\n';
+	}
+	memcpy(text + fill, data, size);
+	*len = fill + size;
+	return text;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("fuzz-kallsyms", MFD_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
+	size_t len;
+	char *text = make_text(data, size, &len);
+	int fd = text ? memfd_create("fuzz-kallsyms", MFD_CLOEXEC) : -1;
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
+		if (fd >= 0)
+			close(fd);
+		free(text);
 		return 0;
 	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	struct by_lines ref = { SYM_TABLE_INIT, 0, 0, 0 };
-	parse_lines((const char *)data, size, &ref);
+	parse_lines(text, len, &ref);
 	struct sym_table t = SYM_TABLE_INIT;
-	uint64_t bad = 0, text = 0;
+	uint64_t bad = 0, text_addr = 0;
 	struct diag d = DIAG_INIT;
-	int added = sym_kallsyms_load(path, &t, &bad, &text, &d);
+	int added = sym_kallsyms_load(path, &t, &bad, &text_addr, &d);
 	if (added >= 0)
-		compare(&ref, &t, added, bad, text);
+		compare(&ref, &t, added, bad, text_addr);
 	for (size_t i = 0; i < t.n && i < 64; i++)
 		(void)sym_table_find(&t, t.syms[i].end - 1);
 	sym_table_release(&t);
 	sym_table_release(&ref.t);
 	close(fd);
+	free(text);
 	return 0;
 }
