@@ -163,34 +163,68 @@ size_t proc_session_chain(struct proc_session *ses, const struct pd_sample *s,
 	return sample_chain(ses, s, chain, &hooked);
 }
 
+void proc_chain_walk_init(struct proc_session *ses, const struct pd_sample *s,
+			  struct proc_chain_walk *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->nr = sample_chain(ses, s, &w->chain, &w->hooked);
+	if (!w->hooked && (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0)) {
+		w->single = s->ip;   /* the sampled ip is the one frame */
+		w->chain = &w->single;
+		w->nr = 1;
+		w->kernel = pd_cpumode_is_kernel(s->cpumode);
+		w->max_frames = 1;
+		return;
+	}
+	w->markers = true;
+	w->max_frames = ses->max_stack;
+	w->inl = ses->inl && (w->hooked || ses->inline_all);
+}
+
+bool proc_chain_walk_next(struct proc_chain_walk *w, uint64_t *ip, bool *kernel,
+			  bool *inl)
+{
+	while (w->i < w->nr) {
+		uint64_t v = w->chain[w->i++];
+		/* unwound frames follow the hook's PD_CONTEXT_USER: no markers
+		 * there (its end mark, (uint64_t)-1, is an address to perf) */
+		if (w->markers && v >= PD_CONTEXT_MAX && !w->unwound) {
+			w->unwound = w->hooked && v == PD_CONTEXT_USER;
+			if (v == PD_CONTEXT_KERNEL || v == PD_CONTEXT_GUEST_KERNEL)
+				w->kernel = true;
+			else if (v == PD_CONTEXT_USER || v == PD_CONTEXT_GUEST_USER)
+				w->kernel = false;
+			continue;
+		}
+		*ip = v;
+		*kernel = w->kernel;
+		*inl = w->inl && !w->kernel;
+		return true;
+	}
+	return false;
+}
+
+size_t proc_session_ip_frames(struct proc_session *ses, struct proc_thread *t,
+			      bool kernel, bool inl, uint64_t ip,
+			      struct proc_frame **frames)
+{
+	proc_session_resolve(ses, t, kernel, ip, frame_slot(ses, 0));
+	size_t n = inl ? add_inlines(ses, 1) : 1;
+	*frames = ses->frames;
+	return n;
+}
+
 static size_t resolve_chain(struct proc_session *ses, struct proc_thread *t,
 			    const struct pd_sample *s)
 {
 	size_t n = 0;
-	const uint64_t *chain;
-	bool hooked;
-	uint64_t nr = sample_chain(ses, s, &chain, &hooked);
-	if (!hooked && (!(s->sample_type & PD_SAMPLE_CALLCHAIN) || s->nr_callchain == 0)) {
-		bool k = pd_cpumode_is_kernel(s->cpumode);
-		proc_session_resolve(ses, t, k, s->ip, frame_slot(ses, n++));
-		return n;
-	}
-	bool kernel = false, unwound = false;
-	bool inl = ses->inl && (hooked || ses->inline_all);
-	for (uint64_t i = 0; i < nr && n < ses->max_stack; i++) {
-		uint64_t ip = chain[i];
-		/* unwound frames follow the hook's PD_CONTEXT_USER: no markers
-		 * there (its end mark, (uint64_t)-1, is an address to perf) */
-		if (ip >= PD_CONTEXT_MAX && !unwound) {
-			unwound = hooked && ip == PD_CONTEXT_USER;
-			if (ip == PD_CONTEXT_KERNEL || ip == PD_CONTEXT_GUEST_KERNEL)
-				kernel = true;
-			else if (ip == PD_CONTEXT_USER || ip == PD_CONTEXT_GUEST_USER)
-				kernel = false;
-			continue;
-		}
+	struct proc_chain_walk w;
+	uint64_t ip;
+	bool kernel, inl;
+	proc_chain_walk_init(ses, s, &w);
+	while (n < w.max_frames && proc_chain_walk_next(&w, &ip, &kernel, &inl)) {
 		proc_session_resolve(ses, t, kernel, ip, frame_slot(ses, n++));
-		if (inl && !kernel)
+		if (inl)
 			n = add_inlines(ses, n);
 	}
 	return n;

@@ -114,6 +114,33 @@ size_t proc_session_chain(struct proc_session *ses, const struct pd_sample *s,
  * depend on the stack copy, not only on the recorded ips). */
 bool proc_session_hooked(const struct proc_session *ses, const struct pd_sample *s);
 
+/*
+ * A sample's chain address by address, as proc_session_frames resolves
+ * it: context markers skipped and switching between kernel and user
+ * maps, and whether an address expands into inline rows. A sample
+ * without a chain walks its sampled ip alone. Addresses are added while
+ * fewer than max_frames frames are there (max_stack; 1 for the sampled
+ * ip alone). Borrows the chain (see proc_session_chain).
+ */
+struct proc_chain_walk {
+	const uint64_t *chain;
+	uint64_t nr, i;
+	uint64_t single;             /* the sampled ip, when it is the chain */
+	size_t max_frames;
+	bool hooked, markers, unwound, kernel, inl;
+};
+void proc_chain_walk_init(struct proc_session *ses, const struct pd_sample *s,
+			  struct proc_chain_walk *w);
+/* The next address: false at the end. */
+bool proc_chain_walk_next(struct proc_chain_walk *w, uint64_t *ip, bool *kernel,
+			  bool *inl);
+/* The frames of one address of a walk: the frame, or its inline rows
+ * (innermost first) when inl. Borrowed until the next call. Returns the
+ * count (at least 1). */
+size_t proc_session_ip_frames(struct proc_session *ses, struct proc_thread *t,
+			      bool kernel, bool inl, uint64_t ip,
+			      struct proc_frame **frames);
+
 /* Resolve one address as perf does for a sample or chain entry. */
 void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
 			  bool kernel, uint64_t ip, struct proc_frame *out);
