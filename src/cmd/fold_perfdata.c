@@ -23,6 +23,8 @@
 
 #include "base/diag.h"
 #include "base/hmap.h"
+#include "base/u64map.h"
+#include "base/xalloc.h"
 #include "base/strbuf.h"
 #include "cmd/symopts.h"
 #include "process/session.h"
@@ -39,7 +41,10 @@ struct fold_ctx {
 	struct hmap chains;        /* sample key -> stack id + 1 (see chain_key) */
 	struct strbuf key;
 	struct hmap frame_memo;    /* struct frame_key -> offset in memo_text */
-	struct hmap ip_memo;       /* struct ip_key -> offset in memo_text */
+	struct u64map ip_memo;     /* chain address -> index + 1 in ipv of
+				    * its latest variant (see push_ip) */
+	struct ip_variant *ipv;
+	size_t nipv, ipv_cap;
 	struct strbuf memo_text;   /* per memo entry: u32 count, then per
 				    * part u32 length and its bytes (an
 				    * ip_memo entry: u32 frames first) */
@@ -273,23 +278,50 @@ static void chain_key(struct fold_ctx *c, struct proc_session *ses,
  * depths), and resolving every frame of each new chain cost more than
  * unwinding it.
  */
-struct ip_key {
-	uint64_t ip, generation;
+struct ip_variant {
+	uint64_t generation;
 	uint64_t space;   /* (maps_id + 1, 0: the kernel) << 2 | inl << 1 | java */
+	size_t at;        /* its entry in memo_text */
+	size_t next;      /* index + 1 of the ip's previous variant, 0: none */
 };
 
 /* Both memos and their text, dropped together when one grows large
- * (ip_memo entries point into the text). */
+ * (ip variants point into the text). */
 static void memo_bound(struct fold_ctx *c)
 {
-	if (c->frame_memo.count <= (1u << 20) && c->ip_memo.count <= (1u << 20) &&
+	if (c->frame_memo.count <= (1u << 20) && c->nipv <= (1u << 20) &&
 	    c->memo_text.len <= (64u << 20))
 		return;
 	hmap_release(&c->frame_memo);
 	hmap_init(&c->frame_memo);
-	hmap_release(&c->ip_memo);
-	hmap_init(&c->ip_memo);
+	u64map_clear(&c->ip_memo);
+	c->nipv = 0;
 	sb_reset(&c->memo_text);
+}
+
+/* The memo entry of ip in space as of generation, or SIZE_MAX. An
+ * address's variants are newest first, and generations only grow: the
+ * walk stops at the first older one (a shell starting programs makes
+ * thousands of generations). */
+static size_t ip_memo_find(const struct fold_ctx *c, uint64_t ip,
+			   uint64_t generation, uint64_t space)
+{
+	const uint64_t *head = u64map_find(&c->ip_memo, ip);
+	for (size_t v = head ? *head : 0; v && c->ipv[v - 1].generation == generation;
+	     v = c->ipv[v - 1].next)
+		if (c->ipv[v - 1].space == space)
+			return c->ipv[v - 1].at;
+	return SIZE_MAX;
+}
+
+static void ip_memo_add(struct fold_ctx *c, uint64_t ip, uint64_t generation,
+			uint64_t space, size_t at)
+{
+	bool added;
+	uint64_t *head = u64map_put(&c->ip_memo, ip, &added);
+	XGROW(c->ipv, c->ipv_cap, c->nipv + 1);
+	c->ipv[c->nipv] = (struct ip_variant){ generation, space, at, (size_t)*head };
+	*head = ++c->nipv;
 }
 
 /* Push the parts of one address's frames; returns how many frames. */
@@ -297,13 +329,11 @@ static size_t push_ip(struct fold_ctx *c, struct proc_session *ses,
 		      struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
 		      bool java)
 {
-	uint64_t space = kernel ? 0 : (uint64_t)t->maps_id + 1;
-	struct ip_key k = { ip, ses->machine.generation,
-			    space << 2 | (uint64_t)inl << 1 | (uint64_t)java };
-	bool added;
-	size_t id = hmap_put(&c->ip_memo, &k, sizeof(k), &added);
-	if (!added) {
-		size_t at = hmap_at(&c->ip_memo, id)->value;
+	uint64_t gen = ses->machine.generation;
+	uint64_t space = (kernel ? 0 : (uint64_t)t->maps_id + 1) << 2 |
+			 (uint64_t)inl << 1 | (uint64_t)java;
+	size_t at = ip_memo_find(c, ip, gen, space);
+	if (at != SIZE_MAX) {
 		memo_replay(c, at + 4);
 		return memo_u32(&c->memo_text, at);
 	}
@@ -312,10 +342,10 @@ static size_t push_ip(struct fold_ctx *c, struct proc_session *ses,
 	size_t first = c->b.nframes;
 	for (size_t i = 0; i < n; i++)
 		push_frame_memo(c, &frames[i], java);
-	size_t at = c->memo_text.len;
+	at = c->memo_text.len;
 	memo_put_u32(&c->memo_text, (uint32_t)n);
 	memo_record(c, first);
-	hmap_at(&c->ip_memo, id)->value = at;
+	ip_memo_add(c, ip, gen, space, at);
 	return n;
 }
 
@@ -452,7 +482,6 @@ static int run(const char *path, const char *shown,
 	}
 	hmap_init(&c.chains);
 	hmap_init(&c.frame_memo);
-	hmap_init(&c.ip_memo);
 	struct proc_session ses;
 	int rc = proc_session_open(&ses, path, &cfg);
 	if (rc >= 0)
@@ -472,7 +501,8 @@ static int run(const char *path, const char *shown,
 	stack_builder_release(&c.b);
 	hmap_release(&c.chains);
 	hmap_release(&c.frame_memo);
-	hmap_release(&c.ip_memo);
+	u64map_release(&c.ip_memo);
+	free(c.ipv);
 	sb_release(&c.memo_text);
 	sb_release(&c.key);
 	sb_release(&c.pname);
