@@ -116,7 +116,7 @@ uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name)
 /*
  * The read buffer: its data, a '\n' right after it (a sentinel, so line
  * scans need no bound) and KS_PAD initialized bytes after that, so the
- * 16-byte loads and the 32-byte name copy below may run past the data.
+ * 16-byte loads and the 64-byte name copies below may run past the data.
  */
 
 struct ks_load {
