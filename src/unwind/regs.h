@@ -77,6 +77,24 @@ int unw_perf_to_dwarf(enum unw_arch arch, unsigned perf_reg, bool *is_pc);
 int unw_regs_from_perf(enum unw_arch arch, uint64_t mask, const uint64_t *vals,
 		       size_t nvals, struct unw_regs *out);
 
+/* A sample_regs_user mask of one arch, compiled once for the samples
+ * that share it: which value goes to which DWARF register. */
+struct unw_regs_map {
+	enum unw_arch arch;
+	uint64_t mask;
+	unsigned nvals;          /* values a sample carries: popcount(mask) */
+	unsigned n;              /* registers with a DWARF number: */
+	uint8_t dw[64], idx[64]; /* ... r[dw[k]] = vals[idx[k]] */
+	int pc_idx;              /* the pc's value, or -1 */
+	uint64_t valid;          /* the registers set */
+	bool ok;                 /* arch known, pc and sp present */
+};
+
+void unw_regs_map_init(struct unw_regs_map *m, enum unw_arch arch, uint64_t mask);
+/* unw_regs_from_perf through a compiled map (same results). */
+int unw_regs_map_apply(const struct unw_regs_map *m, const uint64_t *vals,
+		       size_t nvals, struct unw_regs *out);
+
 /* The mask perf record --call-graph dwarf sets for arch (all general
  * registers the unwinder may need), for tests and synthetic samples. */
 uint64_t unw_perf_dwarf_mask(enum unw_arch arch);

@@ -115,21 +115,49 @@ static size_t kernel_part(const struct pd_sample *s, uint64_t *out, size_t max,
 	return n;
 }
 
-bool unw_sample_from_perf(const struct pd_sample *s, enum unw_arch arch,
-			  bool big_endian, struct unw_sample *us)
+/* unw_sample_from_perf with the sample's registers through map (of
+ * the sample's arch and mask). */
+static bool fill_sample(const struct pd_sample *s, const struct unw_regs_map *map,
+			bool big_endian, struct unw_sample *us)
 {
 	memset(us, 0, sizeof(*us));
-	us->arch = arch != UNW_ARCH_UNKNOWN ? arch : guess_arch(s->regs_user.mask);
+	us->arch = map->arch;
 	if (!unw_perf_has_stack(s) ||
 	    s->regs_user.abi != 2 ||   /* PERF_SAMPLE_REGS_ABI_64 only */
-	    unw_regs_from_perf(us->arch, s->regs_user.mask, s->regs_user.regs,
-			       s->regs_user.nr, &us->regs) != 0)
+	    unw_regs_map_apply(map, s->regs_user.regs, s->regs_user.nr, &us->regs) != 0)
 		return false;
 	us->stack = s->stack;
 	us->stack_size = s->stack_dyn_size <= s->stack_size ? s->stack_dyn_size
 							    : s->stack_size;
 	us->big_endian = big_endian;
 	return true;
+}
+
+static enum unw_arch sample_arch(const struct pd_sample *s, enum unw_arch arch)
+{
+	return arch != UNW_ARCH_UNKNOWN ? arch : guess_arch(s->regs_user.mask);
+}
+
+bool unw_sample_from_perf(const struct pd_sample *s, enum unw_arch arch,
+			  bool big_endian, struct unw_sample *us)
+{
+	struct unw_regs_map map;
+	unw_regs_map_init(&map, sample_arch(s, arch), s->regs_user.mask);
+	return fill_sample(s, &map, big_endian, us);
+}
+
+/* The sample's register map: the last one, while arch and mask repeat
+ * (they come from the event's attr: one or a few per file). */
+static const struct unw_regs_map *regs_map(struct unw_perf *p,
+					   const struct pd_sample *s)
+{
+	enum unw_arch arch = sample_arch(s, p->arch);
+	if (!p->regs_map_set || p->regs_map.arch != arch ||
+	    p->regs_map.mask != s->regs_user.mask) {
+		unw_regs_map_init(&p->regs_map, arch, s->regs_user.mask);
+		p->regs_map_set = true;
+	}
+	return &p->regs_map;
 }
 
 /* Pipe files announce their arch in a HEADER_FEATURE record, after the
@@ -148,7 +176,7 @@ size_t unw_perf_callchain(struct unw_perf *p, const struct pd_sample *s,
 {
 	struct unw_sample us;
 	update_arch(p);
-	if (!unw_sample_from_perf(s, p->arch, p->big_endian, &us))
+	if (!fill_sample(s, regs_map(p, s), p->big_endian, &us))
 		return kernel_part(s, out, max, true);
 	size_t n = kernel_part(s, out, max, false);
 	if (n + 2 > max)

@@ -67,6 +67,8 @@ struct unw_perf {
 	const struct proc_thread *last_thread;
 	uint64_t last_generation;
 	bool last_ok;
+	struct unw_regs_map regs_map; /* the last samples' arch and mask */
+	bool regs_map_set;
 };
 
 /* Which frames get inline rows (perf: DWARF chains by default). */

@@ -41,6 +41,29 @@ UNIT_TEST(unwind_regs_x86_64)
 	CHECK(unw_regs_from_perf(UNW_ARCH_X86_64, 0x3f, vals, 6, &r) < 0);
 }
 
+/* One compiled map serves many samples; a sample with fewer values than
+ * its mask says, or a map without pc or sp, is refused each time. */
+UNIT_TEST(unwind_regs_map_reuse)
+{
+	struct unw_regs_map m;
+	struct unw_regs r;
+	uint64_t a[20], b[20];
+	for (int i = 0; i < 20; i++) {
+		a[i] = 100 + i;
+		b[i] = 200 + i;
+	}
+	unw_regs_map_init(&m, UNW_ARCH_X86_64, unw_perf_dwarf_mask(UNW_ARCH_X86_64));
+	CHECK(m.ok && m.nvals == 20 && m.pc_idx == 8 && m.valid == 0xffff);
+	CHECK(unw_regs_map_apply(&m, a, 20, &r) == 0 && r.r[3] == 101 && r.pc == 108);
+	CHECK(unw_regs_map_apply(&m, b, 20, &r) == 0 && r.r[3] == 201 && r.pc == 208 &&
+	      r.r[15] == 219 && r.valid == 0xffff && r.has_pc);
+	CHECK(unw_regs_map_apply(&m, b, 19, &r) < 0 && !r.has_pc && r.valid == 0);
+	unw_regs_map_init(&m, UNW_ARCH_X86_64, 0xff); /* no ip: can't unwind */
+	CHECK(!m.ok && unw_regs_map_apply(&m, a, 20, &r) < 0);
+	unw_regs_map_init(&m, UNW_ARCH_UNKNOWN, 0xff0fff);
+	CHECK(!m.ok && unw_regs_map_apply(&m, a, 20, &r) < 0);
+}
+
 UNIT_TEST(unwind_regs_aarch64)
 {
 	const struct unw_arch_info *ai = unw_arch_info(UNW_ARCH_AARCH64);
