@@ -272,7 +272,8 @@ struct walk {
 	struct unw_session *u;
 	unw_find_fn find;
 	void *ctx;
-	struct unw_frame f;
+	struct unw_frame *f;        /* the frame being stepped: one of fr */
+	struct unw_frame fr[2];     /* a step writes the other one's regs */
 	bool exact_pc;       /* pc is not a return address (frame 0, signal) */
 	bool used_fp;
 };
@@ -291,17 +292,17 @@ static int apply_rules(struct walk *w, const struct unw_rules *rs,
 {
 	w->used_fp = false;
 	w->exact_pc = unw_rules_signal(rs);
-	if (w->f.ai->ra_is_pc) {
-		w->f.regs.r[w->f.ai->ra] = w->f.regs.pc;
-		w->f.regs.valid |= 1ULL << w->f.ai->ra;
+	if (w->f->ai->ra_is_pc) {
+		w->f->regs.r[w->f->ai->ra] = w->f->regs.pc;
+		w->f->regs.valid |= 1ULL << w->f->ai->ra;
 	}
-	return unw_rules_step(&w->f, rs, next);
+	return unw_rules_step(w->f, rs, next);
 }
 
 /* The slot of pc when the sample names its address space, else NULL. */
 static struct pc_slot *pc_slot(struct walk *w, uint64_t pc)
 {
-	const struct unw_sample *smp = w->f.smp;
+	const struct unw_sample *smp = w->f->smp;
 	if (!smp->space)
 		return NULL;
 	return &w->u->pcache[(pc ^ pc >> 12) & (PCACHE - 1)];
@@ -311,9 +312,9 @@ static struct pc_slot *pc_slot(struct walk *w, uint64_t pc)
 static int step(struct walk *w, struct unw_regs *next)
 {
 	struct unw_module m = { NULL, NULL, 0, 0, 0 };
-	uint64_t pc = w->f.regs.pc - (w->exact_pc ? 0 : 1);
+	uint64_t pc = w->f->regs.pc - (w->exact_pc ? 0 : 1);
 	uint64_t addr;
-	const struct unw_sample *smp = w->f.smp;
+	const struct unw_sample *smp = w->f->smp;
 	struct pc_slot *slot = pc_slot(w, pc);
 	if (slot && slot->rs && slot->pc == pc && slot->space == smp->space &&
 	    slot->gen == smp->space_gen)
@@ -327,13 +328,13 @@ static int step(struct walk *w, struct unw_regs *next)
 	struct unw_rules *rs = NULL;
 	bool mapped = file_addr(d, &m, pc, &addr);
 	if (mapped)
-		rs = memo_find(w->u, d, addr, w->f.ai);
+		rs = memo_find(w->u, d, addr, w->f->ai);
 	if (!rs && mapped && at_entry(d, addr))
 		return UNW_STOP_END;
 	if (!rs) {
 		w->used_fp = true;
 		w->exact_pc = false;
-		return unw_fp_step(&w->f, next);
+		return unw_fp_step(w->f, next);
 	}
 	if (slot)
 		*slot = (struct pc_slot){ pc, smp->space, smp->space_gen, rs };
@@ -346,10 +347,13 @@ static void walk_init(struct walk *w, struct unw_session *u,
 	w->u = u;
 	w->find = find;
 	w->ctx = ctx;
-	w->f.regs = smp->regs;
-	w->f.ai = unw_arch_info(smp->arch);
-	w->f.smp = smp;
-	w->f.stack_base = w->f.ai ? smp->regs.r[w->f.ai->sp] : 0;
+	for (int i = 0; i < 2; i++) {
+		w->fr[i].ai = unw_arch_info(smp->arch);
+		w->fr[i].smp = smp;
+		w->fr[i].stack_base = w->fr[i].ai ? smp->regs.r[w->fr[i].ai->sp] : 0;
+	}
+	w->f = &w->fr[0];
+	w->f->regs = smp->regs;
 	w->exact_pc = true;
 	w->used_fp = false;
 }
@@ -368,18 +372,6 @@ static size_t finish(struct unw_session *u, struct unw_result *res, size_t n,
 	return n;
 }
 
-/* dst = src for an arch of nregs registers (a whole unw_regs is 288
- * bytes, which gcc copies with a slow rep movs; a per-register loop over
- * the valid mask cost ~90 instructions a frame). */
-static void regs_take(struct unw_regs *dst, const struct unw_regs *src,
-		      unsigned nregs)
-{
-	unw_regs_copy(dst->r, src->r, nregs);
-	dst->valid = src->valid;
-	dst->pc = src->pc;
-	dst->has_pc = src->has_pc;
-}
-
 /*
  * The loop guard. A caller's sp is above its callee's, or equal when
  * the callee keeps its return address in a register and has not touched
@@ -390,12 +382,12 @@ static void regs_take(struct unw_regs *dst, const struct unw_regs *src,
 static bool no_progress(const struct walk *w, const struct unw_regs *next,
 			unsigned *flat)
 {
-	uint64_t sp = w->f.regs.r[w->f.ai->sp], nsp = next->r[w->f.ai->sp];
+	uint64_t sp = w->f->regs.r[w->f->ai->sp], nsp = next->r[w->f->ai->sp];
 	if (nsp > sp) {
 		*flat = 0;
 		return false;
 	}
-	return nsp < sp || next->pc == w->f.regs.pc || ++*flat > MAX_FLAT;
+	return nsp < sp || next->pc == w->f->regs.pc || ++*flat > MAX_FLAT;
 }
 
 size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
@@ -409,25 +401,28 @@ size_t unw_dwarf_unwind(struct unw_session *u, const struct unw_sample *smp,
 	walk_init(&w, u, smp, find, ctx);
 	if (max > UNW_MAX_DEPTH)
 		max = UNW_MAX_DEPTH;
-	if (!w.f.ai || !smp->regs.has_pc ||
-	    !(smp->regs.valid & (1ULL << w.f.ai->sp)) || max == 0)
+	if (!w.f->ai || !smp->regs.has_pc ||
+	    !(smp->regs.valid & (1ULL << w.f->ai->sp)) || max == 0)
 		return finish(u, res, 0, UNW_STOP_BAD_REGS, fp_from);
 	ips[n++] = smp->regs.pc;
 	for (;;) {
-		struct unw_regs next;
-		int stop = step(&w, &next);
+		/* the caller's registers go to the other frame, which then
+		 * becomes the current one: no copy per step */
+		struct unw_frame *caller = w.f == &w.fr[0] ? &w.fr[1] : &w.fr[0];
+		struct unw_regs *next = &caller->regs;
+		int stop = step(&w, next);
 		if (stop)
 			return finish(u, res, n, stop, fp_from);
-		if (no_progress(&w, &next, &flat))
+		if (no_progress(&w, next, &flat))
 			return finish(u, res, n, UNW_STOP_LOOP, fp_from);
-		if (next.pc == 0)
+		if (next->pc == 0)
 			return finish(u, res, n, UNW_STOP_END, fp_from);
 		if (n >= max)
 			return finish(u, res, n, UNW_STOP_DEPTH, fp_from);
 		if (w.used_fp && fp_from == SIZE_MAX)
 			fp_from = n;
-		ips[n++] = next.pc - (w.exact_pc ? 0 : 1);
-		regs_take(&w.f.regs, &next, w.f.ai->nregs);
+		ips[n++] = next->pc - (w.exact_pc ? 0 : 1);
+		w.f = caller;
 	}
 }
 
