@@ -8,7 +8,8 @@
 #         random lines: many distinct call chains through libc;
 #   1. records it with `perf record -F FREQ --call-graph dwarf` until the
 #      file has at least MB megabytes (default 200; ~8 KB per sample);
-#   2. runs `perf script > /dev/null` and `scorch fold` on that file REPS
+#   2. puts the file in the page cache the usual way (see warm), then
+#      runs `perf script > /dev/null` and `scorch fold` on that file REPS
 #      times each (default 5, alternating: one run of either can be 30%
 #      off on a shared machine) and compares their median CPU time (perf
 #      stat task-clock, children such as perf's addr2line included);
@@ -89,11 +90,22 @@ record() { # NAME
 	done
 }
 
+# warm FILE: the file in the page cache as it is after being written or
+# read through: evicted, then read once front to back. How the cache
+# holds it moves both tools' kernel time by up to 5x (a file faulted back
+# in page by page after eviction sits in small folios, each mapped on its
+# own: scorch's system time on the work case went from 8 to 45 ms).
+warm() {
+	dd if="$1" iflag=nocache count=0 status=none 2> /dev/null || true
+	cat "$1" > /dev/null
+}
+
 run_case() { # NAME
 	dir=$base/$1
 	mkdir -p "$dir"
 	record "$1"
 	local data=$dir/perf.data perf_runs= scorch_runs=
+	warm "$data"
 	for _ in $(seq "$REPS"); do
 		perf_runs="$perf_runs $(cpu /dev/null perf --buildid-dir "$dir/buildid" script -i "$data")"
 		scorch_runs="$scorch_runs $(cpu "$dir/scorch.folded" "$SCORCH" fold --buildid-dir "$dir/buildid" "$data")"
