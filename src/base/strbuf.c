@@ -59,7 +59,8 @@ void sb_grow(struct strbuf *sb, size_t extra)
 
 void sb_add(struct strbuf *sb, const void *data, size_t len)
 {
-	sb_grow(sb, len);
+	if (len >= sb->cap - sb->len)   /* no room for len bytes and the NUL */
+		sb_grow(sb, len);
 	if (len) /* data may be NULL when len is 0 (an empty callchain) */
 		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;

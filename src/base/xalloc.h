@@ -21,6 +21,13 @@ void *xmemdup(const void *p, size_t n);
 /* Grow *arr (of *cap elements of elem_size) so it holds at least need
  * elements; capacity at least doubles. */
 void xgrow(void **arr, size_t *cap, size_t need, size_t elem_size);
-#define XGROW(arr, cap, need) xgrow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* xgrow when need exceeds cap; the common case (room left) is a compare
+ * here instead of a call (hot loops append an element at a time). */
+#define XGROW(arr, cap, need)                                                 \
+	do {                                                                  \
+		size_t xgrow_need_ = (need);                                  \
+		if (xgrow_need_ > (cap))                                      \
+			xgrow((void **)&(arr), &(cap), xgrow_need_, sizeof(*(arr))); \
+	} while (0)
 
 #endif
