@@ -118,6 +118,9 @@ static void index_rules(struct unw_rules *rs, const struct unw_arch_info *ai)
 		uint8_t kind = rs->r[i].kind;
 		if (kind == R_UNDEF || (kind == R_SAME && i == ai->ra && ai->ra_is_pc))
 			continue;
+		/* sp = CFA (x86_64's every row): what a step ends with anyway */
+		if (i == ai->sp && kind == R_VAL_OFFSET && rs->r[i].off == 0)
+			continue;
 		if (kind == R_SAME)
 			rs->same |= 1ULL << i;
 		else if (kind == R_OFFSET)
