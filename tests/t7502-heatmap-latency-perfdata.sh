@@ -86,11 +86,15 @@ if record_block && [ -s rec.data ]; then
 		return 0 2>/dev/null || exit 0
 	fi
 	check_same "fresh recording: pairs equal the perf script computation ($(wc -l < rec.exp) pairs)" rec.exp rec.pairs
-	# cells: default bucketing computed directly from those pairs
-	awk 'NR == FNR { if (FNR == 1 || $1 < t0) t0 = $1; if ($2 > max) max = $2; next }
-		{ step = int(max / 50); c = int(($1 - t0) / 1000000); r = int($2 / step); n[c "\t" r]++ }
+	# cells: default bucketing computed directly from those pairs (row
+	# height max/50; when every request took under 50 us that is 0 and
+	# scorch asks for --steplat, as trace2heatmap.pl would divide by
+	# zero: both then use rows of 1 us)
+	step=$(awk '{ if ($2 > max) max = $2 } END { s = int(max / 50); print (s > 0 ? s : 1) }' rec.exp)
+	awk -v step="$step" 'NR == FNR { if (FNR == 1 || $1 < t0) t0 = $1; next }
+		{ c = int(($1 - t0) / 1000000); r = int($2 / step); n[c "\t" r]++ }
 		END { for (k in n) print k "\t" n[k] }' rec.exp rec.exp | sort > rec.cells.exp
-	"$SCORCH" heatmap latency --cells rec.data | tail -n +2 | cut -f1-3 | sort > rec.cells
+	"$SCORCH" heatmap latency --cells --steplat "$step" rec.data | tail -n +2 | cut -f1-3 | sort > rec.cells
 	check_same "fresh recording: cells equal a direct computation" rec.cells.exp rec.cells
 	n=$(awk '{ s += $3 } END { print s + 0 }' rec.cells)
 	if [ "$n" -ge 400 ]; then pass "fresh recording: $n pairs, at least dd's 400 writes"; else fail "fresh recording: only $n pairs"; fi
