@@ -11,33 +11,13 @@
  */
 #include "symbols/kallsyms.h"
 #include "symbols/table.h"
+#include "kallsyms_ref.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-struct by_lines {
-	struct sym_table t;
-	uint64_t bad, text;
-	int added;
-};
-
-static void parse_lines(const char *s, size_t size, struct by_lines *r)
-{
-	const char *end = s + size;
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		int rc = len ? sym_kallsyms_line(&r->t, s, len) : 0;
-		r->added += rc > 0;
-		r->bad += rc < 0;
-		s = nl ? nl + 1 : end;
-	}
-	r->text = sym_kallsyms_addr_of(&r->t, "_text");
-	sym_table_finish(&r->t, true);
-}
 
 static bool same_entry(const struct sym_entry *x, const struct sym_entry *y)
 {
@@ -46,7 +26,7 @@ static bool same_entry(const struct sym_entry *x, const struct sym_entry *y)
 	       x->sized == y->sized && strcmp(x->name, y->name) == 0;
 }
 
-static void compare(const struct by_lines *a, const struct sym_table *t,
+static void compare(const struct ks_ref *a, const struct sym_table *t,
 		    int added, uint64_t bad, uint64_t text)
 {
 	bool same = a->added == added && a->bad == bad && a->text == text &&
@@ -97,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	struct by_lines ref = { SYM_TABLE_INIT, 0, 0, 0 };
-	parse_lines(text, len, &ref);
+	struct ks_ref ref = { SYM_TABLE_INIT, 0, 0, 0 };
+	ks_ref_lines(text, len, &ref);
 	struct sym_table t = SYM_TABLE_INIT;
 	uint64_t bad = 0, text_addr = 0;
 	struct diag d = DIAG_INIT;

@@ -13,33 +13,12 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "kallsyms_ref.h"
 #include "unit.h"
-
-/* What loading one text gave (file or lines). */
-struct ks_result {
-	struct sym_table t;
-	int added;
-	uint64_t bad, text;
-};
-
-static void by_lines(const char *s, size_t size, struct ks_result *r)
-{
-	const char *end = s + size;
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		int rc = len ? sym_kallsyms_line(&r->t, s, len) : 0;
-		r->added += rc > 0;
-		r->bad += rc < 0;
-		s = nl ? nl + 1 : end;
-	}
-	r->text = sym_kallsyms_addr_of(&r->t, "_text");
-	sym_table_finish(&r->t, true);
-}
 
 /* sym_kallsyms_load of text written to a temporary file; false when the
  * file could not be written or the load failed. */
-static bool by_file(const char *text, size_t len, struct ks_result *r)
+static bool by_file(const char *text, size_t len, struct ks_ref *r)
 {
 	char path[] = "/tmp/scorch-unit-ks-XXXXXX";
 	int fd = mkstemp(path);
@@ -70,12 +49,12 @@ static bool same_entries(const struct sym_table *a, const struct sym_table *b)
 
 /* Load text both ways; true when tables, counts and _text agree. *out
  * (when not NULL) gets the file's result, to release. */
-static bool same_both_ways(const char *text, size_t len, struct ks_result *out)
+static bool same_both_ways(const char *text, size_t len, struct ks_ref *out)
 {
-	struct ks_result f = { SYM_TABLE_INIT, 0, 0, 0 };
-	struct ks_result l = { SYM_TABLE_INIT, 0, 0, 0 };
+	struct ks_ref f = { SYM_TABLE_INIT, 0, 0, 0 };
+	struct ks_ref l = { SYM_TABLE_INIT, 0, 0, 0 };
 	bool ok = by_file(text, len, &f);
-	by_lines(text, len, &l);
+	ks_ref_lines(text, len, &l);
 	ok = ok && f.added == l.added && f.bad == l.bad && f.text == l.text &&
 	     same_entries(&f.t, &l.t);
 	if (!ok)
@@ -106,7 +85,7 @@ UNIT_TEST(kallsyms_fast_every_address_byte)
 			sb_addf(&sb, " T s%d_%d\n", pos, b);
 		}
 	}
-	struct ks_result r;
+	struct ks_ref r;
 	CHECK(same_both_ways(sb.buf, sb.len, &r));
 	/* one not bad: ' ' at 14 makes "ffffffff810000 0 T...", type '0' */
 	CHECK(r.added == 16 * 22 && r.bad == 16 * (254 - 22) - 1);
@@ -122,7 +101,7 @@ UNIT_TEST(kallsyms_fast_uppercase)
 		"ffffffff8100abce T lower\n"
 		"fFfFfFfF8100AbCf T mixed\n"
 		"0123456789ABCDEF t all_digits\n";
-	struct ks_result r;
+	struct ks_ref r;
 	CHECK(same_both_ways(text, sizeof(text) - 1, &r));
 	CHECK(r.added == 4 && r.t.n == 4);
 	CHECK(r.t.n == 4 && r.t.syms[0].start == 0x0123456789abcdefull &&
@@ -153,7 +132,7 @@ UNIT_TEST(kallsyms_fast_other_shapes)
 		"ffffffff81000040 T crlf\r\n"
 		"\n\n"
 		"ffffffff81000050 t no_newline_at_end";
-	struct ks_result r;
+	struct ks_ref r;
 	CHECK(same_both_ways(text, sizeof(text) - 1, &r));
 	CHECK(r.added == 5 && r.bad == 6);
 	sym_table_release(&r.t);
@@ -177,7 +156,7 @@ UNIT_TEST(kallsyms_fast_tabs_modules)
 		"ffffffff81000000 T _text\t[not_really]\n"
 		"ffffffff81000010 T _textual\n"
 		"ffffffffc0000050 r rodata\t[m]\n";
-	struct ks_result r;
+	struct ks_ref r;
 	CHECK(same_both_ways(text, sizeof(text) - 1, &r));
 	CHECK(r.added == 7 && r.bad == 0 && r.text == 0xffffffff81000000ull);
 	bool mods = r.t.n == 7;
@@ -204,7 +183,7 @@ UNIT_TEST(kallsyms_fast_name_lengths)
 		if (i % 7 == 0)
 			sb_add(&sb, "[m]\n", 4);
 	}
-	struct ks_result r;
+	struct ks_ref r;
 	CHECK(same_both_ways(sb.buf, sb.len, &r));
 	CHECK(r.added == 6000);
 	sym_table_release(&r.t);
