@@ -25,20 +25,27 @@
 # History (2 shared cores, perf 6.1, the work case, 332 MB, 39k samples):
 #   first version: perf script 0.98 s, scorch fold 0.53 s CPU (1.8x);
 #   folding each distinct unwound chain once: 0.21 s (4.3x);
-#   2026-11-22 (medians of 5-9, three runs of this script): perf script
-#   0.72-0.83 s, scorch fold 0.087-0.108 s (7.7-8.2x, 365-453k samples/s);
-#   sort case (463 MB, 55k samples, 27k distinct chains): 1.38-1.44 s vs
-#   0.21-0.23 s (6.0-6.5x). What it
-#   took: the file mapped instead of read(2)-copied and stack dumps
-#   queued by reference; compressed DWARF inflated by ISA-L, .debug_info
-#   only as far as the inline lookups need; a per-unit index of code DIEs
-#   for inline lookups; kallsyms parsed in place; frames folded once per
-#   distinct frame; CFI rows remembered per pc and address space; leaner
-#   unwinding steps. Where the rest goes (work):
-#   mapping and unmapping 332 MB of page cache ~22 ms (a floor: read(2)
-#   costs 50), unwinding ~20 ms, decoding ~8 ms, inflating 3.4 MB of
-#   libc's .debug_info ~6 ms (the units it needs sit 3 MB in), kallsyms
-#   ~5 ms, process start and the rest ~25 ms.
+#   the file mapped instead of read(2)-copied and stack dumps queued by
+#   reference; compressed DWARF inflated by ISA-L, .debug_info only as
+#   far as the inline lookups need; a per-unit index of code DIEs for
+#   inline lookups; kallsyms parsed in place; frames folded once per
+#   distinct frame; CFI rows remembered per pc and address space:
+#   0.087-0.108 s against 0.72-0.83 s (7.7-8.2x) on a busy machine;
+#   2026-11-22, later (medians of 7-9, two runs of this script, the file
+#   warmed first): saved registers loaded under one bounds check, a
+#   compiled register map per mask, no register copy between steps,
+#   kallsyms lines parsed 16 digits at once, one memo entry per chain
+#   address instead of resolving every frame of each new chain:
+#   perf script 0.69-0.78 s, scorch fold 0.056-0.067 s (11.7-12.4x,
+#   590-700k samples/s); instructions 398M -> 350M. The sort case (463
+#   MB, 55k samples, 27k distinct chains): 1.37-1.40 s vs 0.168-0.172 s
+#   (8.1x; 1051M -> 714M instructions).
+# Where the time goes: the kernel mapping and unmapping the file's page
+# cache (~40 ms for 463 MB measured alone; read(2) costs more), the
+# first read of each sample's stack copy (memory-bound: software
+# prefetch one sample ahead measured no gain), inflating libc's
+# .debug_info (3.4 MB for work, all 5.8 MB for sort: ~6 and ~13 ms),
+# CFI steps (~190 instructions each), kallsyms ~2 ms.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
