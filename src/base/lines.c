@@ -1,5 +1,6 @@
 /* lines: streaming line reader (see lines.h). */
 #include "base/lines.h"
+#include "base/fdio.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -67,17 +68,13 @@ static ssize_t fill(struct lines *lr)
 	int rc = make_room(lr);
 	if (rc < 0)
 		return rc;
-	for (;;) {
-		ssize_t n = read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			lr->eof = true;
-		lr->end += (size_t)n;
+	ssize_t n = fd_read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
+	if (n < 0)
 		return n;
-	}
+	if (n == 0)
+		lr->eof = true;
+	lr->end += (size_t)n;
+	return n;
 }
 
 void lines_unread(struct lines *lr, const void *data, size_t len)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/fdio.h"
 #include "base/hmap.h"
 #include "base/u64map.h"
 #include "base/xalloc.h"
@@ -429,27 +430,14 @@ struct pump {
 	size_t head_len;
 };
 
-static bool write_all(int fd, const void *p, size_t n)
-{
-	const char *s = p;
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w <= 0)
-			return false;
-		s += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 static void *pump_main(void *arg)
 {
 	struct pump *p = arg;
 	char buf[65536];
-	if (write_all(p->wfd, p->head, p->head_len)) {
+	if (fd_write_all(p->wfd, p->head, p->head_len) == 0) {
 		ssize_t n;
-		while ((n = read(0, buf, sizeof(buf))) > 0)
-			if (!write_all(p->wfd, buf, (size_t)n))
+		while ((n = fd_read(0, buf, sizeof(buf))) > 0)
+			if (fd_write_all(p->wfd, buf, (size_t)n) < 0)
 				break;
 	}
 	close(p->wfd);

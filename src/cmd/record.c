@@ -8,6 +8,7 @@
  * (header, features) before we return, whatever stopped the recording.
  */
 #include "cmd/cmd.h"
+#include "base/fdio.h"
 #include "cmd/fold_perfdata.h"
 #include "base/diag.h"
 #include "base/opt.h"
@@ -315,9 +316,7 @@ static int workload_start(struct workload *w)
 		return errno;
 	close(w->go);
 	w->go = -1;
-	do
-		n = read(w->err, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
+	n = fd_read(w->err, &e, sizeof(e));
 	close(w->err);
 	w->err = -1;
 	return n == (ssize_t)sizeof(e) ? e : 0;

@@ -14,6 +14,7 @@
  * SIGBUS, as for perf, which maps it too.
  */
 #include "perfdata/source.h"
+#include "base/fdio.h"
 
 #include "base/xalloc.h"
 
@@ -122,11 +123,9 @@ static void fill(struct pd_source *s, size_t want)
 			space = (size_t)r;
 		if (space == 0)
 			return;
-		ssize_t n = read(s->fd, s->buf + s->end, space);
-		if (n < 0 && errno == EINTR)
-			continue;
+		ssize_t n = fd_read(s->fd, s->buf + s->end, space);
 		if (n < 0) {
-			s->err = -errno;
+			s->err = (int)n;
 			return;
 		}
 		if (n == 0)
@@ -223,12 +222,9 @@ int src_pread(struct pd_source *s, void *dst, size_t n, uint64_t off)
 		return 0;
 	}
 	while (done < n) {
-		ssize_t r = pread(s->fd, (uint8_t *)dst + done, n - done,
-				  (off_t)(off + done));
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = fd_pread(s->fd, (uint8_t *)dst + done, n - done, off + done);
 		if (r <= 0)
-			return r < 0 ? -errno : -EIO;
+			return r < 0 ? (int)r : -EIO;
 		done += (size_t)r;
 	}
 	return 0;

@@ -5,6 +5,7 @@
  * written last (file mode), with the real data and feature offsets.
  */
 #include "perfdata/writer.h"
+#include "base/fdio.h"
 #include "base/xalloc.h"
 #include "perfdata/record.h"
 
@@ -38,17 +39,8 @@ static int fail(struct pd_writer *w, int err, const char *what)
 
 static int write_all(struct pd_writer *w, const void *p, size_t len)
 {
-	const char *c = p;
-	while (len) {
-		ssize_t n = write(w->fd, c, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return fail(w, n < 0 ? -errno : -EIO, "write");
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	int rc = fd_write_all(w->fd, p, len);
+	return rc < 0 ? fail(w, rc, "write") : 0;
 }
 
 int pd_writer_flush(struct pd_writer *w)

@@ -15,6 +15,7 @@
  * the format texts come out in the same order as in perf's files.
  */
 #include "record/record.h"
+#include "base/fdio.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -93,9 +94,7 @@ static long long add_file(struct strbuf *out, const char *path)
 	long long total = 0;
 	for (;;) {
 		sb_grow(out, 65536);
-		ssize_t n = read(fd, out->buf + out->len, 65536);
-		if (n < 0 && errno == EINTR)
-			continue;
+		ssize_t n = fd_read(fd, out->buf + out->len, 65536);
 		if (n <= 0)
 			break;
 		sb_setlen(out, out->len + (size_t)n);

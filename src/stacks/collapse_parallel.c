@@ -9,6 +9,7 @@
  * thread merges tables and counters in file order, shifting line numbers.
  */
 #include "stacks/collapse_parallel.h"
+#include "base/fdio.h"
 #include "base/lines.h"
 #include "base/xalloc.h"
 
@@ -40,11 +41,9 @@ static int64_t next_cut(int fd, uint64_t from, uint64_t size)
 	char buf[SCAN_BLOCK];
 	char prev = 0;
 	for (uint64_t off = from; off < size;) {
-		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
+		ssize_t n = fd_pread(fd, buf, sizeof(buf), off);
 		if (n < 0)
-			return -errno;
+			return n;
 		if (n == 0)
 			break;
 		for (ssize_t i = 0; i < n; i++) {

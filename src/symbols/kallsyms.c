@@ -11,6 +11,7 @@
  * block (plus the longest line) besides the table itself.
  */
 #include "symbols/kallsyms.h"
+#include "base/fdio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -355,15 +356,6 @@ static size_t load_lines(struct ks_load *l, const char *buf, size_t n)
 	return (size_t)(p - buf);
 }
 
-static ssize_t read_some(int fd, char *buf, size_t n)
-{
-	ssize_t got;
-	do
-		got = read(fd, buf, n);
-	while (got < 0 && errno == EINTR);
-	return got < 0 ? -errno : got;
-}
-
 /* A read buffer of cap data bytes (bytes past the data initialized). */
 static char *buf_grow(char *buf, size_t old, size_t cap)
 {
@@ -378,7 +370,7 @@ static int load_fd(struct ks_load *l, int fd)
 	size_t cap = KS_BLOCK, have = 0;
 	char *buf = buf_grow(NULL, 0, cap);
 	ssize_t got;
-	while ((got = read_some(fd, buf + have, cap - have)) > 0) {
+	while ((got = fd_read(fd, buf + have, cap - have)) > 0) {
 		have += (size_t)got;
 		buf[have] = '\n';
 		size_t used = load_lines(l, buf, have);

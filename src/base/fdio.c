@@ -1,0 +1,38 @@
+/* fdio: system calls retried on EINTR (see fdio.h). */
+#include "base/fdio.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+ssize_t fd_read(int fd, void *buf, size_t n)
+{
+	ssize_t got;
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	return got < 0 ? -errno : got;
+}
+
+ssize_t fd_pread(int fd, void *buf, size_t n, uint64_t off)
+{
+	ssize_t got;
+	do
+		got = pread(fd, buf, n, (off_t)off);
+	while (got < 0 && errno == EINTR);
+	return got < 0 ? -errno : got;
+}
+
+int fd_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
