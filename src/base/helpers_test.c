@@ -1,5 +1,7 @@
 /* Unit tests for the shared helpers that replaced duplicated loops:
- * lines_read_file (base/lines) and hmap_sorted (base/hmap). */
+ * lines_read_file (base/lines), hmap_sorted (base/hmap) and the fdio
+ * calls. */
+#include "base/fdio.h"
 #include "base/hmap.h"
 #include "base/lines.h"
 #include "unit.h"
@@ -7,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct seen {
@@ -71,4 +74,27 @@ UNIT_TEST(hmap_sorted_order)
 	CHECK(ids != NULL);
 	free(ids);
 	hmap_release(&h);
+}
+
+/* fdio: data through a pipe and a file, end of file, errors as -errno. */
+UNIT_TEST(fdio_calls)
+{
+	int fds[2];
+	char buf[16] = { 0 };
+	CHECK(pipe(fds) == 0);
+	CHECK(fd_write_all(fds[1], "hello", 5) == 0);
+	close(fds[1]);
+	CHECK(fd_read(fds[0], buf, sizeof(buf)) == 5 && memcmp(buf, "hello", 5) == 0);
+	CHECK(fd_read(fds[0], buf, sizeof(buf)) == 0);
+	close(fds[0]);
+	CHECK(fd_read(-1, buf, 1) == -EBADF && fd_write_all(-1, "x", 1) == -EBADF);
+	FILE *f = tmpfile();
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	int fd = fileno(f);
+	CHECK(fd_write_all(fd, "0123456789", 10) == 0);
+	CHECK(fd_pread(fd, buf, 4, 6) == 4 && memcmp(buf, "6789", 4) == 0);
+	CHECK(fd_pread(fd, buf, 4, 10) == 0 && fd_pread(-1, buf, 1, 0) == -EBADF);
+	fclose(f);
 }
