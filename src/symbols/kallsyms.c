@@ -104,12 +104,20 @@ int sym_kallsyms_line(struct sym_table *t, const char *line, size_t len)
 	return r;
 }
 
-uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name)
+/* The first symbol called name, in table order, or NULL. */
+static const struct sym_entry *first_named(const struct sym_table *t,
+					   const char *name)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (strcmp(t->syms[i].name, name) == 0)
-			return t->syms[i].start;
-	return 0;
+			return &t->syms[i];
+	return NULL;
+}
+
+uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name)
+{
+	const struct sym_entry *e = first_named(t, name);
+	return e ? e->start : 0;
 }
 
 /* ---- loading a whole file ---- */
@@ -397,11 +405,10 @@ static int load_fd(struct ks_load *l, int fd)
 /* A "_text" already in the table comes first (as the linear search). */
 static void find_text(struct ks_load *l)
 {
-	for (size_t i = 0; i < l->t->n && !l->have_text; i++) {
-		if (strcmp(l->t->syms[i].name, "_text") == 0) {
-			l->have_text = true;
-			l->text = l->t->syms[i].start;
-		}
+	const struct sym_entry *e = first_named(l->t, "_text");
+	if (e) {
+		l->have_text = true;
+		l->text = e->start;
 	}
 }
 
