@@ -331,12 +331,20 @@ static Dwarf_Word range_len(Dwarf_Die *die, uint64_t addr)
 	return (Dwarf_Word)-1;
 }
 
+/* Where several functions at one level hold addr (the assembler writes
+ * one DIE per alias of a function), the one with the smallest range
+ * wins, the last of equals: addr2line's choice. True when a candidate
+ * of range len beats the best so far (none yet: have false). Both
+ * walkers, descend and descend_top, choose by this. */
+static bool better_fit(bool have, Dwarf_Word len, Dwarf_Word best_len)
+{
+	return !have || len <= best_len;
+}
+
 /* Walk down from parent through the scopes holding addr, appending the
- * function-like ones outermost first into dies[*n]. Where several
- * functions at one level hold addr (the assembler writes one DIE per
- * alias of a function), the one with the smallest range wins, the last
- * of equals: addr2line's choice. Depth is bounded by SYM_INLINE_MAX
- * frames and a cap on nesting, so bad DWARF can't loop. */
+ * function-like ones outermost first into dies[*n], choosing among
+ * functions by better_fit. Depth is bounded by SYM_INLINE_MAX frames
+ * and a cap on nesting, so bad DWARF can't loop. */
 static void descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *dies,
 		    size_t *n, int depth)
 {
@@ -361,7 +369,7 @@ static void descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *dies,
 			return;
 		}
 		Dwarf_Word len = range_len(&child, addr);
-		if (!have || len <= best_len) {
+		if (better_fit(have, len, best_len)) {
 			best = child;
 			best_len = len;
 			have = true;
@@ -465,7 +473,7 @@ static void descend_top(const struct cu_top *t, Dwarf *dw, size_t lo,
 				descend(&die, addr, dies, n, depth + 1);
 			return;
 		}
-		if (best == SIZE_MAX || len <= best_len) {
+		if (better_fit(best != SIZE_MAX, len, best_len)) {
 			best = i;
 			best_len = len;
 		}
