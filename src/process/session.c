@@ -334,6 +334,30 @@ static void sort_queue(struct proc_session *ses)
 		q[k++] = ses->merge[a++];
 }
 
+/*
+ * Start loading a queued sample's stack copy while the sample before it
+ * is delivered: nothing has read those bytes yet (the reader decodes up
+ * to them), and unwinding's first loads from each copy waited on memory,
+ * each step's behind the last one's. One real load makes sure the page
+ * is walked to (a prefetch alone may be dropped there); the lines after
+ * it, up to the 2 KB a deep stack's unwinding reads, are prefetched.
+ * Sort bench: 2-9% less CPU in two runs of 25-31 alternating runs each;
+ * no measurable change on the work bench. (A prefetch of 1 KB without the
+ * load measured nothing on either.)
+ */
+enum { PREFETCH_STACK = 2048 };
+
+static void prefetch_stack(const struct proc_qev *e)
+{
+	if (e->kind != QEV_SAMPLE || !e->u.s.stack_dyn_size)
+		return;
+	const volatile uint8_t *p = e->u.s.stack;
+	uint64_t n = e->u.s.stack_dyn_size;
+	(void)p[0];
+	for (uint64_t off = 64; off < n && off < PREFETCH_STACK; off += 64)
+		__builtin_prefetch((const void *)(p + off));
+}
+
 static int flush_upto(struct proc_session *ses, uint64_t limit)
 {
 	if (ses->nq == 0)
@@ -342,6 +366,8 @@ static int flush_upto(struct proc_session *ses, uint64_t limit)
 	size_t i = 0;
 	int rc = 0;
 	for (; i < ses->nq && ses->q[i]->time <= limit; i++) {
+		if (i + 1 < ses->nq)
+			prefetch_stack(ses->q[i + 1]);
 		if (rc == 0)
 			rc = deliver(ses, ses->q[i]);
 		free(ses->q[i]);
