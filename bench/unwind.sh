@@ -31,15 +31,16 @@
 #   inline lookups; kallsyms parsed in place; frames folded once per
 #   distinct frame; CFI rows remembered per pc and address space:
 #   0.087-0.108 s against 0.72-0.83 s (7.7-8.2x) on a busy machine;
-#   2026-11-22, later (medians of 7-9, two runs of this script, the file
+#   2026-11-22, later (medians of 9, three runs of this script, the file
 #   warmed first): saved registers loaded under one bounds check, a
 #   compiled register map per mask, no register copy between steps,
 #   kallsyms lines parsed 16 digits at once, one memo entry per chain
-#   address instead of resolving every frame of each new chain:
-#   perf script 0.69-0.78 s, scorch fold 0.056-0.067 s (11.7-12.4x,
-#   590-700k samples/s); instructions 398M -> 350M. The sort case (463
-#   MB, 55k samples, 27k distinct chains): 1.37-1.40 s vs 0.168-0.172 s
-#   (8.1x; 1051M -> 714M instructions).
+#   address instead of resolving every frame of each new chain, the next
+#   sample's stack copy loaded ahead: perf script 0.66-0.69 s, scorch
+#   fold 0.051-0.059 s (11.4-13.2x, 670-770k samples/s); instructions
+#   398M -> 350M. The sort case (463 MB, 55k samples, 27k distinct
+#   chains): 1.16-1.23 s vs 0.120-0.143 s (8.6-10.2x; 1051M -> 714M
+#   instructions).
 # Where the time goes: the kernel mapping and unmapping the file's page
 # cache (~40 ms for 463 MB measured alone; read(2) costs more), the
 # first read of each sample's stack copy (memory-bound: software
