@@ -349,10 +349,13 @@ enum { PREFETCH_STACK = 2048 };
 
 static void prefetch_stack(const struct proc_qev *e)
 {
-	if (e->kind != QEV_SAMPLE || !e->u.s.stack_dyn_size)
+	if (e->kind != QEV_SAMPLE)
 		return;
-	const volatile uint8_t *p = e->u.s.stack;
-	uint64_t n = e->u.s.stack_dyn_size;
+	const struct pd_sample *s = &e->u.s;
+	uint64_t n = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
+	if (n == 0)
+		return;
+	const volatile uint8_t *p = s->stack;
 	(void)p[0];
 	for (uint64_t off = 64; off < n && off < PREFETCH_STACK; off += 64)
 		__builtin_prefetch((const void *)(p + off));
