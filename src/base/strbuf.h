@@ -27,7 +27,14 @@ char *sb_detach(struct strbuf *sb, size_t *len); /* caller frees */
 void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const void *data, size_t len);
 void sb_adds(struct strbuf *sb, const char *s);
-void sb_addc(struct strbuf *sb, char c);
+/* One byte: inline, since text is often built a byte at a time. */
+static inline void sb_addc(struct strbuf *sb, char c)
+{
+	if (sb->cap - sb->len < 2)   /* room for c and the NUL? */
+		sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)

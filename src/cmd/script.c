@@ -61,9 +61,25 @@ static void add_hex16(struct strbuf *sb, uint64_t v)
 		buf[16 - n++] = "0123456789abcdef"[v & 15];
 		v >>= 4;
 	} while (v);
+	sb_grow(sb, 16);
 	for (int i = n; i < 16; i++)
-		sb_addc(sb, ' ');
+		sb->buf[sb->len++] = ' ';
 	sb_add(sb, buf + 17 - n, (size_t)n);
+}
+
+/* "+0x%llx" of v, without printf (once per frame line). */
+static void add_offset(struct strbuf *sb, uint64_t v)
+{
+	char buf[19];
+	int n = 0;
+	do {
+		buf[18 - n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	buf[18 - n++] = 'x';
+	buf[18 - n++] = '0';
+	buf[18 - n++] = '+';
+	sb_add(sb, buf + 19 - n, (size_t)n);
 }
 
 /* Offset of the frame in its symbol, in the symbol's address space. */
@@ -82,13 +98,13 @@ static void add_frame_text(struct strbuf *sb, const struct proc_frame *f)
 	if (f->inline_name) { /* an inlined-call row: "name+off (inlined)" */
 		sb_adds(sb, f->inline_name);
 		if (f->sym)
-			sb_addf(sb, "+0x%llx", (unsigned long long)sym_offset(f));
+			add_offset(sb, sym_offset(f));
 		sb_adds(sb, " (inlined)\n");
 		return;
 	}
 	if (f->sym) {
 		sb_adds(sb, f->sym->name);
-		sb_addf(sb, "+0x%llx", (unsigned long long)sym_offset(f));
+		add_offset(sb, sym_offset(f));
 	} else {
 		sb_adds(sb, "[unknown]");
 	}
@@ -213,18 +229,19 @@ static int flush_out(struct script *sc)
 
 /* The frame lines of a call chain, from the cache when the same chain
  * of the same thread was printed since the last COMM/FORK/MMAP (see
- * fold_perfdata.c: chain_key); chains from the unwinder are not cached. */
+ * fold_perfdata.c: chain_key). A DWARF sample's chain is the one the
+ * unwinder gave, kept apart from a recorded chain of the same ips by a
+ * flag (it resolves with inline rows). */
 static void add_chain(struct script *sc, struct proc_session *ses,
 		      const struct proc_sample *ps)
 {
 	const struct pd_sample *s = ps->s;
 	struct proc_frame *frames;
-	if (proc_session_hooked(ses, s)) {
-		size_t n = proc_session_frames(ses, ps, &frames);
-		for (size_t i = 0; i < n; i++)
-			add_frame(&sc->out, &frames[i]);
-		return;
-	}
+	uint8_t hooked = proc_session_hooked(ses, s);
+	const uint64_t *chain = s->callchain;
+	size_t nr = (size_t)s->nr_callchain;
+	if (hooked)
+		nr = proc_session_chain(ses, s, &chain);
 	if (sc->blocks.len > (64u << 20)) {
 		hmap_release(&sc->chains);
 		hmap_init(&sc->chains);
@@ -235,7 +252,8 @@ static void add_chain(struct script *sc, struct proc_session *ses,
 	sb_add(k, &ses->machine.generation, 8);
 	sb_add(k, &s->pid, 4);
 	sb_add(k, &s->tid, 4);
-	sb_add(k, s->callchain, (size_t)s->nr_callchain * 8);
+	sb_add(k, &hooked, 1);
+	sb_add(k, chain, nr * 8);
 	bool added;
 	size_t id = hmap_put(&sc->chains, k->buf, k->len, &added);
 	if (!added) {
