@@ -26,6 +26,22 @@ UNIT_TEST(strbuf_append)
 	free(p);
 }
 
+/* sb_add_hex is "%*llx": padded to a width, never cut, 0 as "0". */
+UNIT_TEST(strbuf_hex)
+{
+	struct strbuf sb = SB_INIT;
+	sb_add_hex(&sb, 0, 0);
+	sb_addc(&sb, '|');
+	sb_add_hex(&sb, 0xabc, 6);
+	sb_addc(&sb, '|');
+	sb_add_hex(&sb, UINT64_MAX, 4);
+	sb_addc(&sb, '|');
+	sb_add_hex(&sb, 0xffffffff81000000ULL, 16);
+	CHECK(strcmp(sb.buf, "0|   abc|ffffffffffffffff|ffffffff81000000") == 0);
+	CHECK(sb.len == strlen(sb.buf));
+	sb_release(&sb);
+}
+
 UNIT_TEST(strbuf_xml_escape)
 {
 	struct strbuf sb = SB_INIT;

@@ -72,6 +72,23 @@ void sb_adds(struct strbuf *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
+void sb_add_hex(struct strbuf *sb, uint64_t v, int width)
+{
+	char buf[16];
+	int n = 0;
+	do {
+		buf[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	size_t pad = width > n ? (size_t)(width - n) : 0;
+	sb_grow(sb, pad + (size_t)n);
+	memset(sb->buf + sb->len, ' ', pad);
+	sb->len += pad;
+	while (n > 0)
+		sb->buf[sb->len++] = buf[--n];
+	sb->buf[sb->len] = '\0';
+}
+
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct strbuf {
@@ -35,6 +36,9 @@ static inline void sb_addc(struct strbuf *sb, char c)
 	sb->buf[sb->len++] = c;
 	sb->buf[sb->len] = '\0';
 }
+/* v in lowercase hex, right-aligned in width columns with spaces ("%*llx"
+ * without printf: addresses go out once per frame line). */
+void sb_add_hex(struct strbuf *sb, uint64_t v, int width);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)

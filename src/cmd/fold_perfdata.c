@@ -120,26 +120,11 @@ static bool perl_split(const char *t, size_t n, size_t *func_len,
 	return false;
 }
 
-/* "%llx" without printf (a frame of every new chain goes through here) */
-static void add_hex(struct strbuf *s, uint64_t v)
-{
-	char buf[16];
-	int n = 0;
-	do {
-		buf[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	sb_grow(s, (size_t)n);
-	while (n > 0)
-		s->buf[s->len++] = buf[--n];
-	s->buf[s->len] = '\0';
-}
-
 static void push_frame(struct fold_ctx *c, const struct proc_frame *f, bool java)
 {
 	struct strbuf *s = &c->scratch;
 	sb_reset(s);
-	add_hex(s, f->addr);
+	sb_add_hex(s, f->addr, 0);
 	size_t pc_len = s->len;
 	const char *sym = f->sym ? f->sym->name : "[unknown]";
 	const char *dso = f->dso ? f->dso->name : "[unknown]";

@@ -53,33 +53,11 @@ struct script {
 	struct strbuf key;
 };
 
-static void add_hex16(struct strbuf *sb, uint64_t v)
-{
-	char buf[17];
-	int n = 0;
-	do {
-		buf[16 - n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	sb_grow(sb, 16);
-	for (int i = n; i < 16; i++)
-		sb->buf[sb->len++] = ' ';
-	sb_add(sb, buf + 17 - n, (size_t)n);
-}
-
-/* "+0x%llx" of v, without printf (once per frame line). */
+/* "+0x%llx" of v (once per frame line). */
 static void add_offset(struct strbuf *sb, uint64_t v)
 {
-	char buf[19];
-	int n = 0;
-	do {
-		buf[18 - n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	buf[18 - n++] = 'x';
-	buf[18 - n++] = '0';
-	buf[18 - n++] = '+';
-	sb_add(sb, buf + 19 - n, (size_t)n);
+	sb_add(sb, "+0x", 3);
+	sb_add_hex(sb, v, 0);
 }
 
 /* Offset of the frame in its symbol, in the symbol's address space. */
@@ -116,7 +94,7 @@ static void add_frame_text(struct strbuf *sb, const struct proc_frame *f)
 static void add_frame(struct strbuf *sb, const struct proc_frame *f)
 {
 	sb_addc(sb, '\t');
-	add_hex16(sb, f->addr);
+	sb_add_hex(sb, f->addr, 16);
 	add_frame_text(sb, f);
 }
 
@@ -289,7 +267,7 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 		struct proc_frame *frames;
 		size_t n = proc_session_frames(ses, ps, &frames);
 		sb_addc(&sc->out, ' ');
-		add_hex16(&sc->out, ps->s->ip);
+		sb_add_hex(&sc->out, ps->s->ip, 16);
 		if (n)
 			add_frame_text(&sc->out, &frames[0]);
 		else
