@@ -3,28 +3,39 @@
 # designed 75% share of its sleep time within 5 points.
 case $(uname -m) in x86_64|aarch64) ;; *) skip "record --offcpu" "workload needs x86_64 or aarch64"; return 0 2>/dev/null || exit 0 ;; esac
 wl=ocr$$
+# naps: how many times rec.data saw the workload go to sleep (20 when
+# no switch was lost: 10 rounds of 2 naps)
+naps() {
+	"$SCORCH" script rec.data 2>/dev/null |
+		grep "sched:sched_switch: prev_comm=$wl " | grep -c "prev_state=S"
+}
 # record_share: records the workload, folds its off-CPU time and sets p
-# to nap_long's share; true when the share is within 70-80%
+# to nap_long's share. Returns 0 when the share is within 70-80%, 1 when
+# not, 2 when recording failed, 3 when the file lacks some of the 20 naps
 record_share() {
 	"$SCORCH" record --offcpu -q -N -o rec.data -- ./$wl > /dev/null 2> rec.err && [ -s rec.data ] || return 2
 	"$SCORCH" offcpu --until-wakeup --no-preempt rec.data > off.folded 2> off.err
 	p=$(awk -v wl="$wl" 'index($0, wl ";") == 1 { if (/;nap_long;/) l += $NF; else if (/;nap_short;/) s += $NF }
 		END { if (l + s) printf "%.1f", 100 * l / (l + s); else print 0 }' off.folded)
+	slept=$(naps)
+	[ "$slept" -ge 20 ] || return 3
 	awk -v p="$p" 'BEGIN { exit !(p >= 70 && p <= 80) }'
 }
-# A nap's off-CPU time can include the run-queue wait before the task
-# runs again (and a busy VM loses some of the wakeups that would end it
-# sooner): on a machine busy with other work that moved the share by
-# more than 5 points (88% in one CI run). Up to three recordings are
-# made; all three outside the range fails.
+# On a machine busy with other work a recording can lack some of the
+# task's switches (seen in CI: nap_short's time halved, nap_long at 85%),
+# and a nap's off-CPU time can include run-queue waits.
+# Up to three recordings are made; a share outside 70-80% from a file
+# with all 20 naps fails, one from a file missing naps is skipped.
 tries=0
 if need cc && cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o $wl "$ROOT/tests/workloads/offcpu_sleep.c"; then
-	while tries=$((tries + 1)); record_share; rc=$?; [ "$rc" = 1 ] && [ "$tries" -lt 3 ]; do :; done
+	while tries=$((tries + 1)); record_share; rc=$?; { [ "$rc" = 1 ] || [ "$rc" = 3 ]; } && [ "$tries" -lt 3 ]; do :; done
 fi
 if [ -s rec.data ] && [ "$rc" != 2 ]; then
 	pass "scorch record --offcpu records the workload"
 	if [ "$rc" = 0 ]; then
 		pass "record --offcpu: nap_long holds $p% of the sleep time (designed 75%; try $tries)"
+	elif [ "$rc" = 3 ]; then
+		skip "record --offcpu: nap_long's share" "the recording has $slept of the workload's 20 naps after $tries tries (switch events lost)"
 	else
 		fail "record --offcpu: nap_long holds $p% of the sleep time (designed 75%; $tries tries)" "$(grep "^$wl" off.folded | cut -c1-200)"
 	fi
