@@ -38,8 +38,8 @@
 #   address instead of resolving every frame of each new chain, the next
 #   sample's stack copy loaded ahead: perf script 0.66-0.69 s, scorch
 #   fold 0.051-0.059 s (11.4-13.2x, 670-770k samples/s); instructions
-#   398M -> 350M. The sort case (463 MB, 55k samples, 27k distinct
-#   chains): 1.16-1.23 s vs 0.120-0.143 s (8.6-10.2x; 1051M -> 714M
+#   398M -> 343M. The sort case (463 MB, 55k samples, 27k distinct
+#   chains): 1.16-1.23 s vs 0.120-0.143 s (8.6-10.2x; 1051M -> 725M
 #   instructions).
 # Where the time goes: the kernel mapping and unmapping the file's page
 # cache (~40 ms for 463 MB measured alone; read(2) costs more), the
