@@ -65,12 +65,12 @@ int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
  * the file has no such .plt, or -EINVAL (diag). */
 int sym_elf_load_plt(struct sym_elf_file *f, struct sym_table *t, struct diag *d);
 
-/* Map a file offset to the virtual address symbols use, through the
- * PT_LOAD segment holding it (identity when none does). */
 /* The section of e named name that has bytes in the file (not
  * SHT_NOBITS), or NULL. */
 Elf_Scn *sym_elf_section(Elf *e, const char *name);
 
+/* Map a file offset to the virtual address symbols use, through the
+ * PT_LOAD segment holding it (identity when none does). */
 uint64_t sym_segments_to_vaddr(const struct sym_segment *segs, size_t n,
 			       uint64_t offset);
 
