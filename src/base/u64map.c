@@ -64,6 +64,16 @@ uint64_t *u64map_put(struct u64map *m, uint64_t key, bool *added)
 	return &s->val;
 }
 
+void u64map_each(const struct u64map *m, void (*fn)(uint64_t val, void *ctx),
+		 void *ctx)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].key)
+			fn(m->slots[i].val, ctx);
+	if (m->has_top)
+		fn(m->top, ctx);
+}
+
 void u64map_clear(struct u64map *m)
 {
 	if (m->slots)

@@ -11,8 +11,7 @@
  *   bool added;
  *   uint64_t *v = u64map_put(&m, addr, &added);
  *   if (added) *v = compute(addr);
- *   for (size_t i = 0; i < m.cap; i++) if (m.slots[i].key) use(m.slots[i].val);
- *   if (m.has_top) use(m.top);
+ *   u64map_each(&m, use, ctx);   (use(value, ctx) for every key)
  *   u64map_release(&m);
  */
 #ifndef SCORCH_BASE_U64MAP_H
@@ -42,6 +41,10 @@ uint64_t *u64map_find(const struct u64map *m, uint64_t key);
 /* The value slot of key, added (value 0, *added true) when absent.
  * Never returns NULL. */
 uint64_t *u64map_put(struct u64map *m, uint64_t key, bool *added);
+/* fn(value, ctx) for every key present, in no particular order (memos
+ * holding pointers free them this way before clear or release). */
+void u64map_each(const struct u64map *m, void (*fn)(uint64_t val, void *ctx),
+		 void *ctx);
 /* Forget every key; keeps the memory. */
 void u64map_clear(struct u64map *m);
 /* Free everything; m is empty and reusable. */

@@ -2,6 +2,13 @@
 #include "base/u64map.h"
 #include "unit.h"
 
+static void add_value(uint64_t val, void *ctx)
+{
+	uint64_t *sum = ctx;
+	sum[0] += val;
+	sum[1]++;
+}
+
 UNIT_TEST(u64map_basics)
 {
 	struct u64map m = U64MAP_INIT;
@@ -26,6 +33,9 @@ UNIT_TEST(u64map_basics)
 	CHECK(added && m.has_top);
 	*v = 9;
 	CHECK(u64map_find(&m, UINT64_MAX) && *u64map_find(&m, UINT64_MAX) == 9);
+	uint64_t sum[2] = { 0, 0 };   /* of the values, and how many */
+	u64map_each(&m, add_value, sum);
+	CHECK(sum[1] == 5001 && sum[0] == 4999ULL * 5000 / 2 + 9);
 	u64map_clear(&m);
 	CHECK(m.used == 0 && !m.has_top && u64map_find(&m, 7919) == NULL);
 	u64map_release(&m);

@@ -82,6 +82,13 @@ static void cu_top_free(struct cu_top *t)
 	free(t);
 }
 
+/* u64map_each callback: a tops value is a struct cu_top *. */
+static void free_top(uint64_t val, void *ctx)
+{
+	(void)ctx;
+	cu_top_free((struct cu_top *)(uintptr_t)val);
+}
+
 struct sym_inline *sym_inline_new(void)
 {
 	struct sym_inline *c = xcalloc(1, sizeof(*c));
@@ -95,11 +102,7 @@ static void file_free(struct inl_file *f)
 	if (f->dw)
 		dwarf_end(f->dw);
 	lazy_info_free(f->lazy);
-	for (size_t i = 0; i < f->tops.cap; i++)
-		if (f->tops.slots[i].key)
-			cu_top_free((struct cu_top *)(uintptr_t)f->tops.slots[i].val);
-	if (f->tops.has_top)
-		cu_top_free((struct cu_top *)(uintptr_t)f->tops.top);
+	u64map_each(&f->tops, free_top, NULL);
 	u64map_release(&f->tops);
 	if (f->elf)
 		elf_end(f->elf);

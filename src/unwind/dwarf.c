@@ -136,13 +136,16 @@ static void load_debug_frame(struct unw_dso *d)
 	d->dbg = d->dw ? dwarf_getcfi(d->dw) : NULL;
 }
 
+/* u64map_each callback: a memo value is a struct unw_rules *. */
+static void free_rules(uint64_t val, void *ctx)
+{
+	(void)ctx;
+	unw_rules_free((struct unw_rules *)(uintptr_t)val);
+}
+
 static void memo_clear(struct unw_dso *d)
 {
-	for (size_t i = 0; i < d->memo.cap; i++)
-		if (d->memo.slots[i].key)
-			unw_rules_free((struct unw_rules *)(uintptr_t)d->memo.slots[i].val);
-	if (d->memo.has_top)
-		unw_rules_free((struct unw_rules *)(uintptr_t)d->memo.top);
+	u64map_each(&d->memo, free_rules, NULL);
 	u64map_clear(&d->memo);
 }
 
