@@ -81,18 +81,7 @@ struct sym_entry *sym_table_add_kept(struct sym_table *t, uint64_t start,
 	}
 	if (t->n >= t->faulted)
 		prefault_syms(t);
-	struct sym_entry *e = &t->syms[t->n];
-	if (t->n && start < e[-1].start)
-		t->unsorted = true;
-	e->start = start;
-	e->end = start + size < start ? UINT64_MAX : start + size;
-	e->name = name;
-	e->seq = (uint32_t)t->n;
-	e->bind = (uint8_t)bind;
-	e->module = false;
-	e->sized = size > 0;
-	t->n++;
-	return e;
+	return sym_table_put(t, start, size, bind, name);
 }
 
 struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,

@@ -55,28 +55,35 @@ struct sym_entry *sym_table_add(struct sym_table *t, uint64_t start,
  * live as long as the table (allocated from t->names). */
 struct sym_entry *sym_table_add_kept(struct sym_table *t, uint64_t start,
 				     uint64_t size, int bind, const char *name);
-/* sym_table_add_kept(t, start, 0, bind, name), inline: the same entry
- * and state, but only a few stores while the next entry is already faulted
- * in (syms[n] with n < faulted <= cap); else the call. For loops adding
- * many symbols of size 0 (kallsyms). */
+/* The entry store both adds share: the next entry, which the caller
+ * has made room for (syms[n] with n < faulted <= cap). */
+static inline struct sym_entry *sym_table_put(struct sym_table *t, uint64_t start,
+					      uint64_t size, int bind,
+					      const char *name)
+{
+	struct sym_entry *e = &t->syms[t->n];
+	if (t->n && start < e[-1].start)
+		t->unsorted = true;
+	e->start = start;
+	e->end = start + size < start ? UINT64_MAX : start + size;
+	e->name = name;
+	e->seq = (uint32_t)t->n;
+	e->bind = (uint8_t)bind;
+	e->module = false;
+	e->sized = size > 0;
+	t->n++;
+	return e;
+}
+/* sym_table_add_kept(t, start, 0, bind, name), inline: only the stores
+ * while the next entry is already faulted in; else the call. For loops
+ * adding many symbols of size 0 (kallsyms). */
 static inline struct sym_entry *sym_table_add_kept0(struct sym_table *t,
 						    uint64_t start, int bind,
 						    const char *name)
 {
 	if (t->n >= t->faulted)
 		return sym_table_add_kept(t, start, 0, bind, name);
-	struct sym_entry *e = &t->syms[t->n];
-	if (t->n && start < e[-1].start)
-		t->unsorted = true;
-	e->start = start;
-	e->end = start;
-	e->name = name;
-	e->seq = (uint32_t)t->n;
-	e->bind = (uint8_t)bind;
-	e->module = false;
-	e->sized = false;
-	t->n++;
-	return e;
+	return sym_table_put(t, start, 0, bind, name);
 }
 /* Make room for n more symbols (a hint: adding beyond it still works). */
 void sym_table_reserve(struct sym_table *t, size_t n);
