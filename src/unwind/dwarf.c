@@ -350,10 +350,12 @@ static void walk_init(struct walk *w, struct unw_session *u,
 	w->u = u;
 	w->find = find;
 	w->ctx = ctx;
+	const struct unw_arch_info *ai = unw_arch_info(smp->arch);
+	uint64_t base = ai ? smp->regs.r[ai->sp] : 0;
 	for (int i = 0; i < 2; i++) {
-		w->fr[i].ai = unw_arch_info(smp->arch);
+		w->fr[i].ai = ai;
 		w->fr[i].smp = smp;
-		w->fr[i].stack_base = w->fr[i].ai ? smp->regs.r[w->fr[i].ai->sp] : 0;
+		w->fr[i].stack_base = base;
 	}
 	w->f = &w->fr[0];
 	w->f->regs = smp->regs;
