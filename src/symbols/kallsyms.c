@@ -122,12 +122,6 @@ uint64_t sym_kallsyms_addr_of(const struct sym_table *t, const char *name)
 
 /* ---- loading a whole file ---- */
 
-/*
- * The read buffer: its data, a '\n' right after it (a sentinel, so line
- * scans need no bound) and KS_PAD initialized bytes after that, so the
- * 16-byte loads and the 64-byte name copies below may run past the data.
- */
-
 struct ks_load {
 	struct sym_table *t;
 	char *names;        /* free room for names in t->names */
@@ -364,7 +358,10 @@ static size_t load_lines(struct ks_load *l, const char *buf, size_t n)
 	return (size_t)(p - buf);
 }
 
-/* A read buffer of cap data bytes (bytes past the data initialized). */
+/* A read buffer of cap data bytes: the data, room for a '\n' right
+ * after it (a sentinel, so line scans need no bound) and KS_PAD
+ * initialized bytes after that, so the 16-byte loads and the 64-byte
+ * name copies may run past the data. */
 static char *buf_grow(char *buf, size_t old, size_t cap)
 {
 	buf = xrealloc(buf, cap + 1 + KS_PAD);
