@@ -46,3 +46,25 @@ check_grep() {
 
 # need CMD...: true when every command exists (for skips).
 need() { local c; for c in "$@"; do command -v "$c" >/dev/null 2>&1 || return 1; done; }
+
+# need_shared PATH...: true when every PATH (relative to $SHARED, the
+# optional reference corpus ../shared) exists. Otherwise prints one line
+# for the test file naming what is missing and returns 1, so a test file
+# (or a part of it) that compares with third-party reference material
+# reads:  need_shared corpus/fp/perf.data || return 0
+# The line is a skip on a clone of the project alone; under CI (CI set),
+# where ../shared is always present, it is a failure: no test may be
+# skipped there for that reason.
+need_shared() {
+	local p missing=
+	for p in "$@"; do
+		[ -e "$SHARED/$p" ] || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	if [ -n "${CI:-}" ]; then
+		fail "reference data present" "missing under $SHARED:$missing"
+	else
+		skip "reference data" "../shared (the optional reference corpus) lacks:$missing"
+	fi
+	return 1
+}
