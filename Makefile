@@ -128,9 +128,10 @@ bench: scorch
 	@bash bench/run.sh
 
 # ---- documentation ----
-# a man page per command file (helpers in src/cmd/ declare no command)
+# a man page per command, named as `scorch --help` lists it: the name in
+# SCORCH_COMMAND(name, ...) with _ as - (buildid_list -> buildid-list)
 PAREN := (
-MAN_CMDS := $(patsubst src/cmd/%.c,%,$(shell grep -l '^SCORCH_COMMAND$(PAREN)' $(CMD_SRCS) /dev/null))
+MAN_CMDS := $(shell sed -n 's/^SCORCH_COMMAND$(PAREN)\([a-z0-9_]*\),.*/\1/p' $(CMD_SRCS) /dev/null | tr _ -)
 MAN_PAGES := $(BUILD)/man/scorch.1 $(MAN_CMDS:%=$(BUILD)/man/scorch-%.1)
 man: $(MAN_PAGES)
 
