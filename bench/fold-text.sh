@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# bench/fold-text.sh: speed and memory of `scorch fold` on perf script text.
+# bench/fold-text.sh: speed and memory of `scorch fold` on perf script text,
+# next to FlameGraph's stackcollapse-perf.pl, the script it replaces.
 #   1. FlameGraph's example-perf-stacks.txt.gz, decompressed and repeated
 #      to ~MB megabytes (default 300);
 #   2. `perf script` of a system-wide recording made here
 #      (perf record -a -g -F 999 -- sleep SECS), repeated to ~MB megabytes.
 # Prints MB/s (wall clock and CPU time, best of RUNS) and peak RSS for each,
-# one thread and --jobs 2; the Perl
-# collapser is not installed on this machine, so figures are absolute.
+# one thread and --jobs 2, and stackcollapse-perf.pl's time (one run) from
+# FLAMEGRAPH_DIR. Every output of scorch fold is compared with
+# stackcollapse-perf.pl's (bench/lib.sh): exit 1 when one differs. Without
+# FLAMEGRAPH_DIR (the Perl scripts are not installed here) the figures are
+# absolute and only --jobs 2 is compared with one thread.
 # Generated inputs live under $BENCH_DIR (default /tmp/scorch-bench-fold)
-# and are reused by later runs. Not a test: no pass/fail.
-#   SCORCH=path MB=300 SECS=10 RUNS=3 bash bench/fold-text.sh
+# and are reused by later runs.
+#   FLAMEGRAPH_DIR=... SCORCH=path MB=300 SECS=10 RUNS=3 bash bench/fold-text.sh
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+. "$here/lib.sh"
 SCORCH=${SCORCH:-$root/build/scorch}
 SHARED=${SHARED:-$(cd "$root/.." && pwd)/shared}
 MB=${MB:-300}
@@ -20,6 +25,7 @@ SECS=${SECS:-10}
 RUNS=${RUNS:-3}
 dir=${BENCH_DIR:-/tmp/scorch-bench-fold}
 mkdir -p "$dir"
+collapse=$(flamegraph_script stackcollapse-perf.pl) || collapse=
 
 # repeat FILE into OUT until OUT has about MB megabytes
 repeat_to() {
@@ -56,7 +62,7 @@ run() {
 	shift 2
 	local bytes; bytes=$(stat -c %s "$file")
 	for _ in $(seq "$RUNS"); do
-		/usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "$SCORCH" fold "$@" "$file" > "$dir/out.folded" 2> /dev/null
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "$SCORCH" fold "$@" "$file" > "$dir/out.folded" 2> /dev/null || true
 		read -r t u s r < "$dir/time.txt"
 		c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
@@ -69,12 +75,38 @@ run() {
 			 n, b / 1e6, t, b / 1e6 / t, c, b / 1e6 / c, r / 1024, s }'
 }
 
+# reference NAME FILE: stackcollapse-perf.pl's time (one run) and output,
+# compared with scorch's last output ($dir/out.folded)
+reference() {
+	cp "$dir/out.folded" "$dir/scorch.folded"
+	if [ -z "$collapse" ]; then
+		[ -s "$dir/one.folded" ] && compare "  --jobs 2 against one thread (no reference)" "$dir/one.folded" "$dir/scorch.folded"
+		cp "$dir/scorch.folded" "$dir/one.folded"
+		return 0
+	fi
+	[ -s "$dir/ref-$(basename "$2").folded" ] || {
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" perl "$collapse" "$2" > "$dir/ref-$(basename "$2").folded" 2> /dev/null
+		read -r t u s r < "$dir/time.txt"
+		awk -v n="stackcollapse-perf.pl" -v b="$(stat -c %s "$2")" -v t="$t" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v r="$r" \
+			'BEGIN { if (t < 0.01) t = 0.01; if (c < 0.01) c = 0.01;
+				 printf "%-26s %6.1f MB  wall %5.2f s %7.1f MB/s  cpu %5.2f s %7.1f MB/s  peak RSS %5.1f MB\n",
+				 n, b / 1e6, t, b / 1e6 / t, c, b / 1e6 / c, r / 1024 }'
+	}
+	compare "  $1 against stackcollapse-perf.pl" "$dir/ref-$(basename "$2").folded" "$dir/scorch.folded"
+}
+
 echo "# scorch fold, perf script text, one thread unless --jobs (best of $RUNS; load: $(cut -d' ' -f1-3 /proc/loadavg))"
-run "example-perf-stacks x N" "$example"
-[ -n "$system" ] && run "system-wide recording x N" "$system"
-run "example, --jobs 2" "$example" --jobs 2
-[ -n "$system" ] && run "system-wide, --jobs 2" "$system" --jobs 2
+rm -f "$dir"/ref-*.folded "$dir/one.folded"
+run "example-perf-stacks x N" "$example"; reference "scorch fold" "$example"
+run "example, --jobs 2" "$example" --jobs 2; reference "scorch fold --jobs 2" "$example"
+if [ -n "$system" ]; then
+	rm -f "$dir/one.folded"
+	run "system-wide recording x N" "$system"; reference "scorch fold" "$system"
+	run "system-wide, --jobs 2" "$system" --jobs 2; reference "scorch fold --jobs 2" "$system"
+fi
 # side by side with what produces the text: perf script of the recording
+# (different work: perf script reads perf.data and prints the text that
+# scorch fold then folds; not a comparison of equals)
 if [ -n "$system" ] && [ -s "$dir/system.data" ]; then
 	/usr/bin/time -f '%e %U %S' -o "$dir/time.txt" perf script -i "$dir/system.data" > "$dir/ps.txt" 2> /dev/null
 	read -r t u s < "$dir/time.txt"
@@ -88,7 +120,9 @@ if [ -n "$system" ] && [ -s "$dir/system.data" ]; then
 fi
 # from a pipe, as in perf script | scorch fold
 t0=$(date +%s.%N)
-cat "$example" | "$SCORCH" fold > /dev/null
+cat "$example" | "$SCORCH" fold > "$dir/out.folded" 2> /dev/null || true
 t1=$(date +%s.%N)
 awk -v b="$(stat -c %s "$example")" -v a="$t0" -v c="$t1" \
 	'BEGIN { printf "%-28s %7.1f MB  %6.2f s  %7.1f MB/s\n", "example via a pipe", b / 1e6, c - a, b / 1e6 / (c - a) }'
+[ -z "$collapse" ] || compare "  scorch fold from a pipe against stackcollapse-perf.pl" "$dir/ref-$(basename "$example").folded" "$dir/out.folded"
+bench_exit
