@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # bench/fold-perfdata.sh [FILE]: scorch's perf.data commands against perf
 # on one large frame-pointer recording, side by side in one run.
-# Not a test. Makes FILE (default /tmp/scorch-bench-fp.data, >= MIN_MB,
-# default 50 MB) with `perf record -g` of the corpus's work_fp (built as
-# the corpus README says) when missing, warms the page cache, then prints
-# for each command its CPU time (user+sys), peak RSS and the ratio of
-# perf's CPU time to scorch's:
+# Makes FILE (default /tmp/scorch-bench-fp.data, >= MIN_MB, default 50 MB)
+# with `perf record -g` of the workload tests/workloads/work.c (built
+# frame-pointer) when missing, warms the page cache, then prints for each
+# command its CPU time (user+sys), peak RSS and the ratio of perf's CPU
+# time to scorch's:
 #   scorch fold perf.data        vs  perf script > /dev/null   (goal >= 10x)
 #   scorch fold perf.data        vs  perf report -g folded     (goal >= 5x)
-#   scorch script perf.data      vs  perf script               (goal >= 5x,
-#                                    and the outputs are compared)
-# Environment: SCORCH (default ./scorch), MIN_MB, SHARED.
+#   scorch script perf.data      vs  perf script               (goal >= 5x)
+# and compares the outputs (bench/lib.sh; exit 1 when one differs):
+#   scorch script  against perf script's text;
+#   scorch fold    against perf script | stackcollapse-perf.pl (from
+#                  FLAMEGRAPH_DIR; without it, against scorch fold of perf
+#                  script's text, the collapser the tests prove identical
+#                  to stackcollapse-perf.pl, and it says so).
+# perf report -g folded prints perf's own form (percentages, no process
+# names): timed only.
+# Environment: SCORCH (default ./scorch), MIN_MB, FLAMEGRAPH_DIR.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+. "$here/lib.sh"
 SCORCH=${SCORCH:-$root/scorch}
-SHARED=${SHARED:-$(cd "$root/.." && pwd)/shared}
 file=${1:-/tmp/scorch-bench-fp.data}
 min_mb=${MIN_MB:-50}
 cache=$file.buildid
@@ -26,7 +33,7 @@ size_mb() { echo $(( $(stat -c %s "$1") / 1048576 )); }
 
 make_file() {
 	gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls \
-		-o "$work/work_fp" "$SHARED/corpus/src/work.c" || exit 1
+		-o "$work/work_fp" "$root/tests/workloads/work.c" || exit 1
 	local secs=6
 	while :; do
 		echo "recording $file (work_fp $secs s at 20 kHz, -g)..." >&2
@@ -63,15 +70,12 @@ echo
 echo "perf script / scorch fold CPU:        $(ratio scorch-fold perf-script) (goal >= 10x)"
 echo "perf report -g folded / scorch fold:  $(ratio scorch-fold perf-report-folded) (goal >= 5x)"
 echo "perf script / scorch script CPU:      $(ratio scorch-script perf-script) (goal >= 5x)"
-if cmp -s "$work/perf.out" "$work/script.out"; then
-	echo "scorch script output: identical to perf script ($(wc -l < "$work/perf.out") lines)"
+compare "scorch script against perf script" "$work/perf.out" "$work/script.out"
+if collapse=$(flamegraph_script stackcollapse-perf.pl); then
+	perl "$collapse" "$work/perf.out" > "$work/ref.folded" 2>/dev/null
+	compare "scorch fold perf.data against perf script | stackcollapse-perf.pl" "$work/ref.folded" "$work/fold.out"
 else
-	echo "scorch script output: DIFFERS from perf script:"
-	diff "$work/perf.out" "$work/script.out" | head -5
+	"$SCORCH" fold --format=perf-script "$work/perf.out" > "$work/ref.folded" 2>/dev/null
+	compare "scorch fold perf.data against perf script | scorch fold (no stackcollapse-perf.pl)" "$work/ref.folded" "$work/fold.out"
 fi
-"$SCORCH" fold < "$work/perf.out" > "$work/text.folded" 2>/dev/null
-if cmp -s "$work/text.folded" "$work/fold.out"; then
-	echo "scorch fold perf.data == scorch fold on perf script text ($(wc -l < "$work/fold.out") stacks)"
-else
-	echo "scorch fold perf.data differs from the text path"
-fi
+bench_exit

@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# bench/heatmap.sh: side by side with the reference tools on this machine.
+# bench/heatmap.sh: side by side with the reference tools on this machine,
+# on the recordings in ../shared/heatmap (run REPS times, default 20).
 #  1. block I/O latency pairs from perf.data: scorch heatmap latency --pairs
 #     against `perf script -F time,event,trace | awk` (the classic
-#     pipeline; trace2heatmap.pl is not installed, so its drawing is not
-#     timed) on block.perf.data concatenated into a bigger recording by
-#     re-recording is not possible, so the shared file is run N times.
-#  2. scorch sched latency / timehist against perf sched latency / timehist.
-#  3. text mode: MB/s of "time latency" lines to cells (no reference).
-#  4. sub-second cells from perf script text: MB/s (no reference).
-# Prints times (best of 3, CPU seconds) and ratios. Generated inputs go
-# under /tmp.   bench/heatmap.sh [SCORCH]
+#     pipeline); the pairs are compared. trace2heatmap.pl (in Brendan
+#     Gregg's HeatMap repository, not FlameGraph) is not installed here:
+#     the drawing is timed alone and not compared (tests/t7501 compares
+#     cells with the ones it draws).
+#  2. scorch sched latency / timehist against perf sched latency /
+#     timehist; the outputs are compared (perf's INFO line aside, as in
+#     tests/t7504).
+#  3. text mode: MB/s of PAIRS "time latency" lines to cells (no reference).
+#  4. sub-second cells from perf script text (COPIES copies of FlameScope's
+#     test input): MB/s; the cells of one copy
+#     of FlameScope's test input are compared with FlameScope's own
+#     output (column and count of every cell; the row of a sample exactly
+#     on a slice boundary differs on purpose, see scorch-heatmap(1)).
+# Prints times (best of 3, CPU seconds) and ratios; exit 1 when an output
+# differs (bench/lib.sh). Generated inputs go under /tmp.
+#   REPS=20 PAIRS=3000000 COPIES=1500 bench/heatmap.sh [SCORCH]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+. "$here/lib.sh"
 scorch=${1:-${SCORCH:-$root/build/scorch}}
 shared=${SHARED:-$(cd "$root/.." && pwd)/shared}
 work=${BENCH_DIR:-/tmp/scorch-bench-heatmap}
 mkdir -p "$work"
+[ -d "$shared/heatmap" ] || { echo "no $shared/heatmap (the reference corpus): nothing to run" >&2; exit 1; }
 
 # best CPU time (user+sys) of 3 runs of a shell command line
 best() {
@@ -31,33 +42,50 @@ best() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.1fx", b / a; else print "inf" }'; }
 
 blk=$shared/heatmap/block.perf.data
-reps=20
+reps=${REPS:-20}
+PAIRS=${PAIRS:-3000000}
+COPIES=${COPIES:-1500}
+pairs_awk='{gsub(/:/,"")} $2~/issue/{ts[$3,$7]=$1} $2~/complete/{if(l=ts[$3,$6]){printf "%.f %.f\n",$1*1e6,($1-l)*1e6; delete ts[$3,$6]}}'
 s=$(best "for i in \$(seq $reps); do '$scorch' heatmap latency --pairs '$blk'; done")
 p=$(best "for i in \$(seq $reps); do perf script -i '$blk' -F time,event,trace 2>/dev/null | awk '{gsub(/:/,\"\")} \$2~/issue/{ts[\$3,\$7]=\$1} \$2~/complete/{if(l=ts[\$3,\$6]){printf \"%.f %.f\\n\",\$1*1e6,(\$1-l)*1e6; delete ts[\$3,\$6]}}'; done")
 echo "block pairs ($reps x block.perf.data, 3000 pairs each): scorch ${s}s, perf script|awk ${p}s: scorch $(ratio "$s" "$p") faster"
+perf script -i "$blk" -F time,event,trace 2>/dev/null | awk "$pairs_awk" > "$work/pairs.ref"
+"$scorch" heatmap latency --pairs "$blk" > "$work/pairs.out" 2>/dev/null || true
+compare "  pairs against perf script | awk" "$work/pairs.ref" "$work/pairs.out"
 s=$(best "for i in \$(seq $reps); do '$scorch' heatmap latency '$blk'; done")
-echo "block latency SVG ($reps x): scorch ${s}s (pairs + bucketing + SVG)"
+echo "block latency SVG ($reps x): scorch ${s}s (pairs + bucketing + SVG; trace2heatmap.pl not installed: not compared)"
 
 sd=$shared/heatmap/sched/perf.data
 s=$(best "for i in \$(seq $reps); do '$scorch' sched latency '$sd'; done")
 p=$(best "for i in \$(seq $reps); do perf sched latency -i '$sd'; done")
 echo "sched latency ($reps x sched/perf.data): scorch ${s}s, perf sched ${p}s: scorch $(ratio "$s" "$p") faster"
+perf sched latency -i "$sd" 2>/dev/null | grep -v '^  INFO: ' > "$work/lat.ref" || true
+{ "$scorch" sched latency "$sd" 2>/dev/null || true; } | grep -v '^  INFO: ' > "$work/lat.out" || true
+compare "  against perf sched latency" "$work/lat.ref" "$work/lat.out"
 s=$(best "for i in \$(seq $reps); do '$scorch' sched timehist '$sd'; done")
 p=$(best "for i in \$(seq $reps); do perf sched timehist -i '$sd'; done")
 echo "sched timehist ($reps x): scorch ${s}s, perf sched ${p}s: scorch $(ratio "$s" "$p") faster"
+perf sched timehist -i "$sd" > "$work/th.ref" 2>/dev/null || true
+"$scorch" sched timehist "$sd" > "$work/th.out" 2>/dev/null || true
+compare "  against perf sched timehist" "$work/th.ref" "$work/th.out"
 
-txt=$work/lat.txt
-[ -s "$txt" ] || awk 'BEGIN { srand(1); for (i = 0; i < 3000000; i++) printf "%d %d\n", 1000000000 + i * 20, int(rand() * rand() * 20000) }' > "$txt"
+txt=$work/lat-$PAIRS.txt
+[ -s "$txt" ] || awk -v n="$PAIRS" 'BEGIN { srand(1); for (i = 0; i < n; i++) printf "%d %d\n", 1000000000 + i * 20, int(rand() * rand() * 20000) }' > "$txt"
 mb=$(awk -v b="$(stat -c %s "$txt")" 'BEGIN { printf "%.1f", b / 1048576 }')
 s=$(best "'$scorch' heatmap latency --unitstime=us --cells '$txt'")
-echo "text latency cells: ${mb} MB (3M pairs) in ${s}s: $(awk -v m="$mb" -v s="$s" 'BEGIN { printf "%.0f", m / s }') MB/s"
+echo "text latency cells (no reference): ${mb} MB ($PAIRS pairs) in ${s}s: $(awk -v m="$mb" -v s="$s" 'BEGIN { printf "%.0f", m / s }') MB/s"
 s=$(best "'$scorch' heatmap latency --unitstime=us '$txt'")
 echo "text latency SVG: ${mb} MB in ${s}s: $(awk -v m="$mb" -v s="$s" 'BEGIN { printf "%.0f", m / s }') MB/s"
 
-scr=$work/script.txt
-[ -s "$scr" ] || for i in $(seq 1500); do cat "$shared/heatmap/flamescope/perf.test01"; done > "$scr"
+scr=$work/script-x$COPIES.txt
+[ -s "$scr" ] || for i in $(seq "$COPIES"); do cat "$shared/heatmap/flamescope/perf.test01"; done > "$scr"
 mb=$(awk -v b="$(stat -c %s "$scr")" 'BEGIN { printf "%.1f", b / 1048576 }')
 s=$(best "'$scorch' heatmap subsecond --cells '$scr'")
 echo "subsecond cells from perf script text: ${mb} MB in ${s}s: $(awk -v m="$mb" -v s="$s" 'BEGIN { printf "%.0f", m / s }') MB/s"
 s=$(best "'$scorch' heatmap subsecond '$scr'")
 echo "subsecond HTML page: ${mb} MB in ${s}s"
+fs=$shared/heatmap/flamescope
+tail -n +2 "$fs/perf.test01.flamescope-rows50.cells.tsv" | cut -f1,5 > "$work/fs.ref"
+{ "$scorch" heatmap subsecond --cells --rows 50 "$fs/perf.test01" 2>/dev/null || true; } | tail -n +2 | cut -f1,5 > "$work/fs.out"
+compare "  perf.test01 cells (column, count) against FlameScope's" "$work/fs.ref" "$work/fs.out"
+bench_exit
