@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # bench/read.sh: how fast scorch iterates all records of large perf.data
 # files (every record framed, every sample decoded: `scorch dump --stats`),
-# against perf reading the same files. Not a test.
+# against perf doing the same work: `perf report --stats` (reads every
+# record and counts them by type). The counts are compared (bench/lib.sh:
+# exit 1 when they differ).
 #
 # Two inputs, made under /tmp when missing (>= MIN_MB, default 300 MB):
 #   dwarf  perf record --call-graph dwarf of a busy loop: ~8 KB samples
 #   small  perf record -g -o - (pipe mode) of a busy loop, the record
 #          stream repeated: ~80-byte samples, millions of records
-# For each: wall and CPU seconds, MB/s, and CPU time relative to scorch of
+# For each: wall and CPU seconds, MB/s, and perf report --stats' CPU time
+# relative to scorch's. For scale, not as a ratio (they do more: print
+# every record, or resolve and unwind every sample), the times of
 #   perf report -D > /dev/null   perf's raw dump
-#   perf script > /dev/null      perf's sample printer (unwinds DWARF stacks)
+#   perf script > /dev/null      perf's sample printer
 # Environment: SCORCH (default ./scorch), MIN_MB, SKIP_SCRIPT=1 (perf script
-# is slow), SKIP_PERF=1 (scorch only).
+# and perf report -D are slow), SKIP_PERF=1 (scorch only, nothing compared).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+. "$here/lib.sh"
 SCORCH=${SCORCH:-$root/scorch}
 min_mb=${MIN_MB:-300}
 dwarf=/tmp/scorch-bench-read-dwarf.data
@@ -55,6 +60,18 @@ run() {
 	echo "$name $t"
 }
 
+# counts FILE: "TYPE count" lines of perf report --stats' aggregated table
+perf_counts() {
+	perf report --stats -i "$1" 2> /dev/null | awk '/^Aggregated stats:/ { on = 1; next }
+		on && / stats:$/ { exit } on && / events: / { sub(/^ */, ""); print $1, $3 }' | sort
+}
+# scorch names the user records as the kernel headers do (HEADER_ATTR),
+# perf without the prefix (ATTR)
+scorch_counts() {
+	"$SCORCH" dump --stats "$1" 2> /dev/null | awk '/^records: / { print "TOTAL", $2; next }
+		/^  [A-Z0-9_]+ +[0-9]+$/ { sub(/^HEADER_/, "", $1); print $1, $2 }' | sort
+}
+
 bench() {
 	local label=$1 file=$2 results
 	results=$(mktemp)
@@ -62,9 +79,11 @@ bench() {
 	run scorch "$SCORCH" dump --stats "$file" > /dev/null   # warm-up
 	run scorch "$SCORCH" dump --stats "$file" >> "$results"
 	if [ "${SKIP_PERF:-0}" != 1 ]; then
-		run "perf-report-D" perf report -D -i "$file" >> "$results"
-		[ "${SKIP_SCRIPT:-0}" = 1 ] ||
+		run "perf-report-stats" perf report --stats -i "$file" >> "$results"
+		if [ "${SKIP_SCRIPT:-0}" != 1 ]; then
+			run "perf-report-D" perf report -D -i "$file" >> "$results"
 			run "perf-script" perf script -i "$file" >> "$results"
+		fi
 	fi
 	local records
 	records=$("$SCORCH" dump --stats "$file" | sed -n 's/^records: //p')
@@ -72,11 +91,20 @@ bench() {
 	awk -v mb="$(size_mb "$file")" '
 		NR == 1 { scpu = $3 + $4 }
 		{ cpu = $3 + $4
-		  printf "%-14s wall %7.2f s  cpu %7.2f s  %7.0f MB/s wall  %7.0f MB/s cpu  cpu x%.1f of scorch\n",
-			$1, $2, cpu, mb / ($2 > 0 ? $2 : 0.001), mb / (cpu > 0 ? cpu : 0.001),
-			cpu / (scpu > 0 ? scpu : 0.001) }' "$results"
+		  printf "%-18s wall %7.2f s  cpu %7.2f s  %7.0f MB/s wall  %7.0f MB/s cpu", $1, $2, cpu,
+			mb / ($2 > 0 ? $2 : 0.001), mb / (cpu > 0 ? cpu : 0.001)
+		  if ($1 == "perf-report-stats") printf "  cpu x%.1f of scorch", cpu / (scpu > 0 ? scpu : 0.001)
+		  else if ($1 != "scorch") printf "  (more work: for scale)"
+		  print "" }' "$results"
 	rm -f "$results"
+	if [ "${SKIP_PERF:-0}" != 1 ]; then
+		perf_counts "$file" > "$file.perf-counts"
+		scorch_counts "$file" > "$file.scorch-counts"
+		compare "records per type against perf report --stats" "$file.perf-counts" "$file.scorch-counts"
+		rm -f "$file.perf-counts" "$file.scorch-counts"
+	fi
 }
 
 bench "DWARF samples" "$dwarf"
 bench "small fp samples" "$small"
+bench_exit
