@@ -9,10 +9,19 @@
 # interrupts and call-chain walks are charged to the sampled task. We
 # print the median of each, the slowdown over bare, the ratio
 # scorch/perf of the slowdowns, and the file sizes (total and per sample).
-#   bench/record.sh [REPEATS]     (default 3; SCORCH=path, default ./scorch)
+# The outputs differ by nature (two recordings), so what is compared is
+# what they hold: perf's reading of scorch's file (perf script, folded
+# by stackcollapse-perf.pl from FLAMEGRAPH_DIR, else by scorch's text
+# path, saying so) against scorch fold of the same file; exit 1 when the
+# stacks differ (bench/lib.sh).
+#   WORK_MS=1000 bench/record.sh [REPEATS]   (default 3; SCORCH=path,
+#                                             default ./scorch)
 # Large files go to a temporary directory under /tmp, removed at the end.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+. "$here/lib.sh"
+collapse=$(flamegraph_script stackcollapse-perf.pl) || collapse=
 SCORCH=${SCORCH:-$root/scorch}
 reps=${1:-3}
 tmp=$(mktemp -d /tmp/scorch-bench-record.XXXXXX)
@@ -29,10 +38,10 @@ static double now(void) { struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME
 int main(int argc, char **argv) { double a = now(); long r = work(argc > 1 ? atoi(argv[1]) : 60); printf("%.0f %ld\n", now() - a, r); return 0; }
 C
 gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$tmp/fixed" "$tmp/fixed.c" || exit 1
-# about one second of work
+# about WORK_MS (default 1000) ms of work
 rounds=60
 ms=$("$tmp/fixed" $rounds | awk '{print $1}')
-[ "$ms" -gt 0 ] && rounds=$(( rounds * 1000 / ms + 1 ))
+[ "$ms" -gt 0 ] && rounds=$(( rounds * ${WORK_MS:-1000} / ms + 1 ))
 
 # the workload's own CPU time in ms, for one run of "$@"
 wall() {
@@ -60,4 +69,17 @@ for mode in "-F 997 -g" "-F 4000 -g" "-F 997 --call-graph dwarf"; do
 		printf "%-22s bytes/sample perf %.0f scorch %.0f (ratio %.3f); slowdown ratio scorch/perf %.2f\n", "",
 			ps / pn, ss / sn, (ss / sn) / (ps / pn), (p - b > 0 ? (s - b) / (p - b) : 0)
 	}'
+	perf script -i "$tmp/scorch.data" > "$tmp/ps.txt" 2> /dev/null
+	if [ -n "$collapse" ]; then
+		perl "$collapse" "$tmp/ps.txt" > "$tmp/ref.folded" 2> /dev/null; how="stackcollapse-perf.pl"
+	else
+		"$SCORCH" fold --format=perf-script "$tmp/ps.txt" > "$tmp/ref.folded" 2> /dev/null; how="scorch fold"
+	fi
+	"$SCORCH" fold "$tmp/scorch.data" > "$tmp/out.folded" 2> /dev/null
+	if [ -s "$tmp/ref.folded" ]; then
+		compare "$(printf '%-22s' "")scorch's file: scorch fold against perf script | $how" "$tmp/ref.folded" "$tmp/out.folded"
+	else
+		echo "$(printf '%-22s' "")scorch's file: perf script read no sample"; bench_status=1
+	fi
 done
+bench_exit
