@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/kallsyms.sh: CPU time of loading a kernel symbol file
 # (sym_kallsyms_load: read, parse, sort, end rules), the current code side
-# by side with the code of an earlier commit. Not a test: no pass/fail
-# (exit 1 only when the two give different tables).
+# by side with the code of an earlier commit, the only reference there is:
+# exit 1 when the two give different tables.
 #   1. builds bench/kallsyms-load.c against $BUILD's library objects
 #      (make BUILD=... first), and again with src/symbols/kallsyms.[ch]
 #      and table.[ch] taken from git revision $BASE (when set);
@@ -86,7 +86,7 @@ time_it() {
 		"$median" "$(awk -v m="$mb" -v t="$median" 'BEGIN { print m / t * 1000 }')" "$first"
 }
 time_it new current; new=$median new_first=$first
-[ -n "$BASE" ] || exit 0
+[ -n "$BASE" ] || { echo "no BASE: no earlier code to time and compare tables with (BASE=REV)"; exit 0; }
 time_it base "base $BASE"; base=$median
 echo "ratio: $(awk -v a="$base" -v b="$new" 'BEGIN { printf "%.2f", a / b }')x less CPU (median)," \
 	"$(awk -v a="$first" -v b="$new_first" 'BEGIN { printf "%.2f", a / b }')x (first load)"

@@ -14,13 +14,14 @@
 #      off on a shared machine) and compares their median CPU time (perf
 #      stat task-clock, children such as perf's addr2line included);
 #   3. checks that both give the same stacks: scorch fold of perf.data
-#      against scorch fold of perf script's text (the stackcollapse-perf
-#      path), which must be identical;
+#      against perf script's text folded by stackcollapse-perf.pl (from
+#      FLAMEGRAPH_DIR; without it by scorch's text path, the collapser
+#      the tests prove identical to it, and it says so): exit 1 when they
+#      differ (bench/lib.sh);
 #   4. prints samples unwound per CPU second.
 # Recordings live under $BENCH_DIR/<case> (default /tmp/scorch-bench-
-# unwind) and are reused by later runs. Not a test: no pass/fail (exit 1
-# only when the stacks differ).
-#   SCORCH=path MB=200 REPS=5 CASES="work sort" bash bench/unwind.sh
+# unwind) and are reused by later runs.
+#   FLAMEGRAPH_DIR=... SCORCH=path MB=200 REPS=5 CASES="work sort" bash bench/unwind.sh
 #
 # History (2 shared cores, perf 6.1, the work case, 332 MB, 39k samples):
 #   first version: perf script 0.98 s, scorch fold 0.53 s CPU (1.8x);
@@ -50,14 +51,14 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+. "$here/lib.sh"
 SCORCH=${SCORCH:-$root/build/scorch}
-SHARED=${SHARED:-$(cd "$root/.." && pwd)/shared}
 MB=${MB:-200}
 FREQ=${FREQ:-4000}
 REPS=${REPS:-5}
 CASES=${CASES:-work sort}
 base=${BENCH_DIR:-/tmp/scorch-bench-unwind}
-status=0
+collapse=$(flamegraph_script stackcollapse-perf.pl) || collapse=
 
 # cpu OUT CMD...: CPU seconds of CMD with stdout to OUT, children
 # included: perf stat's task-clock, which follows every task started
@@ -74,7 +75,7 @@ workload() {
 	case $1 in
 	work)
 		[ -x "$dir/work_nofp" ] || gcc -O2 -g -fomit-frame-pointer \
-			-fno-optimize-sibling-calls -o "$dir/work_nofp" "$SHARED/corpus/src/work.c"
+			-fno-optimize-sibling-calls -o "$dir/work_nofp" "$root/tests/workloads/work.c"
 		echo "$dir/work_nofp $2" ;;
 	sort)
 		# ~1.2 s of sorting per 4 MB-ish of lines; repeated to last SECONDS
@@ -122,11 +123,15 @@ run_case() { # NAME
 	p=$(echo "$perf_runs" | median)
 	s=$(echo "$scorch_runs" | median)
 	perf --buildid-dir "$dir/buildid" script -i "$data" 2> /dev/null > "$dir/perf-script.txt"
-	"$SCORCH" fold --format=perf-script "$dir/perf-script.txt" > "$dir/perf.folded"
-	local samples same=no
+	local how=stackcollapse-perf.pl
+	if [ -n "$collapse" ]; then
+		perl "$collapse" "$dir/perf-script.txt" > "$dir/perf.folded"
+	else
+		"$SCORCH" fold --format=perf-script "$dir/perf-script.txt" > "$dir/perf.folded"
+		how="scorch fold (text)"
+	fi
+	local samples
 	samples=$(grep -c '^[^[:space:]]' "$dir/perf-script.txt" || true)
-	cmp -s "$dir/scorch.folded" "$dir/perf.folded" && same=yes
-	[ "$same" = yes ] || status=1
 	echo "== $1: $(( $(stat -c %s "$data") / 1000000 )) MB, $samples samples (perf record -F $FREQ --call-graph dwarf)"
 	echo "perf script > /dev/null : ${p} s CPU (median of$perf_runs)"
 	echo "scorch fold             : ${s} s CPU (median of$scorch_runs)"
@@ -134,11 +139,11 @@ run_case() { # NAME
 		if (s > 0) printf "ratio perf/scorch      : %.1fx less CPU\n", p / s
 		if (s > 0) printf "samples unwound per s  : %.0f (scorch), %.0f (perf script)\n", n / s, (p > 0 ? n / p : 0)
 	}'
-	echo "identical stacks        : $same ($(wc -l < "$dir/scorch.folded") folded lines)"
+	compare "stacks against perf script | $how" "$dir/perf.folded" "$dir/scorch.folded"
 	rm -f "$dir/perf-script.txt"
 }
 
 for c in $CASES; do
 	run_case "$c"
 done
-exit $status
+bench_exit
