@@ -39,7 +39,10 @@ repeat_to() {
 
 example=$dir/example-${MB}mb.txt
 if [ ! -s "$example" ]; then
-	zcat "$SHARED/flamegraph-tests/example-perf-stacks.txt.gz" > "$dir/example.txt"
+	# FlameGraph's file: from the reference corpus, else from the checkout
+	gz=$SHARED/flamegraph-tests/example-perf-stacks.txt.gz
+	[ -f "$gz" ] || gz=${FLAMEGRAPH_DIR:-.}/example-perf-stacks.txt.gz
+	zcat "$gz" > "$dir/example.txt"
 	repeat_to "$dir/example.txt" "$example"
 fi
 
