@@ -3,14 +3,15 @@
 # on the recordings in ../shared/heatmap (run REPS times, default 20).
 #  1. block I/O latency pairs from perf.data: scorch heatmap latency --pairs
 #     against `perf script -F time,event,trace | awk` (the classic
-#     pipeline); the pairs are compared. trace2heatmap.pl (in Brendan
-#     Gregg's HeatMap repository, not FlameGraph) is not installed here:
-#     the drawing is timed alone and not compared (tests/t7501 compares
-#     cells with the ones it draws).
+#     pipeline); the pairs are compared.
 #  2. scorch sched latency / timehist against perf sched latency /
 #     timehist; the outputs are compared (perf's INFO line aside, as in
 #     tests/t7504).
-#  3. text mode: MB/s of PAIRS "time latency" lines to cells (no reference).
+#  3. text mode: MB/s of PAIRS "time latency" lines to cells and SVG; with
+#     HEATMAP_DIR (a checkout of brendangregg/HeatMap: trace2heatmap.pl is
+#     not part of FlameGraph) also trace2heatmap.pl's time, and its drawn
+#     cells compared with scorch --quirks's (every cell's time, range,
+#     counts, colour and place).
 #  4. sub-second cells from perf script text (COPIES copies of FlameScope's
 #     test input): MB/s; the cells of one copy
 #     of FlameScope's test input are compared with FlameScope's own
@@ -18,7 +19,7 @@
 #     on a slice boundary differs on purpose, see scorch-heatmap(1)).
 # Prints times (best of 3, CPU seconds) and ratios; exit 1 when an output
 # differs (bench/lib.sh). Generated inputs go under /tmp.
-#   REPS=20 PAIRS=3000000 COPIES=1500 bench/heatmap.sh [SCORCH]
+#   HEATMAP_DIR=... REPS=20 PAIRS=3000000 COPIES=1500 bench/heatmap.sh [SCORCH]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -28,6 +29,17 @@ shared=${SHARED:-$(cd "$root/.." && pwd)/shared}
 work=${BENCH_DIR:-/tmp/scorch-bench-heatmap}
 mkdir -p "$work"
 [ -d "$shared/heatmap" ] || { echo "no $shared/heatmap (the reference corpus): nothing to run" >&2; exit 1; }
+# trace2heatmap.pl from a checkout of https://github.com/brendangregg/HeatMap
+t2h=${HEATMAP_DIR:+$HEATMAP_DIR/trace2heatmap.pl}
+if [ -z "$t2h" ] || [ ! -f "$t2h" ]; then
+	echo "# HEATMAP_DIR ${HEATMAP_DIR:+($HEATMAP_DIR) has no trace2heatmap.pl}${HEATMAP_DIR:-not set}: trace2heatmap.pl (Brendan Gregg's HeatMap repository, not FlameGraph) is not installed here; text heat maps are not compared" >&2
+	t2h=
+fi
+# t2h_cells: the drawn cells of a trace2heatmap.pl SVG on stdin, as
+# "time range count acc coltotal fill x y" lines, sorted
+t2h_cells() {
+	sed -n "s/.*<rect x=\"\([^\"]*\)\" y=\"\([^\"]*\)\".* fill=\"\([^\"]*\)\" onmouseover=\"s('\([^']*\)','\([^']*\)',\([0-9]*\),\([0-9]*\),\([0-9]*\)).*/\4 \5 \6 \7 \8 \3 \1 \2/p" | sort
+}
 
 # best CPU time (user+sys) of 3 runs of a shell command line
 best() {
@@ -53,7 +65,7 @@ perf script -i "$blk" -F time,event,trace 2>/dev/null | awk "$pairs_awk" > "$wor
 "$scorch" heatmap latency --pairs "$blk" > "$work/pairs.out" 2>/dev/null || true
 compare "  pairs against perf script | awk" "$work/pairs.ref" "$work/pairs.out"
 s=$(best "for i in \$(seq $reps); do '$scorch' heatmap latency '$blk'; done")
-echo "block latency SVG ($reps x): scorch ${s}s (pairs + bucketing + SVG; trace2heatmap.pl not installed: not compared)"
+echo "block latency SVG ($reps x): scorch ${s}s (pairs + bucketing + SVG)"
 
 sd=$shared/heatmap/sched/perf.data
 s=$(best "for i in \$(seq $reps); do '$scorch' sched latency '$sd'; done")
@@ -73,9 +85,18 @@ txt=$work/lat-$PAIRS.txt
 [ -s "$txt" ] || awk -v n="$PAIRS" 'BEGIN { srand(1); for (i = 0; i < n; i++) printf "%d %d\n", 1000000000 + i * 20, int(rand() * rand() * 20000) }' > "$txt"
 mb=$(awk -v b="$(stat -c %s "$txt")" 'BEGIN { printf "%.1f", b / 1048576 }')
 s=$(best "'$scorch' heatmap latency --unitstime=us --cells '$txt'")
-echo "text latency cells (no reference): ${mb} MB ($PAIRS pairs) in ${s}s: $(awk -v m="$mb" -v s="$s" 'BEGIN { printf "%.0f", m / s }') MB/s"
+echo "text latency cells: ${mb} MB ($PAIRS pairs) in ${s}s: $(awk -v m="$mb" -v s="$s" 'BEGIN { printf "%.0f", m / s }') MB/s"
 s=$(best "'$scorch' heatmap latency --unitstime=us '$txt'")
 echo "text latency SVG: ${mb} MB in ${s}s: $(awk -v m="$mb" -v s="$s" 'BEGIN { printf "%.0f", m / s }') MB/s"
+if [ -n "$t2h" ]; then
+	p=$(best "perl '$t2h' --unitstime=us --unitslabel=us '$txt'")
+	s=$(best "'$scorch' heatmap latency --unitstime=us --unitslabel=us --quirks '$txt'")
+	echo "text latency SVG, trace2heatmap.pl ${p}s, scorch --quirks ${s}s: scorch $(ratio "$s" "$p") faster"
+	perl "$t2h" --unitstime=us --unitslabel=us "$txt" 2>/dev/null | t2h_cells > "$work/t2h.ref"
+	{ "$scorch" heatmap latency --unitstime=us --unitslabel=us --quirks --cells "$txt" 2>/dev/null || true; } |
+		awk -F'\t' 'NR > 1 { print $6, $7, $3, $4, $5, $8, $9, $10 }' | sort > "$work/t2h.out"
+	compare "  cells (--quirks) against trace2heatmap.pl's" "$work/t2h.ref" "$work/t2h.out"
+fi
 
 scr=$work/script-x$COPIES.txt
 [ -s "$scr" ] || for i in $(seq "$COPIES"); do cat "$shared/heatmap/flamescope/perf.test01"; done > "$scr"
