@@ -42,12 +42,12 @@ fixtures() {
 	return "$FIX_STATE"
 }
 
-# shared_corpus [PATH...]: need_shared for the corpus and the PATHs under
-# it, asked once per test file (later calls answer silently with the
+# shared_corpus [PATH...]: need_shared for the corpus and the PATHs (under
+# ../shared), asked once per test file (later calls answer silently with the
 # first answer).
 shared_corpus() {
 	[ -n "${SHARED_STATE:-}" ] && return "$SHARED_STATE"
-	if need_shared corpus/README.md "${@/#/corpus/}"; then SHARED_STATE=0; else SHARED_STATE=1; fi
+	if need_shared corpus/README.md "$@"; then SHARED_STATE=0; else SHARED_STATE=1; fi
 	return "$SHARED_STATE"
 }
 

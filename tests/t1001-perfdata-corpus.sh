@@ -73,7 +73,7 @@ ours() {
 		check_same "$L $c: samples per event, first and last time as perf script" exp.txt act.txt
 	done
 }
-shared_corpus external/oracle-perf6.1
+shared_corpus corpus/external/oracle-perf6.1
 each_root ours
 if fixtures; then
 	C=$FIX L=fixture no_crash 7 "$FIX"/*/perf.data

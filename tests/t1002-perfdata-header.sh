@@ -29,7 +29,7 @@ headers() {
 	"$SCORCH" header "$C/fp/header.txt" > /dev/null 2> err.txt
 	check_grep "$L not a perf.data file: message names the file" 'header.txt: not a perf.data file' err.txt
 }
-shared_corpus external/oracle-perf6.1
+shared_corpus corpus/external/oracle-perf6.1
 each_root headers
 shared_corpus || return 0
 C=$SHARED/corpus

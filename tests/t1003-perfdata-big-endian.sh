@@ -7,7 +7,7 @@
 # Only on the shared corpus: these files need perf built for a big-endian
 # machine to make, which the fixtures cannot do here.
 . "$ROOT/tests/lib-corpus.sh"
-shared_corpus big-endian/fp/perf.data.be big-endian/dwarf/perf.data.be big-endian/multi/perf.data.be || return 0
+shared_corpus corpus/big-endian/fp/perf.data.be corpus/big-endian/dwarf/perf.data.be corpus/big-endian/multi/perf.data.be || return 0
 B=$C/big-endian
 pat='PERF_RECORD_(SAMPLE|MMAP2?|COMM)[ :]'
 

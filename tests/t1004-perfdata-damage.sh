@@ -126,8 +126,8 @@ corrupt_zstd() {
 	else fail "$L ${1##*/}: corrupt zstd data: samples before it kept" "rc=$rc samples=$n of $2"; fi
 }
 
-shared_corpus external/perfparser/tests/auto/perfdata/fork_static_gcc/perf.data.zstd \
-	external/perf_data_converter/src/quipper/testdata/perf.data.piped.corrupted.zero_size_sample-3.2
+shared_corpus corpus/external/perfparser/tests/auto/perfdata/fork_static_gcc/perf.data.zstd \
+	corpus/external/perf_data_converter/src/quipper/testdata/perf.data.piped.corrupted.zero_size_sample-3.2
 each_root damages
 shared_corpus || return 0
 C=$SHARED/corpus

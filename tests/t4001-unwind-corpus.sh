@@ -42,7 +42,7 @@ unwinds() {
 	n=$(grep -c 'DWARF samples' bare.err)
 	if [ "$n" = 1 ]; then pass "$L no binaries: the warning is printed once"; else fail "$L no binaries: the warning is printed once" "$n times"; fi
 }
-shared_corpus big-endian/dwarf/perf.data.be
+shared_corpus corpus/big-endian/dwarf/perf.data.be
 each_root unwinds
 if shared_corpus; then
 	run fold --buildid-dir "$SHARED/corpus/dwarf/buildid" "$SHARED/corpus/big-endian/dwarf/perf.data.be" > be.txt 2>&1

@@ -74,7 +74,7 @@ outs() {
 	zcat f.txt.gz | "$SCORCH" fold > out
 	check_same "$L decompressed through a pipe folds" "$C/fp/stackcollapse.folded" out
 }
-shared_corpus ../flamegraph-tests/test/perf-funcab-pid-01.txt
+shared_corpus flamegraph-tests/test/perf-funcab-pid-01.txt
 each_root outs
 if shared_corpus; then
 	gzip -c "$SHARED/flamegraph-tests/test/perf-funcab-pid-01.txt" > f.txt.gz

@@ -29,7 +29,7 @@ dropin() {
 check_fails "unknown option fails" ./stackcollapse-perf.pl --no-such-option /dev/null
 ./stackcollapse-perf.pl --inline --context --srcline < /dev/null > h.out 2>&1; rc=$?
 check "--inline --context --srcline accepted" test $rc -eq 0
-shared_corpus ../flamegraph-tests/test/results
+shared_corpus flamegraph-tests/test/results
 each_root dropin
 shared_corpus || return 0
 

@@ -58,7 +58,7 @@ folds() {
 	check "$L file-mode perf.data through a pipe: exit status 1, not a signal" test "${PIPESTATUS[1]}" = 1
 	check_grep "$L ... with a message naming <stdin>" '<stdin>: .*pipe' filepipe.err
 }
-shared_corpus big-endian/fp/perf.data.be big-endian/multi/perf.data.be
+shared_corpus corpus/big-endian/fp/perf.data.be corpus/big-endian/multi/perf.data.be
 each_root folds
 
 if shared_corpus; then

@@ -25,7 +25,7 @@ scripts() {
 	check "$L no symbol sources: same number of lines as perf" test "$(wc -l < nosyms.txt)" = "$(wc -l < "$C/fp/perf-script.txt")"
 	check_fails "$L missing file fails" "$SCORCH" script no-such-file.data
 }
-shared_corpus big-endian/fp/perf.data.be big-endian/multi/perf.data.be
+shared_corpus corpus/big-endian/fp/perf.data.be corpus/big-endian/multi/perf.data.be
 each_root scripts
 
 if shared_corpus; then
