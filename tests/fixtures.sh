@@ -35,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 out=${1:-$root/build/fixtures}
 scorch=${SCORCH:-$root/build/scorch}
-export LC_ALL=C PATH=/usr/bin:/bin:$PATH
+export LC_ALL=C
 
 die() { echo "fixtures: $*" >&2; exit 1; }
 
@@ -51,8 +51,8 @@ ready && exit 0
 
 mkdir -p "$(dirname "$out")" || die "cannot create $(dirname "$out")"
 if command -v flock > /dev/null 2>&1; then
-	exec 9> "$out.lock"
-	flock 9
+	exec 9> "$out.lock" || die "cannot write $out.lock"
+	flock 9 || die "cannot lock $out.lock"
 	ready && exit 0
 fi
 
@@ -67,12 +67,16 @@ gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls -o "$bin/work_nofp" 
 g++ -O2 -g -fno-omit-frame-pointer -o "$bin/tmpl" "$here/workloads/tmpl.cpp" ||
 	die "could not build the workloads"
 
+# clean CMD...: CMD in a minimal environment, so that the stack copies of
+# DWARF samples carry nothing of the caller's
+clean() { env -i PATH="$(dirname "$(command -v perf)"):/usr/bin:/bin" HOME="$HOME" LC_ALL=C "$@"; }
+
 # rec CASE PERF-RECORD-ARGS...: record CASE into its folder (file mode,
 # perf filling the case's build-id cache).
 rec() {
 	local c=$1; shift
 	mkdir -p "$work/$c"
-	perf --buildid-dir "$work/$c/buildid" record -q -o "$work/$c/perf.data" "$@" \
+	clean perf --buildid-dir "$work/$c/buildid" record -q -o "$work/$c/perf.data" "$@" \
 		> /dev/null 2> "$work/$c/record.err" ||
 		die "perf record failed for $c: $(grep -v '^ *$' "$work/$c/record.err" | head -1)"
 	rm -f "$work/$c/record.err"
@@ -94,7 +98,7 @@ rec dwarf -F 199 --call-graph dwarf,8192 "$bin/work_nofp" 0.4
 rec cpp_fp -F 999 -g "$bin/tmpl" 0.3
 rec multi -e cpu-clock,task-clock -F 499 -g "$bin/work_fp" 0.3
 mkdir -p "$work/pipe_fp"
-perf record -q -F 997 -g -o - "$bin/work_fp" 0.3 > "$work/pipe_fp/perf.data" 2> /dev/null ||
+clean perf record -q -F 997 -g -o - "$bin/work_fp" 0.3 > "$work/pipe_fp/perf.data" 2> /dev/null ||
 	die "perf record -o - (pipe mode) failed"
 no_buildids pipe_fp
 rec zstd_fp -z -F 997 -g "$bin/work_fp" 0.3
@@ -142,6 +146,7 @@ echo "$stamp" > "$work/stamp"
 chmod -R a+rX "$work"
 # Into place: replace an outdated copy; if another run got there first
 # (no flock), keep its copy.
+ready && exit 0
 if [ -e "$out" ]; then
 	old=$(mktemp -d "$out.old.XXXXXX")
 	mv -T "$out" "$old/f" 2> /dev/null

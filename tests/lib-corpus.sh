@@ -31,13 +31,14 @@ srcs() {
 # already made). True when they are there; otherwise one skip line with
 # the script's reason (e.g. perf cannot record on this machine).
 fixtures() {
-	local err
+	local why
 	[ -n "${FIX_STATE:-}" ] && return "$FIX_STATE"
-	if err=$(bash "$ROOT/tests/fixtures.sh" "$FIX" 2>&1 > /dev/null); then
+	if bash "$ROOT/tests/fixtures.sh" "$FIX" > /dev/null 2> "$TMP/fixtures.err"; then
 		FIX_STATE=0
 	else
 		FIX_STATE=1
-		skip "fixture recordings" "${err:-tests/fixtures.sh failed}"
+		why=$(grep '^fixtures: ' "$TMP/fixtures.err" | tail -1)
+		skip "fixture recordings" "${why:-tests/fixtures.sh failed: $(tail -1 "$TMP/fixtures.err")}"
 	fi
 	return "$FIX_STATE"
 }
