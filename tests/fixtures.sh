@@ -44,7 +44,10 @@ for c in perf gcc g++; do
 done
 [ -x "$scorch" ] || die "no scorch binary at $scorch (run make first)"
 
-stamp=$(cat "$0" "$here/workloads/work.c" "$here/workloads/tmpl.cpp" | cksum | cut -d' ' -f1)
+# the inputs: this script, the workloads, perf, and the text collapser
+# that makes the folded references
+stamp=$(cat "$0" "$here/workloads/work.c" "$here/workloads/tmpl.cpp" \
+	"$root"/src/stacks/collapse_perf.[ch] 2> /dev/null | cksum | cut -d' ' -f1)
 stamp="$stamp $(perf --version)"
 ready() { [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; }
 ready && exit 0
