@@ -2,20 +2,25 @@
 # diff used to take a perf.data or perf script file as an empty profile
 # (exit 0, one "ignored lines" warning); it now fails naming the file.
 # flame output of hostile names (markup, quotes, control bytes, broken
-# UTF-8, huge counts, deep stacks) stays well-formed XML.
+# UTF-8, huge counts, deep stacks) stays well-formed XML. Recorded input:
+# the fixtures always, the shared corpus when present.
+. "$ROOT/tests/lib-corpus.sh"
 
-C=$SHARED/corpus
-REF=$C/fp/stackcollapse.folded
-"$SCORCH" diff "$C/fp/perf.data" "$REF" > out 2> err; rc=$?
-check "diff, perf.data as BEFORE: exit 1" test $rc -eq 1
-check_grep "diff, perf.data as BEFORE: message names the file and line" \
-	"^scorch diff: $C/fp/perf\.data: line 1: no folded stacks" err
-"$SCORCH" diff "$REF" "$C/fp/perf-script.txt" > out 2> err; rc=$?
-check "diff, perf script text as AFTER: exit 1" test $rc -eq 1
-check_grep "diff, perf script as AFTER: message names it" 'perf-script\.txt: line 1: no folded stacks' err
 : > empty.folded
-"$SCORCH" diff empty.folded "$REF" > out 2> err; rc=$?
-check "diff, empty BEFORE is an empty profile: exit 0" test $rc -eq 0 -a -s out -a ! -s err
+diffs() {
+	local REF=$C/fp/stackcollapse.folded
+	"$SCORCH" diff "$C/fp/perf.data" "$REF" > out 2> err; rc=$?
+	check "$L diff, perf.data as BEFORE: exit 1" test $rc -eq 1
+	check_grep "$L diff, perf.data as BEFORE: message names the file and line" \
+		"^scorch diff: $C/fp/perf\.data: line 1: no folded stacks" err
+	"$SCORCH" diff "$REF" "$C/fp/perf-script.txt" > out 2> err; rc=$?
+	check "$L diff, perf script text as AFTER: exit 1" test $rc -eq 1
+	check_grep "$L diff, perf script as AFTER: message names it" 'perf-script\.txt: line 1: no folded stacks' err
+	"$SCORCH" diff empty.folded "$REF" > out 2> err; rc=$?
+	check "$L diff, empty BEFORE is an empty profile: exit 0" test $rc -eq 0 -a -s out -a ! -s err
+}
+shared_corpus
+each_root diffs
 
 # hostile names through flame (and diff --svg)
 {
@@ -48,15 +53,18 @@ fi
 # heatmap subsecond on standard input: perf.data (pipe mode, as
 # "perf record -o - | scorch heatmap subsecond") was taken for text and
 # refused; now both kinds give what the same file by name gives
-P=$C/pipe_fp/perf.data
-"$SCORCH" heatmap subsecond --cells "$P" > byname.tsv 2>/dev/null
-cat "$P" | "$SCORCH" heatmap subsecond --cells - > bypipe.tsv 2> err; rc=$?
-check "subsecond, pipe-mode perf.data on a pipe: exit 0" test $rc -eq 0
-check_same "subsecond, perf.data on stdin = by name" byname.tsv bypipe.tsv
-"$SCORCH" script "$C/fp/perf.data" > fp.txt 2>/dev/null
-"$SCORCH" heatmap subsecond --cells fp.txt > byname.tsv 2>/dev/null
-cat fp.txt | "$SCORCH" heatmap subsecond --cells > bypipe.tsv 2>/dev/null
-check_same "subsecond, perf script text on stdin = by name" byname.tsv bypipe.tsv
+stdins() {
+	local P=$C/pipe_fp/perf.data
+	"$SCORCH" heatmap subsecond --cells "$P" > byname.tsv 2>/dev/null
+	cat "$P" | "$SCORCH" heatmap subsecond --cells - > bypipe.tsv 2> err; rc=$?
+	check "$L subsecond, pipe-mode perf.data on a pipe: exit 0" test $rc -eq 0 -a -s bypipe.tsv
+	check_same "$L subsecond, perf.data on stdin = by name" byname.tsv bypipe.tsv
+	"$SCORCH" script "$C/fp/perf.data" > fp.txt 2>/dev/null
+	"$SCORCH" heatmap subsecond --cells fp.txt > byname.tsv 2>/dev/null
+	cat fp.txt | "$SCORCH" heatmap subsecond --cells > bypipe.tsv 2>/dev/null
+	check_same "$L subsecond, perf script text on stdin = by name" byname.tsv bypipe.tsv
+}
+each_root stdins
 
 # flame with nothing to draw names its one input
 "$SCORCH" flame empty.folded > out 2> err; rc=$?

@@ -4,20 +4,36 @@
 # (header.txt) and on every external file perf 6.1 reads (oracle
 # *.header.txt, made with -I). The layout lines and the whole non-detail
 # output of our cases must match too, except "captured on" (the mtime).
-
-C=$SHARED/corpus
-O=$C/external/oracle-perf6.1
+# Our cases: the fixtures always, the shared corpus when present.
+. "$ROOT/tests/lib-corpus.sh"
 fields='^# (hostname|os release|perf version|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|total memory|cmdline|event) :'
 
-for c in fp dwarf cpp_fp pipe_fp zstd_fp multi offcpu; do
-	"$SCORCH" header "$C/$c/perf.data" > out.txt 2> err.txt
-	grep -E "$fields" "$C/$c/header.txt" > exp.txt
-	grep -E "$fields" out.txt > act.txt
-	check_same "$c: header fields as perf report --header-only" exp.txt act.txt
-	grep -v '^# captured on' "$C/$c/header.txt" > exp.txt
-	grep -v '^# captured on' out.txt > act.txt
-	check_same "$c: whole header as perf report --header-only (but the mtime)" exp.txt act.txt
-done
+headers() {
+	local c
+	for c in fp dwarf cpp_fp pipe_fp zstd_fp multi offcpu; do
+		"$SCORCH" header "$C/$c/perf.data" > out.txt 2> err.txt
+		grep -E "$fields" "$C/$c/header.txt" > exp.txt
+		grep -E "$fields" out.txt > act.txt
+		check_same "$L $c: header fields as perf report --header-only" exp.txt act.txt
+		grep -v '^# captured on' "$C/$c/header.txt" > exp.txt
+		grep -v '^# captured on' out.txt > act.txt
+		check_same "$L $c: whole header as perf report --header-only (but the mtime)" exp.txt act.txt
+	done
+
+	# -I details of a case: topology, NUMA, cache lines present.
+	"$SCORCH" header -I "$C/fp/perf.data" > out.txt
+	check_grep "$L -I prints the CPU topology" '^# sibling threads : ' out.txt
+	check_grep "$L -I prints the NUMA nodes" '^# node0 meminfo  : total = [0-9]+ kB' out.txt
+	check_grep "$L -I prints the caches" '^#  L1 Data +[0-9]+K \[' out.txt
+	check_fails "$L not a perf.data file: exit 1" "$SCORCH" header "$C/fp/header.txt"
+	"$SCORCH" header "$C/fp/header.txt" > /dev/null 2> err.txt
+	check_grep "$L not a perf.data file: message names the file" 'header.txt: not a perf.data file' err.txt
+}
+shared_corpus corpus/external/oracle-perf6.1
+each_root headers
+shared_corpus || return 0
+C=$SHARED/corpus
+O=$C/external/oracle-perf6.1
 
 find "$O" -name '*.header.txt' | LC_ALL=C sort > oracles.txt
 while read -r h; do
@@ -41,12 +57,6 @@ while read -r h; do
 	grep -E '^# (data offset|data size|feat offset|header version)' out.txt > act.txt
 	check_same "${rel##*/}: layout lines as perf 6.1" exp.txt act.txt
 done < oracles.txt
-
-# -I details of a case: topology, NUMA, cache lines present.
-"$SCORCH" header -I "$C/fp/perf.data" > out.txt
-check_grep "-I prints the CPU topology" '^# sibling threads : ' out.txt
-check_grep "-I prints the NUMA nodes" '^# node0 meminfo  : total = [0-9]+ kB' out.txt
-check_grep "-I prints the caches" '^#  L1 Data +[0-9]+K \[' out.txt
 
 # 136-byte attrs (perf 6.5+ files that perf 6.1 refuses) still print.
 "$SCORCH" header "$C/external/perfparser/tests/auto/perfdata/cpp-inlining/cpp-inlining.perf.data" > out.txt 2>&1

@@ -59,17 +59,30 @@ check "damaged perf.data: one line of message" test "$(wc -l < err)" -eq 1
 check_fails "bad --format value is a usage error" "$SCORCH" fold --format=xml empty.txt
 "$SCORCH" fold --format=xml empty.txt 2>/dev/null; rc=$?
 check "bad --format: exit 2" test $rc -eq 2
-# -o writes a file
-"$SCORCH" fold -o o.folded "$SHARED/corpus/fp/perf-script.txt"
-check_same "-o FILE" "$SHARED/corpus/fp/stackcollapse.folded" o.folded
-check_fails "-o into a missing directory fails" "$SCORCH" fold -o no/such/dir/x "$SHARED/corpus/fp/perf-script.txt"
-# compressed input: a hint to decompress, not "binary data"
-gzip -c "$SHARED/flamegraph-tests/test/perf-funcab-pid-01.txt" > f.txt.gz
-"$SCORCH" fold f.txt.gz > out 2> err; rc=$?
-check "gzip input: non-zero exit" test $rc -ne 0
-check_grep "gzip input: says so and how" 'f\.txt\.gz: line 1: gzip-compressed data; decompress it first \(zcat' err
-zcat f.txt.gz | "$SCORCH" fold > out
-check_same_sorted "decompressed through a pipe folds" "$SHARED/flamegraph-tests/test/results/perf-funcab-pid-01-collapsed-jit.txt" out
+# -o writes a file; compressed input: a hint to decompress, not "binary
+# data" (perf script text of the fixtures always, of the shared corpus
+# and FlameGraph's test files when present)
+. "$ROOT/tests/lib-corpus.sh"
+outs() {
+	"$SCORCH" fold -o o.folded "$C/fp/perf-script.txt"
+	check_same "$L -o FILE" "$C/fp/stackcollapse.folded" o.folded
+	check_fails "$L -o into a missing directory fails" "$SCORCH" fold -o no/such/dir/x "$C/fp/perf-script.txt"
+	gzip -c "$C/fp/perf-script.txt" > f.txt.gz
+	"$SCORCH" fold f.txt.gz > out 2> err; rc=$?
+	check "$L gzip input: non-zero exit" test $rc -ne 0
+	check_grep "$L gzip input: says so and how" 'f\.txt\.gz: line 1: gzip-compressed data; decompress it first \(zcat' err
+	zcat f.txt.gz | "$SCORCH" fold > out
+	check_same "$L decompressed through a pipe folds" "$C/fp/stackcollapse.folded" out
+}
+shared_corpus flamegraph-tests/test/perf-funcab-pid-01.txt
+each_root outs
+if shared_corpus; then
+	gzip -c "$SHARED/flamegraph-tests/test/perf-funcab-pid-01.txt" > f.txt.gz
+	"$SCORCH" fold f.txt.gz > out 2> err; rc=$?
+	check "FlameGraph's gzip input: non-zero exit" test $rc -ne 0
+	zcat f.txt.gz | "$SCORCH" fold > out
+	check_same_sorted "FlameGraph's file decompressed through a pipe folds" "$SHARED/flamegraph-tests/test/results/perf-funcab-pid-01-collapsed-jit.txt" out
+fi
 # control bytes in a weird line are not echoed raw in the warning
 printf 'ab 1 [0] 1.0: 5 cycles:\n\t1 f (x)\n' > ctl.txt
 head -c 300000 /dev/zero | tr '\0' '\n' >> ctl.txt

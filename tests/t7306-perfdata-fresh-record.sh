@@ -1,5 +1,5 @@
-# t7306: a fresh `perf record -g` of work_fp (built as the corpus README
-# says), folded by scorch fold perf.data with the build-id cache perf
+# t7306: a fresh `perf record -g` of work_fp (tests/workloads/work.c, built
+# as the fixtures are), folded by scorch fold perf.data with the build-id cache perf
 # filled, gives the ground-truth shares of work.c within 3 points; the
 # same recording with no cache at all still folds (the binary at its
 # recorded path), and scorch script agrees with perf script on it.
@@ -8,7 +8,8 @@ if ! need perf gcc; then
 	skip "fresh perf record" "perf or gcc missing"
 	return 0 2>/dev/null || exit 0
 fi
-build_corpus_workloads
+gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-o "$TMP/work_fp" "$ROOT/tests/workloads/work.c"
 # work.c's shares are wall-clock shares: on a loaded machine one run can
 # be skewed by CPU contention, so take the best of up to three recordings
 # (a folding bug fails all three).

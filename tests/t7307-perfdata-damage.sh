@@ -1,19 +1,27 @@
 # t7307: damaged perf.data in the perf.data commands: a truncated file is
 # folded, printed and reported up to the damage with one warning naming
-# the file, the offset and the record type, exit status 0; a file that is
-# not perf.data fails with a message.
-C=$SHARED/corpus
-export HOME=$TMP/home
-mkdir -p "$HOME"
-head -c 200000 "$C/fp/perf.data" > trunc.data
-for cmd in fold script report; do
-	"$SCORCH" $cmd --buildid-dir "$C/fp/buildid" trunc.data > $cmd.out 2> $cmd.err
-	check "$cmd: truncated file: exit 0" test $? -eq 0
-	check "$cmd: truncated file: output kept" test -s $cmd.out
-	check_grep "$cmd: truncated file: warning with offset and record" 'warning: trunc\.data: at offset 0x[0-9a-f]+: SAMPLE' $cmd.err
-done
-check "fold: truncated file: fewer samples than the whole file" awk -v a="$(awk '{s+=$NF} END {printf "%d", s}' fold.out)" \
-	-v b="$(awk '{s+=$NF} END {printf "%d", s}' "$C/fp/stackcollapse.folded")" 'BEGIN { exit !(a > 0 && a < b) }'
+# the file, the offset and the record type, exit status 0 (fp of the
+# fixtures always, of the shared corpus when present); a file that is not
+# perf.data fails with a message.
+. "$ROOT/tests/lib-corpus.sh"
+
+damage() {
+	local cmd size
+	# cut in the middle of the data section
+	size=$(wc -c < "$C/fp/perf.data")
+	head -c $((size / 2)) "$C/fp/perf.data" > trunc.data
+	for cmd in fold script report; do
+		"$SCORCH" $cmd --buildid-dir "$C/fp/buildid" trunc.data > $cmd.out 2> $cmd.err
+		check "$L $cmd: truncated file: exit 0" test $? -eq 0
+		check "$L $cmd: truncated file: output kept" test -s $cmd.out
+		check_grep "$L $cmd: truncated file: warning with offset and record" 'warning: trunc\.data: at offset 0x[0-9a-f]+: SAMPLE' $cmd.err
+	done
+	check "$L fold: truncated file: fewer samples than the whole file" awk -v a="$(total fold.out)" \
+		-v b="$(total "$C/fp/stackcollapse.folded")" 'BEGIN { exit !(a > 0 && a < b) }'
+}
+shared_corpus
+each_root damage
+
 printf 'not a perf.data file at all\n' > junk.data
 check_fails "script: not perf.data fails" "$SCORCH" script junk.data
 check_fails "report: not perf.data fails" "$SCORCH" report junk.data

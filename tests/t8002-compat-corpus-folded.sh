@@ -1,21 +1,53 @@
-# t8002: for the seven corpus recordings, folding their perf script text is
-# byte-identical to stackcollapse-perf.pl's output (default and --all).
-for c in fp dwarf cpp_fp pipe_fp zstd_fp multi offcpu; do
-	d=$SHARED/corpus/$c
-	if [ ! -f "$d/perf-script.txt" ]; then
-		skip "$c" "no $d/perf-script.txt"
-		continue
+# t8002: folding the perf script text of the recorded cases: on the shared
+# corpus byte-identical to stackcollapse-perf.pl's output (default and
+# --all); on the fixtures (whose folded references that collapser made)
+# the weights add up to perf script's periods, event by event. multi: the
+# Perl script's event filter, and --event-filter picking the other event.
+. "$ROOT/tests/lib-corpus.sh"
+
+# first_event_total SCRIPT_TXT [EVENT]: summed periods of EVENT's samples
+# (default: the first event type met, as stackcollapse-perf.pl keeps it)
+first_event_total() {
+	samples "$1" | awk -v ev="${2:-}" 'ev == "" { ev = $3 } { e = $3; sub(/:.*/, "", e); x = ev; sub(/:.*/, "", x) }
+		e == x { s += $2 } END { printf "%d\n", s }'
+}
+
+compat() {
+	local c d
+	for c in fp dwarf cpp_fp pipe_fp zstd_fp multi offcpu; do
+		d=$C/$c
+		"$SCORCH" fold "$d/perf-script.txt" > $c.folded 2> $c.err
+		"$SCORCH" fold --all "$d/perf-script.txt" > $c-all.folded 2> $c-all.err
+		if [ "$L" = corpus ]; then
+			check_same "$c: fold = stackcollapse.folded" "$d/stackcollapse.folded" $c.folded
+			check_same "$c: fold --all = stackcollapse-all.folded" "$d/stackcollapse-all.folded" $c-all.folded
+		else
+			w=$(first_event_total "$d/perf-script.txt")
+			check "$L $c: fold keeps every sample of the first event (weight $w)" test "$(total $c.folded)" = "$w" -a "$w" -gt 0
+			check "$L $c: fold --all keeps the same weight" test "$(total $c-all.folded)" = "$w"
+		fi
+	done
+	# multi: the second event type is left out with the Perl script's message
+	"$SCORCH" fold "$C/multi/perf-script.txt" > multi.folded 2> multi.err
+	check_grep "$L multi: names the filtered event" '^Filtering for events of type: task-clock' multi.err
+	# --event-filter picks the other event instead: exactly the folded
+	# task-clock samples (perf script's text cut to their paragraphs)
+	"$SCORCH" fold --event-filter=task-clock "$C/multi/perf-script.txt" > tc.folded 2> tc.err
+	awk -v RS= -v ORS='\n\n' '$0 ~ /^[^\n]* task-clock:/' "$C/multi/perf-script.txt" > tc-only.txt
+	"$SCORCH" fold tc-only.txt > tc.exp 2>/dev/null
+	w=$(first_event_total "$C/multi/perf-script.txt" task-clock)
+	if [ "$w" -gt 0 ] && [ "$(total tc.exp)" = "$w" ] && cmp -s tc.exp tc.folded; then
+		pass "$L multi: --event-filter=task-clock gives the task-clock stacks (weight $w)"
+	else
+		fail "$L multi: --event-filter=task-clock gives the task-clock stacks" "want weight $w; $(diff tc.exp tc.folded | head -5)"
 	fi
-	"$SCORCH" fold "$d/perf-script.txt" > $c.folded 2> $c.err
-	check_same "$c: fold = stackcollapse.folded" "$d/stackcollapse.folded" $c.folded
-	"$SCORCH" fold --all "$d/perf-script.txt" > $c-all.folded 2> $c-all.err
-	check_same "$c: fold --all = stackcollapse-all.folded" "$d/stackcollapse-all.folded" $c-all.folded
-done
-# multi: the second event type is left out with the Perl script's message
-"$SCORCH" fold "$SHARED/corpus/multi/perf-script.txt" > /dev/null 2> multi.err
-check_grep "multi: names the filtered event" '^Filtering for events of type: task-clock' multi.err
-# --event-filter picks the other event instead
-"$SCORCH" fold --event-filter=task-clock "$SHARED/corpus/multi/perf-script.txt" > tc.folded 2> tc.err
-check "multi: --event-filter=task-clock gives stacks" test -s tc.folded
-if cmp -s tc.folded multi.folded; then fail "multi: task-clock differs from cpu-clock"; else pass "multi: task-clock differs from cpu-clock"; fi
-check "multi: no filter message with an explicit filter" test ! -s tc.err
+	awk -v RS= -v ORS='\n\n' '$0 ~ /^[^\n]* cpu-clock[:/]/' "$C/multi/perf-script.txt" > cc-only.txt
+	"$SCORCH" fold cc-only.txt > cc.exp 2>/dev/null
+	check_same "$L multi: the default keeps exactly the cpu-clock stacks" cc.exp multi.folded
+	if [ "$L" = corpus ]; then
+		if cmp -s tc.folded multi.folded; then fail "multi: task-clock differs from cpu-clock"; else pass "multi: task-clock differs from cpu-clock"; fi
+	fi
+	check "$L multi: no filter message with an explicit filter" test ! -s tc.err
+}
+shared_corpus
+each_root compat
