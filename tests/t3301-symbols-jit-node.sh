@@ -1,5 +1,5 @@
 # t3301: JIT frames from /tmp/perf-PID.map: record node --perf-basic-prof
-# on the corpus's jit.js, then scorch resolves the JS frames from the map
+# on tests/workloads/jit.js, then scorch resolves the JS frames from the map
 # file (fold --all marks them _[j]), scorch script prints what perf script
 # prints (also the C++ names of node itself), and --jit-dir finds a map
 # file that was moved.
@@ -9,8 +9,9 @@ if ! need node perf; then
 fi
 export HOME=$TMP/home
 mkdir -p "$HOME"
-sed 's/2500/800/' "$SHARED/corpus/src/jit.js" > jit.js
-if ! perf record -q -F 499 -g -o jit.data node --perf-basic-prof jit.js > /dev/null 2> rec.err; then
+cp "$ROOT/tests/workloads/jit.js" jit.js
+fib_line=$(grep -n '^function fib' jit.js | cut -d: -f1)
+if ! perf record -q -F 499 -g -o jit.data node --perf-basic-prof jit.js 0.8 > /dev/null 2> rec.err; then
 	skip "node JIT map" "perf record failed: $(head -1 rec.err)"
 	return 0 2>/dev/null || exit 0
 fi
@@ -18,7 +19,7 @@ pid=$(perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d ' ')
 map=/tmp/perf-$pid.map
 check "node wrote its perf map" test -s "$map"
 "$SCORCH" fold --all jit.data > all.folded 2> fold.err
-check_grep "JS frames resolved from the map, marked _[j]" 'JS:[*^~]?fib [^;]*jit\.js:1:[0-9]+_\[j\]' all.folded
+check_grep "JS frames resolved from the map, marked _[j]" "JS:[*^~]?fib [^;]*jit\\.js:$fib_line:[0-9]+_\\[j\\]" all.folded
 # .plt addresses are named as perf names them (its symbol tree decides
 # between name@plt and a stretched _init; see src/symbols/rbt.h), so the
 # outputs are compared as they are.

@@ -1,11 +1,11 @@
 # t4002-unwind-fresh: record work_nofp (no frame pointers) afresh with
-# --call-graph dwarf and check the corpus README's ground truth: shares of
+# --call-graph dwarf and check the ground truth of tests/workloads/work.c: shares of
 # the four spin() paths within 3 points, and > 95% of samples unwound to
 # main; and the stacks equal perf's own unwinding of the same file.
 # cpu-clock sampling on a busy machine is noisy: up to 3 tries.
 if ! need perf gcc; then skip "fresh DWARF recording" "perf or gcc missing"; return 0; fi
 gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls -o work_nofp \
-	"$SHARED/corpus/src/work.c" || { fail "build work_nofp"; return 0; }
+	"$ROOT/tests/workloads/work.c" || { fail "build work_nofp"; return 0; }
 mkdir -p home
 
 # shares FOLDED: "a b c d main" percentages of the total weight

@@ -1,16 +1,40 @@
-# t6002: every flame graph is well-formed XML (xmllint), for every inferno
-# flamegraph input, every corpus stackcollapse.folded, and names full of
-# markup, quotes and invalid UTF-8; no name can open an element or script.
+# t6002: every flame graph is well-formed XML (xmllint), for a big
+# generated profile in every layout, every inferno flamegraph input and
+# every corpus stackcollapse.folded (when ../shared is there), and names
+# full of markup, quotes and invalid UTF-8; no name can open an element or
+# script.
 if ! need xmllint; then skip "xmllint checks" "xmllint not installed"; return 0; fi
-bad=""
-n=0
-for f in $(find "$SHARED/inferno-tests/flamegraph" -name '*.txt' ! -path '*/nameattr/*' | sort) \
-	"$SHARED"/corpus/*/stackcollapse.folded; do
-	"$SCORCH" flame "$f" > out.svg 2>/dev/null
-	xmllint --noout out.svg 2>/dev/null || bad="$bad $f"
+# many frames, deep stacks, long names, differential counts, through
+# every layout option (made here)
+awk 'BEGIN { srand(7)
+	for (i = 0; i < 400; i++) {
+		d = 1 + int(rand() * 60); s = "main"
+		for (j = 0; j < d; j++) s = s ";f" int(rand() * 30) (rand() < 0.1 ? "_a_rather_long_function_name_" j : "")
+		print s, 1 + int(rand() * 100)
+	} }' > big.folded
+awk '{ print $0, int($NF / 2) }' big.folded > big-diff.folded
+bad= n=0
+for o in "" --reverse --inverted --flamechart "--width 300" "--minwidth 0" "--colors java"; do
+	# shellcheck disable=SC2086
+	"$SCORCH" flame $o big.folded > out.svg 2>/dev/null && xmllint --noout out.svg 2>/dev/null || bad="$bad [$o]"
 	n=$((n + 1))
 done
-if [ -z "$bad" ] && [ $n -gt 20 ]; then pass "$n inputs give well-formed SVG"; else fail "malformed SVG" "$bad"; fi
+"$SCORCH" flame big-diff.folded > out.svg 2>/dev/null && xmllint --noout out.svg 2>/dev/null || bad="$bad [diff]"
+if [ -z "$bad" ] && [ $(grep -c '<title>' out.svg) -gt 100 ]; then pass "$((n + 1)) layouts of a big profile give well-formed SVG"
+else fail "$((n + 1)) layouts of a big profile give well-formed SVG" "malformed:$bad"; fi
+
+# every inferno flamegraph input and corpus reference (../shared)
+if need_shared inferno-tests/flamegraph corpus/fp/stackcollapse.folded; then
+	bad=""
+	n=0
+	for f in $(find "$SHARED/inferno-tests/flamegraph" -name '*.txt' ! -path '*/nameattr/*' | sort) \
+		"$SHARED"/corpus/*/stackcollapse.folded; do
+		"$SCORCH" flame "$f" > out.svg 2>/dev/null
+		xmllint --noout out.svg 2>/dev/null || bad="$bad $f"
+		n=$((n + 1))
+	done
+	if [ -z "$bad" ] && [ $n -gt 20 ]; then pass "$n inputs give well-formed SVG"; else fail "malformed SVG" "$bad"; fi
+fi
 
 # hostile names
 printf '%s\n' \

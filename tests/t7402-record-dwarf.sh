@@ -2,7 +2,7 @@
 # perf reads and unwinds the file without a warning, the attr asks for the
 # user registers and stack as perf's does, the ground truth comes out of
 # the unwound stacks, and scorch fold of the file equals perf script of it
-# folded by scorch (once scorch fold unwinds DWARF: checked on the corpus).
+# folded by scorch.
 . "$ROOT/tests/lib-record.sh"
 
 if ! build_corpus_workloads; then
@@ -26,16 +26,7 @@ check_grep "attr: x86_64 user register mask and 8192-byte stack" \
 perf script -i dwarf.data 2> /dev/null > script.txt
 check_grep "perf unwinds user frames below spin" '^[[:space:]]+[0-9a-f]+ leaf_a\+0x[0-9a-f]+ \(.*/work_nofp\)' script.txt
 
-# direct folding needs scorch's DWARF unwinder: required once scorch fold
-# reproduces the corpus DWARF reference
-ref=$SHARED/corpus/dwarf
-if "$SCORCH" fold --buildid-dir "$ref/buildid" "$ref/perf.data" > corpus.folded 2> /dev/null &&
-	cmp -s corpus.folded "$ref/stackcollapse.folded"; then
-	check_fold_same "dwarf: scorch fold of the file equals perf script | scorch fold" dwarf.data
-else
-	skip "dwarf: scorch fold of the file equals perf script | scorch fold" \
-		"scorch fold does not reproduce corpus/dwarf yet (DWARF unwinding not integrated)"
-fi
+check_fold_same "dwarf: scorch fold of the file equals perf script | scorch fold" dwarf.data
 
 "$SCORCH" record -q -F 199 --call-graph dwarf,4096 -o d4k.data -- ./work_nofp 0.2 > /dev/null 2>&1
 perf report --header-only -i d4k.data > h2.txt 2>&1

@@ -3,10 +3,12 @@
 # designed 75% share of its sleep time within 5 points.
 case $(uname -m) in x86_64|aarch64) ;; *) skip "record --offcpu" "workload needs x86_64 or aarch64"; return 0 2>/dev/null || exit 0 ;; esac
 wl=ocr$$
-# naps: how many times rec.data saw the workload go to sleep (20 when
-# no switch was lost: 10 rounds of 2 naps)
+# naps [CMD...]: how many times rec.data saw the workload go to sleep (20
+# when no switch was lost: 10 rounds of 2 naps), counted by perf script (an
+# oracle independent of scorch's reader), or by CMD (given rec.data)
 naps() {
-	"$SCORCH" script rec.data 2>/dev/null |
+	if [ $# = 0 ]; then set -- perf script -F event,trace -i; fi
+	"$@" rec.data 2>/dev/null |
 		grep "sched:sched_switch: prev_comm=$wl " | grep -c "prev_state=S"
 }
 # record_share: records the workload, folds its off-CPU time and sets p
@@ -39,6 +41,9 @@ if [ -s rec.data ] && [ "$rc" != 2 ]; then
 	else
 		fail "record --offcpu: nap_long holds $p% of the sleep time (designed 75%; $tries tries)" "$(grep "^$wl" off.folded | cut -c1-200)"
 	fi
+	n=$(naps "$SCORCH" script)
+	if [ "$n" = "$(naps)" ]; then pass "scorch script reads the workload's $n naps perf script reads"
+	else fail "scorch script reads the workload's naps perf script reads" "scorch $n, perf $(naps)"; fi
 	check_grep "record --offcpu: kernel and user frames in one stack" "^$wl;.*;main;nap_long;.*;schedule;__schedule [0-9]+$" off.folded
 else
 	skip "scorch record --offcpu" "recording failed here: $(head -c 200 rec.err 2>/dev/null)"
