@@ -249,8 +249,6 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		return opt_usage_error(&cmd, "nothing to record: give a command, -p, -t or -a");
 	if (a->o.system_wide && (a->o.nr_pids || a->o.nr_tids))
 		return opt_usage_error(&cmd, "-a cannot be combined with -p or -t");
-	if (a->argv && (a->o.nr_pids || a->o.nr_tids))
-		return opt_usage_error(&cmd, "a command cannot be combined with -p or -t");
 	if (!a->o.nr_events) {
 		if (add_events(a, "cycles") < 0)
 			return 1;
@@ -552,7 +550,9 @@ static int record(struct record_args *a, int argc, char **argv)
 		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
 		return 1;
 	}
-	int ro = rec_session_open(&s, &a->o, wl.pid);
+	/* with -p/-t the command only sets how long to record, as in perf */
+	pid_t target = a->o.nr_pids || a->o.nr_tids ? 0 : wl.pid;
+	int ro = rec_session_open(&s, &a->o, target);
 	print_warnings(&s);
 	if (ro < 0) {
 		diag_print(&s.diag, NULL);
@@ -567,7 +567,7 @@ static int record(struct record_args *a, int argc, char **argv)
 		pd_writer_release(&w);
 		goto out_session;
 	}
-	if (a->o.system_wide || !wl.pid)
+	if (a->o.system_wide || !target)
 		rec_session_enable(&s);
 	if (wl.pid) {
 		int e = workload_start(&wl);

@@ -1,0 +1,31 @@
+# t7420: `scorch record -p PID -- CMD` records PID for as long as CMD
+# runs, as perf does (CMD itself is not profiled).
+. "$ROOT/tests/lib-record.sh"
+
+if ! build_workload work; then
+	fail "build the test workload"
+	return 0
+fi
+
+./work 6 > /dev/null &
+pid=$!
+sleep 0.3
+start=$(date +%s%N)
+"$SCORCH" record -q -e cpu-clock -F 499 -g -p $pid -o pc.data -- sleep 1 2> err.txt
+rc=$?
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+kill $pid 2> /dev/null
+wait $pid 2> /dev/null
+check "-p with a command: exit 0" test $rc -eq 0
+check "-p with a command: no error" test ! -s err.txt
+check "-p with a command: stops when the command ends, not the process ($took ms)" \
+	test "$took" -lt 4000
+perf script -i pc.data -F pid 2> /dev/null | awk '{print $1}' | sort -u > pids.txt
+check "-p with a command: samples of PID only ($(tr '\n' ' ' < pids.txt))" \
+	test "$(cat pids.txt)" = "$pid"
+n=$(perf script -i pc.data -F pid 2> /dev/null | wc -l)
+check "-p with a command: about a second of samples ($n at 499 Hz)" test "$n" -gt 200
+
+# the command's exit status is passed through, as for a plain command
+"$SCORCH" record -q -e cpu-clock -p $$ -o pf.data -- sh -c 'exit 3' 2> err.txt
+check "-p with a command: the command's exit status (3)" test $? -eq 3
