@@ -463,7 +463,7 @@ static size_t merge_tasks(const struct an_sched *s, struct merged *m, struct hma
 		if (t->tid == 0)
 			continue;
 		char buf[24];
-		snprintf(buf, sizeof(buf), ":%u", t->tid);
+		snprintf(buf, sizeof(buf), ":%d", (int)t->tid);
 		const char *comm = t->comm ? t->comm : buf;
 		bool added;
 		size_t id = hmap_put(byname, comm, strlen(comm), &added);

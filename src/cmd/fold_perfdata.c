@@ -355,16 +355,45 @@ static size_t int_text(char *buf, int v)
 	return len;
 }
 
+/*
+ * An exiting task sampled system-wide has pid/tid -1, which perf script
+ * prints as ":-1    -1 [000] ...": the Perl header regex wants a space
+ * before the id, so it takes the id from the period and the process
+ * name from everything before it (or finds none in a tracepoint's
+ * fields, whose values follow '='). Give its rules the header perf
+ * script prints (the event name and field values cannot hold " N ");
+ * false: Perl drops the sample.
+ */
+static bool minus_one_pname(struct fold_ctx *c, const struct proc_sample *ps,
+			    const char *ev)
+{
+	const struct pd_sample *s = ps->s;
+	struct strbuf *h = &c->scratch;
+	if (!ev)
+		return false; /* a tracepoint: "name=value" fields only */
+	sb_reset(h);
+	sb_addf(h, "%s %5d ", ps->thread->comm, (int)s->tid);
+	if (s->sample_type & PD_SAMPLE_CPU)
+		sb_addf(h, "[%03u] ", s->cpu);
+	if (s->sample_type & PD_SAMPLE_TIME)
+		sb_addf(h, "%5llu.%06llu: ", (unsigned long long)(s->time / 1000000000u),
+			(unsigned long long)(s->time % 1000000000u / 1000u));
+	sb_addf(h, "%10llu %s: ", (unsigned long long)s->period, ev);
+	return collapse_perf_header_pname(&c->copts, h->buf, h->len, &c->pname);
+}
+
 static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
 			  const struct proc_sample *ps, uint64_t weight)
 {
 	char pid[16], tid[16];
-	size_t pl = int_text(pid, (int)ps->s->pid);
-	size_t tl = int_text(tid, (int)ps->s->tid);
-	sb_reset(&c->pname);
-	const char *comm = ps->thread->comm;
-	collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl,
-			   &c->pname);
+	if ((int)ps->s->tid >= 0) {
+		size_t pl = int_text(pid, (int)ps->s->pid);
+		size_t tl = int_text(tid, (int)ps->s->tid);
+		sb_reset(&c->pname);
+		const char *comm = ps->thread->comm;
+		collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl,
+				   &c->pname);
+	}
 	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
 	stack_builder_reset(&c->b);
 	memo_bound(c);
@@ -390,6 +419,13 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	uint64_t weight = 1;
 	if (ev && ps->s->period)
 		weight = ps->s->period; /* perf script prints the period */
+	if ((int)ps->s->tid < 0) { /* rare, and its name holds the time */
+		if (minus_one_pname(c, ps, ev)) {
+			c->samples++;
+			build_stack(c, ses, ps, weight);
+		}
+		return 0;
+	}
 	c->samples++;
 	if (c->chains.count > (1u << 20)) { /* bound the cache */
 		hmap_release(&c->chains);

@@ -91,7 +91,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	t->pid = pid;
 	t->tid = tid;
 	char buf[32];
-	snprintf(buf, sizeof(buf), ":%u", tid);
+	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf: -1 for an exiting task */
 	t->comm = arena_strdup(&m->comms, buf);
 	t->maps_id = space_of(m, pid);
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
