@@ -505,6 +505,8 @@ static int run(const char *path, const char *shown,
 				 : c.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF,
 				 on_sample, &c, shown);
 	symopts_report_run(&ses, rc, shown);
+	if (rc >= 0)
+		sample_filter_report(&c.filter, shown);
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);
