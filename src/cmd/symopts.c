@@ -321,6 +321,16 @@ void symopts_report_warnings(struct proc_session *ses, const char *path)
 			p += len + (nl != NULL);
 		}
 	}
+	struct strbuf names = SB_INIT;
+	const char *first = NULL;
+	size_t n = sym_dsos_missing(d, &names, &first);
+	if (n == 1)
+		diag_warn("%s: no binary for %s (gone, or rebuilt since the "
+			  "recording): its frames show as [%s]", path, names.buf, first);
+	else if (n)
+		diag_warn("%s: no binary for %s (gone, or rebuilt since the "
+			  "recording): their frames show as [name]", path, names.buf);
+	sb_release(&names);
 	const struct diag *dmg = proc_session_damage(ses);
 	if (dmg)
 		diag_print_kept(dmg, path);

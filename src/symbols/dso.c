@@ -468,6 +468,24 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	return e;
 }
 
+size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,
+			const char **first_short)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sym_dso *d = s->v[i];
+		if (!d->loaded || d->kind != SYM_DSO_USER || d->elf_path ||
+		    d->sym_path || d->missing_named)
+			continue;
+		if (n++)
+			sb_add(names, ", ", 2);
+		else
+			*first_short = d->short_name;
+		sb_adds(names, d->name);
+	}
+	return n;
+}
+
 char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,
 			 size_t *which)
 {
