@@ -23,12 +23,15 @@
 
 #include "base/diag.h"
 #include "base/fdio.h"
+#include "base/lines.h"
 #include "base/hmap.h"
 #include "base/u64map.h"
 #include "base/xalloc.h"
 #include "base/strbuf.h"
 #include "cmd/symopts.h"
+#include "perfdata/feature.h"
 #include "process/session.h"
+#include "stacks/folded.h"
 #include "unwind/sample.h"
 
 struct fold_ctx {
@@ -49,7 +52,7 @@ struct fold_ctx {
 	struct strbuf memo_text;   /* per memo entry: u32 count, then per
 				    * part u32 length and its bytes (an
 				    * ip_memo entry: u32 frames first) */
-	bool event_set, event_defaulted, warned;
+	bool event_set, event_defaulted, warned, info_set;
 	uint64_t samples;
 };
 
@@ -408,6 +411,30 @@ static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
 	return stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
 }
 
+static void note_event(struct fold_perfdata_info *in, const struct proc_sample *ps,
+		       bool weighted)
+{
+	sb_reset(&in->event);
+	sb_adds(&in->event, sample_event_name(ps));
+	in->weighted = weighted;
+	in->have_attr = ps->s->attr != NULL;
+	if (ps->s->attr) {
+		in->type = ps->s->attr->type;
+		in->config = ps->s->attr->config;
+	}
+}
+
+static void note_cmdline(struct fold_perfdata_info *in, const struct proc_session *ses)
+{
+	const struct pd_features *f = pd_reader_features(ses->reader);
+	sb_reset(&in->cmdline);
+	for (size_t i = 0; f && i < f->cmdline_nr; i++) {
+		if (i)
+			sb_addc(&in->cmdline, ' ');
+		sb_adds(&in->cmdline, f->cmdline[i]);
+	}
+}
+
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct fold_ctx *c = ctx;
@@ -419,6 +446,9 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	uint64_t weight = 1;
 	if (ev && ps->s->period)
 		weight = ps->s->period; /* perf script prints the period */
+	if (c->o->info && !c->info_set)
+		note_event(c->o->info, ps, ev != NULL);
+	c->info_set = true;
 	if ((int)ps->s->tid < 0) { /* rare, and its name holds the time */
 		if (minus_one_pname(c, ps, ev)) {
 			c->samples++;
@@ -507,6 +537,8 @@ static int run(const char *path, const char *shown,
 	symopts_report_run(&ses, rc, shown);
 	if (rc >= 0)
 		sample_filter_report(&c.filter, shown);
+	if (rc >= 0 && o->info)
+		note_cmdline(o->info, &ses);
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);
@@ -552,4 +584,124 @@ int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 	pthread_join(th, NULL);
 	signal(SIGPIPE, old);
 	return rc;
+}
+
+/* ---- labels ---- */
+
+void fold_perfdata_info_release(struct fold_perfdata_info *in)
+{
+	sb_release(&in->event);
+	sb_release(&in->cmdline);
+}
+
+/* cpu-clock and task-clock count nanoseconds (by attr, else by name) */
+static bool counts_ns(const struct fold_perfdata_info *in)
+{
+	if (in->have_attr)
+		return in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+		       (in->config == 0 || in->config == 1);
+	return !strncmp(in->event.buf, "cpu-clock", 9) ||
+	       !strncmp(in->event.buf, "task-clock", 10);
+}
+
+void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
+			  const char **countname, double *factor,
+			  struct strbuf *title)
+{
+	*countname = "samples";
+	*factor = 1;
+	if (in->weighted && counts_ns(in)) {
+		*countname = "\xc2\xb5s"; /* µs */
+		*factor = 0.001;
+	} else if (in->weighted && in->event.len) {
+		*countname = in->event.buf;
+	}
+	sb_reset(title);
+	sb_adds(title, in->event.len ? in->event.buf : "Flame Graph");
+	if (!command) {
+		const char *dd = strstr(in->cmdline.buf, " -- ");
+		command = dd ? dd + 4 : in->cmdline.buf;
+	}
+	if (*command) {
+		sb_add(title, ": ", 2);
+		sb_adds(title, command);
+	}
+}
+
+/* ---- inputs of flame and diff ---- */
+
+static bool is_perf_magic(const char *h, size_t n)
+{
+	return n >= 8 && (!memcmp(h, "PERFILE2", 8) || !memcmp(h, "2ELIFREP", 8));
+}
+
+enum fold_input_kind fold_input_kind(struct lines *lr)
+{
+	const char *h;
+	size_t n = lines_peek(lr, &h, 4096);
+	if (is_perf_magic(h, n))
+		return FOLD_INPUT_PERF_DATA;
+	if (memchr(h, '\0', n))
+		return FOLD_INPUT_BINARY;
+	/* the first line that is not blank or a comment decides */
+	size_t i = 0;
+	while (i < n) {
+		const char *nl = memchr(h + i, '\n', n - i);
+		size_t len = nl ? (size_t)(nl - h) - i : n - i;
+		const char *line = h + i;
+		i += len + 1;
+		if (len == 0 || line[0] == '#' || (len == 1 && line[0] == '\r'))
+			continue;
+		struct stack_folded f;
+		if (stack_folded_parse(line, len, &f) == 0)
+			return FOLD_INPUT_FOLDED;
+		return collapse_perf_is_header(line, len) ? FOLD_INPUT_PERF_SCRIPT
+							  : FOLD_INPUT_FOLDED;
+	}
+	return FOLD_INPUT_FOLDED;
+}
+
+static int fold_script_text(struct lines *lr, struct stack_table *out,
+			    struct fold_perfdata_info *info)
+{
+	struct collapse_opts o = COLLAPSE_OPTS_INIT;
+	struct collapse_perf p;
+	const char *s;
+	size_t len;
+	int rc;
+	collapse_perf_init(&p, &o, out);
+	while ((rc = lines_next(lr, &s, &len)) == 1)
+		collapse_perf_line(&p, s, len, lr->lineno);
+	collapse_perf_flush(&p);
+	if (rc < 0)
+		diag_error("%s: read error after line %llu: %s", lr->name,
+			   (unsigned long long)lr->lineno,
+			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	else if (p.bad_lines)
+		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu)",
+			  lr->name, (unsigned long long)p.bad_lines,
+			  p.bad_lines == 1 ? "" : "s",
+			  (unsigned long long)p.first_bad_line);
+	if (info && p.filter_set) {
+		sb_reset(&info->event);
+		sb_add(&info->event, p.filter.buf, p.filter.len);
+		info->weighted = true;
+	}
+	collapse_perf_release(&p);
+	return rc < 0 ? 1 : 0;
+}
+
+int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
+		    struct stack_table *out, struct fold_perfdata_info *info)
+{
+	if (kind == FOLD_INPUT_PERF_SCRIPT)
+		return fold_script_text(lr, out, info);
+	struct fold_perfdata_opts o = FOLD_PERFDATA_OPTS_INIT;
+	o.info = info;
+	if (lr->fd != 0)
+		return fold_perfdata(path, &o, out);
+	const char *head;
+	o.head_len = lines_peek(lr, &head, 256 * 1024);
+	o.head = head;
+	return fold_perfdata("-", &o, out);
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/strbuf.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -33,14 +34,59 @@ struct fold_perfdata_opts {
 	const void *head;
 	size_t head_len;
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
+	struct fold_perfdata_info *info; /* filled when not NULL */
 };
 
+/* What the folded counts are, for labels: the event kept (perf.data or
+ * perf script text) and, from perf.data, its attr and the recording's
+ * command line. Embedded: FOLD_PERFDATA_INFO_INIT, then _release. */
+struct fold_perfdata_info {
+	struct strbuf event;     /* "cpu-clock"; empty when no sample */
+	bool have_attr;          /* type and config are the event's */
+	uint32_t type;
+	uint64_t config;
+	bool weighted;           /* counts are periods (else sample counts) */
+	struct strbuf cmdline;   /* CMDLINE feature, words joined by ' ' */
+};
+
+#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT }
+void fold_perfdata_info_release(struct fold_perfdata_info *in);
+
+/* How a flame graph of such counts is labelled: *countname ("samples",
+ * "µs" for the cpu-clock and task-clock periods, which are nanoseconds,
+ * with *factor 0.001, or the event's name), and title "EVENT: COMMAND"
+ * (command: NULL takes the recorded command line, the part after "--"
+ * when there is one). */
+void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
+			  const char **countname, double *factor,
+			  struct strbuf *title);
+
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, 0, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, 0, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */
 int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 		  struct stack_table *out);
+
+/*
+ * Inputs of the commands that read folded stacks (flame, diff): what
+ * the first bytes are, and folding perf input there and then, as
+ * `scorch fold` would, so `scorch flame perf.data` just works.
+ */
+enum fold_input_kind {
+	FOLD_INPUT_FOLDED,       /* "a;b 5" lines (or anything else textual) */
+	FOLD_INPUT_PERF_DATA,
+	FOLD_INPUT_PERF_SCRIPT,  /* perf script text: a sample header first */
+	FOLD_INPUT_BINARY,       /* other binary data: not for any of us */
+};
+
+struct lines;
+enum fold_input_kind fold_input_kind(struct lines *lr);
+/* Fold lr (kind PERF_DATA or PERF_SCRIPT, as fold_input_kind said; path
+ * as given to lines_open) into out with default options; info may be
+ * NULL. Returns 0, or 1 after a message. */
+int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
+		    struct stack_table *out, struct fold_perfdata_info *info);
 
 #endif
