@@ -373,6 +373,8 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 			      "perf sched record");
 	if (rc >= 0)
 		final_names(s, &ses);
+	s->have_runtime = r.f.have_rt;
+	s->nr_lost = ses.nr_lost;
 	rc = rc > 0 ? -EIO : rc;
 out:
 	proc_session_close(&ses);
