@@ -103,6 +103,11 @@ struct sym_dso *sym_dsos_findnew(struct sym_dsos *s, const char *name)
 	const char *slash = strrchr(d->name, '/');
 	d->short_name = slash && slash[1] && d->name[0] != '[' ? slash + 1 : d->name;
 	d->kind = guess_kind(d->name, d->short_name, &d->pid);
+	if (d->kind == SYM_DSO_JIT) { /* perf's short name of a perf map */
+		char jit[32];
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", d->pid);
+		d->short_name = arena_strdup(&s->mem, jit);
+	}
 	sym_table_init(&d->table);
 	sym_table_init(&d->plt);
 	sym_table_init(&d->objects);

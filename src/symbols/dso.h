@@ -63,7 +63,8 @@ struct sym_config {
 
 struct sym_dso {
 	const char *name;            /* as recorded */
-	const char *short_name;      /* perf's short name (basename) */
+	const char *short_name;      /* perf's short name (basename; a perf
+				      * map's is "[JIT] tid PID") */
 	enum sym_dso_kind kind;
 	int pid;                     /* JIT maps */
 	struct sym_buildid buildid;  /* recorded; size 0 when none */
