@@ -641,9 +641,9 @@ enum fold_input_kind fold_input_kind(struct lines *lr)
 	size_t n = lines_peek(lr, &h, 4096);
 	if (is_perf_magic(h, n))
 		return FOLD_INPUT_PERF_DATA;
-	if (memchr(h, '\0', n))
-		return FOLD_INPUT_BINARY;
-	/* the first line that is not blank or a comment decides */
+	/* the first line that is not blank or a comment decides; a folded
+	 * line may hold any byte, as flamegraph.pl takes it */
+	bool binary = memchr(h, '\0', n) != NULL;
 	size_t i = 0;
 	while (i < n) {
 		const char *nl = memchr(h + i, '\n', n - i);
@@ -655,10 +655,11 @@ enum fold_input_kind fold_input_kind(struct lines *lr)
 		struct stack_folded f;
 		if (stack_folded_parse(line, len, &f) == 0)
 			return FOLD_INPUT_FOLDED;
-		return collapse_perf_is_header(line, len) ? FOLD_INPUT_PERF_SCRIPT
-							  : FOLD_INPUT_FOLDED;
+		if (collapse_perf_is_header(line, len))
+			return FOLD_INPUT_PERF_SCRIPT;
+		break;
 	}
-	return FOLD_INPUT_FOLDED;
+	return binary ? FOLD_INPUT_BINARY : FOLD_INPUT_FOLDED;
 }
 
 static int fold_script_text(struct lines *lr, struct stack_table *out,
