@@ -49,6 +49,11 @@ check_same "flame perf script text on stdin: the same" want-b.svg c.svg
 "$SCORCH" flame < w.data > d.svg
 check_same "flame perf.data on stdin: the same as the file" a.svg d.svg
 
+"$SCORCH" record -q -e cpu-clock -F 499 -g -o - -- ./work 0.2 2> /dev/null | "$SCORCH" flame > pipe.svg 2> err.txt
+check "record -o - | flame: exit 0" test $? -eq 0
+check_grep "record -o - | flame: labelled by the event" \
+	"<title>all \([0-9,]+ $mu, 100%\)" pipe.svg
+
 # diff: either side may be perf.data
 "$SCORCH" record -q -e cpu-clock -F 499 -g -o v.data -- ./work 0.2 > /dev/null 2>&1
 "$SCORCH" fold w.data > w.folded
