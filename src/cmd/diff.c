@@ -12,7 +12,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(diff, "compare two folded profiles (difffolded.pl), optionally as a differential SVG")
 
-#include "cmd/fold_perfdata.h"
+#include "cmd/perfinput.h"
 
 #include "base/diag.h"
 #include "base/hmap.h"

@@ -11,7 +11,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(flame, "draw folded stacks as an interactive SVG flame graph")
 
-#include "cmd/fold_perfdata.h"
+#include "cmd/perfinput.h"
 #include "base/diag.h"
 #include "base/lines.h"
 #include "base/opt.h"

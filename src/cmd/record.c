@@ -9,7 +9,7 @@
  */
 #include "cmd/cmd.h"
 #include "base/fdio.h"
-#include "cmd/fold_perfdata.h"
+#include "cmd/perfinput.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "base/xalloc.h"
