@@ -50,8 +50,8 @@ check "... exit 2" test $? -eq 2
 check "bad -F: exit 2" test $? -eq 2
 "$SCORCH" record -m 3 -- true > /dev/null 2>&1
 check "-m not a power of two: exit 2" test $? -eq 2
-"$SCORCH" record -p 1 -- true > /dev/null 2>&1
-check "-p with a command: exit 2" test $? -eq 2
+"$SCORCH" record -p 1 -a -- true > /dev/null 2>&1
+check "-p with -a: exit 2" test $? -eq 2
 "$SCORCH" record -F 1000000 -o f.data -- true 2> err.txt
 check "-F above the kernel maximum: exit 1" test $? -eq 1
 check_grep "... naming kernel.perf_event_max_sample_rate" 'perf_event_max_sample_rate' err.txt

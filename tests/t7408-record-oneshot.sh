@@ -15,8 +15,11 @@ check_perf_quiet "the perf.data is written as usual" one.data
 "$SCORCH" fold one.data > fold.folded 2> /dev/null
 check_same "--folded equals scorch fold of the file" fold.folded one.folded
 check_grep "--folded has the workload's stacks" '^work_fp;.*main;top_one;mid_x;leaf_a;spin [0-9]+$' one.folded
-"$SCORCH" flame one.folded > flame.svg 2> /dev/null
-check_same "--svg equals scorch flame of the folded stacks" flame.svg one.svg
+"$SCORCH" flame one.data > flame.svg 2> /dev/null
+check_same "--svg equals scorch flame of the recording" flame.svg one.svg
+"$SCORCH" flame one.folded | grep -v '<title>\|id="title"' > flame-text.svg 2> /dev/null
+grep -v '<title>\|id="title"' one.svg > one-untitled.svg
+check_same "--svg draws the folded stacks (labels aside)" flame-text.svg one-untitled.svg
 if need xmllint; then
 	check "--svg is well-formed XML" xmllint --noout one.svg
 else

@@ -11,6 +11,7 @@
 #include "analysis/tpsession.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "perfdata/feature.h"
 #include "process/session.h"
 
 #include <errno.h>
@@ -53,13 +54,55 @@ struct run {
 	struct an_tp_field prev_pid, prev_state, next_pid, wk_pid[3];
 	bool have_wk[3];
 	struct an_stackname names;
+	struct strbuf key;
 };
 
-static uint32_t stack_id(struct run *r, const struct proc_sample *ps)
+/* Stacks are kept per task (key: the tid, a byte saying whether the task
+ * was still the recorder's child before its exec, then the folded
+ * stack): which tasks belong to the command is known only once it has
+ * exec'd, so the choice is made at the end (mark_tasks, an_offcpu_table). */
+static uint32_t stack_id(struct run *r, const struct proc_sample *ps, uint32_t tid)
 {
 	size_t len;
 	const char *s = an_stackname_of(&r->names, ps, &len);
-	return (uint32_t)hmap_put(&r->a->stacks, s, len, NULL);
+	uint8_t prep = proc_recorder_child(ps->thread->comm); /* before its exec */
+	sb_reset(&r->key);
+	sb_add(&r->key, &tid, sizeof(tid));
+	sb_add(&r->key, &prep, 1);
+	sb_add(&r->key, s, len);
+	return (uint32_t)hmap_put(&r->a->stacks, r->key.buf, r->key.len, NULL);
+}
+
+static bool in_list(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+	for (const char *p = list; *p;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		if (len == n && memcmp(p, s, n) == 0)
+			return true;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return false;
+}
+
+/* After the replay: keep the tasks of the recorded command's process
+ * tree (every task with all, or when no command was found). */
+static void mark_tasks(struct an_offcpu *a, struct proc_session *ses)
+{
+	struct proc_machine *m = &ses->machine;
+	const struct pd_features *f = pd_reader_features(ses->reader);
+	proc_machine_choose_command(m, f ? f->cmdline : NULL, f ? f->cmdline_nr : 0);
+	a->command_pid = m->command_pid;
+	for (size_t i = 0; i < a->tasks.count; i++) {
+		uint32_t tid;
+		memcpy(&tid, a->tasks.entries[i].key, sizeof(tid));
+		struct an_offtask *t = &a->task[i];
+		t->keep = a->o.all || !m->command_pid ||
+			  proc_machine_in_command(m, proc_machine_find_thread(m, tid));
+	}
 }
 
 /* ---- events ---- */
@@ -72,10 +115,8 @@ static void switch_in(struct an_offcpu *a, uint32_t tid, uint64_t ts)
 	if (!t->off)
 		return;
 	uint64_t end = a->o.until_wakeup && t->wake ? t->wake : ts;
-	if (end > t->out) {
+	if (end > t->out)
 		hmap_at(&a->stacks, t->stack)->value += end - t->out;
-		a->total_ns += end - t->out;
-	}
 	a->nr_added++;
 	t->off = false;
 }
@@ -93,11 +134,12 @@ static int on_switch(struct run *r, const struct proc_sample *ps)
 	}
 	struct an_offcpu *a = r->a;
 	a->nr_switch++;
-	if (prev_pid != 0 && !(a->o.no_preempt && prev_state == 0)) {
+	bool comm_ok = !a->o.comms || in_list(a->o.comms, ps->thread->comm);
+	if (prev_pid != 0 && comm_ok && !(a->o.no_preempt && prev_state == 0)) {
 		struct an_offtask *t = task_of(a, (uint32_t)prev_pid);
 		t->out = s->time;
 		t->wake = 0;
-		t->stack = stack_id(r, ps);
+		t->stack = stack_id(r, ps, (uint32_t)prev_pid);
 		t->off = true;
 	}
 	switch_in(a, (uint32_t)next_pid, s->time);
@@ -157,6 +199,7 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 	r.t.on_event = on_event;
 	r.t.ctx = &r;
 	an_stackname_init(&r.names, &a->o.collapse);
+	sb_init(&r.key);
 	int rc = proc_session_open(&ses, path, cfg);
 	if (rc < 0) {
 		*d = ses.diag;
@@ -166,22 +209,42 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 			      "sched:sched_switch with perf record -e or scorch record --offcpu");
 	if (rc < 0)
 		goto out;
+	mark_tasks(a, &ses);
 	for (size_t i = 0; i < a->tasks.count; i++)
-		a->nr_open += a->task[i].off;
+		a->nr_open += a->task[i].off && a->task[i].keep;
 	rc = rc > 0 ? -EIO : rc;
 out:
 	proc_session_close(&ses);
 	an_tpsession_release(&r.t);
 	an_stackname_release(&r.names);
+	sb_release(&r.key);
 	return rc;
 }
 
-void an_offcpu_table(const struct an_offcpu *a, uint64_t unit_ns, struct stack_table *t)
+void an_offcpu_table(struct an_offcpu *a, uint64_t unit_ns, struct stack_table *t)
 {
+	struct hmap sum;   /* stack -> ns over the kept tasks */
+	hmap_init(&sum);
+	a->total_ns = 0;
 	for (size_t i = 0; i < a->stacks.count; i++) {
 		const struct hmap_entry *e = &a->stacks.entries[i];
+		uint32_t tid;
+		memcpy(&tid, e->key, sizeof(tid));
+		size_t task = hmap_find(&a->tasks, &tid, sizeof(tid));
+		bool prep = e->key[sizeof(tid)];
+		if (task == (size_t)-1 || !a->task[task].keep || !e->value ||
+		    (prep && a->command_pid && !a->o.all))
+			continue;
+		size_t id = hmap_put(&sum, e->key + sizeof(tid) + 1,
+				     e->len - sizeof(tid) - 1, NULL);
+		hmap_at(&sum, id)->value += e->value;
+		a->total_ns += e->value;
+	}
+	for (size_t i = 0; i < sum.count; i++) {
+		const struct hmap_entry *e = &sum.entries[i];
 		uint64_t v = (e->value + unit_ns / 2) / unit_ns;
 		if (v)
 			stack_table_add(t, e->key, e->len, v);
 	}
+	hmap_release(&sum);
 }

@@ -373,6 +373,8 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 			      "perf sched record");
 	if (rc >= 0)
 		final_names(s, &ses);
+	s->have_runtime = r.f.have_rt;
+	s->nr_lost = ses.nr_lost;
 	rc = rc > 0 ? -EIO : rc;
 out:
 	proc_session_close(&ses);
@@ -463,7 +465,7 @@ static size_t merge_tasks(const struct an_sched *s, struct merged *m, struct hma
 		if (t->tid == 0)
 			continue;
 		char buf[24];
-		snprintf(buf, sizeof(buf), ":%u", t->tid);
+		snprintf(buf, sizeof(buf), ":%d", (int)t->tid);
 		const char *comm = t->comm ? t->comm : buf;
 		bool added;
 		size_t id = hmap_put(byname, comm, strlen(comm), &added);

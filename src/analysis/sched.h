@@ -64,6 +64,8 @@ struct an_sched {
 	uint64_t nr_switch, nr_wakeup, nr_runtime, nr_bad;
 	uint64_t nr_timestamps, nr_unordered;
 	uint64_t nr_cs_bugs;    /* switch-outs of a task that was not current */
+	bool have_runtime;      /* the file has sched:sched_stat_runtime */
+	uint64_t nr_lost;       /* events lost while recording (LOST records) */
 };
 
 void an_sched_init(struct an_sched *s);

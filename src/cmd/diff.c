@@ -5,9 +5,14 @@
  * --svg. Stage: command. Both inputs are streamed line by line into one
  * map of distinct stacks; output is sorted by stack so it is the same on
  * every run (difffolded.pl prints in Perl's random hash order).
+ * perf.data or perf script text on either side is folded first
+ * (fold_perf_input); an --svg of a folded AFTER recording labels its
+ * counts by the event.
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(diff, "compare two folded profiles (difffolded.pl), optionally as a differential SVG")
+
+#include "cmd/perfinput.h"
 
 #include "base/diag.h"
 #include "base/hmap.h"
@@ -54,6 +59,8 @@ struct diff_run {
 	size_t bad;
 	char first_bad[512];
 	struct strbuf tmp;
+	struct fold_perfdata_info info;  /* AFTER's, when it was perf input */
+	bool after_perf;
 };
 
 /* Copy of s with every 0x[0-9a-fA-F]+ replaced by "0x...". */
@@ -92,6 +99,25 @@ static void add(struct diff_run *r, int side, const char *stack, size_t len, dou
 	r->total[side] += v;
 }
 
+/* perf.data or perf script text: fold it, then take its stacks. */
+static int read_perf(struct diff_run *r, int side, struct lines *lr,
+		     const char *path, enum fold_input_kind kind)
+{
+	struct stack_table t;
+	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
+	stack_table_init(&t);
+	int rc = fold_perf_input(lr, path, kind, &t, side ? &r->info : &info);
+	for (size_t id = 0; !rc && id < stack_table_count(&t); id++) {
+		size_t len;
+		const char *k = stack_table_key(&t, id, &len);
+		add(r, side, k, len, (double)stack_table_value(&t, id));
+	}
+	r->after_perf |= side == 1 && !rc;
+	stack_table_release(&t);
+	fold_perfdata_info_release(&info);
+	return rc;
+}
+
 static int read_side(struct diff_run *r, int side, const char *path)
 {
 	struct lines lr;
@@ -100,6 +126,18 @@ static int read_side(struct diff_run *r, int side, const char *path)
 	if (rc < 0) {
 		diag_error("%s: %s", name, strerror(-rc));
 		return 1;
+	}
+	enum fold_input_kind kind = fold_input_kind(&lr);
+	if (kind == FOLD_INPUT_BINARY) {
+		diag_error("%s: binary data, not folded stacks (diff reads \"a;b;c 42\" "
+			   "lines, perf script text or perf.data)", name);
+		lines_close(&lr);
+		return 1;
+	}
+	if (kind != FOLD_INPUT_FOLDED) {
+		rc = read_perf(r, side, &lr, path, kind);
+		lines_close(&lr);
+		return rc;
 	}
 	const char *line;
 	size_t len, good = 0;
@@ -168,6 +206,9 @@ static int print_svg(struct diff_run *r, const size_t *order)
 	struct diag d = DIAG_INIT;
 	render_flame_opts_init(&o);
 	o.title = r->title ? r->title : "Differential Flame Graph";
+	struct strbuf title = SB_INIT;
+	if (r->after_perf) /* the counts' unit; the title stays the diff's */
+		fold_perfdata_labels(&r->info, NULL, &o.countname, &o.factor, &title);
 	o.negate = r->negate;
 	render_tree_init(&t, false, false);
 	for (size_t i = 0; i < r->stacks.count; i++) {
@@ -185,6 +226,7 @@ static int print_svg(struct diff_run *r, const size_t *order)
 		rc = 1;
 	}
 	render_tree_release(&t);
+	sb_release(&title);
 	return rc;
 }
 
@@ -208,6 +250,7 @@ int cmd_diff(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	hmap_init(&r.stacks);
 	sb_init(&r.tmp);
+	r.info = (struct fold_perfdata_info)FOLD_PERFDATA_INFO_INIT;
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
 	int id, rc;
@@ -231,5 +274,6 @@ int cmd_diff(int argc, char **argv)
 	hmap_release(&r.stacks);
 	free(r.counts);
 	sb_release(&r.tmp);
+	fold_perfdata_info_release(&r.info);
 	return rc;
 }

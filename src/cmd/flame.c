@@ -4,10 +4,14 @@
  * merges it into the call tree at once (memory grows with distinct
  * stacks, not input size); malformed lines are skipped and reported once
  * with a count; empty input gives the "No samples" SVG and exit 2.
+ * perf.data and perf script text are folded first (fold_perf_input),
+ * and then the counts are labelled by their event (see
+ * fold_perfdata_labels) unless options say otherwise.
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(flame, "draw folded stacks as an interactive SVG flame graph")
 
+#include "cmd/perfinput.h"
 #include "base/diag.h"
 #include "base/lines.h"
 #include "base/opt.h"
@@ -83,6 +87,10 @@ struct flame_run {
 	size_t bad, lines;
 	char first_bad[512];
 	const char *only_input;   /* named when nothing is drawn; NULL: several */
+	bool title_set, countname_set, factor_set;
+	size_t perf_inputs;       /* perf.data or perf script inputs folded */
+	struct fold_perfdata_info info;  /* of the first of them */
+	struct strbuf title;      /* the title made from info */
 };
 
 static int parse_num(const char *s, double lo, double hi, double *out)
@@ -164,6 +172,9 @@ static int set_other(struct flame_run *r, int id, const char *arg)
 /* Returns 0 or the exit status of a usage error. */
 static int set_option(struct flame_run *r, int id, const char *arg)
 {
+	r->title_set |= id == O_TITLE;
+	r->countname_set |= id == O_COUNTNAME;
+	r->factor_set |= id == O_FACTOR;
 	int bad = set_number(&r->o, id, arg);
 	if (bad == 1)
 		bad = set_other(r, id, arg);
@@ -192,6 +203,33 @@ static void read_line(struct flame_run *r, const char *line, size_t len,
 			f.count - f.count1, f.two);
 }
 
+/* perf.data or perf script text: fold it, then draw its stacks. */
+static int read_perf(struct flame_run *r, struct lines *lr, const char *path,
+		     enum fold_input_kind kind)
+{
+	struct stack_table t;
+	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
+	stack_table_init(&t);
+	int rc = fold_perf_input(lr, path ? path : "-", kind, &t, &info);
+	size_t *ids = rc ? NULL : stack_table_sorted(&t);
+	for (size_t i = 0; ids && i < stack_table_count(&t); i++) {
+		size_t len;
+		const char *k = stack_table_key(&t, ids[i], &len);
+		render_tree_add(&r->tree, k, len, (double)stack_table_value(&t, ids[i]),
+				0, false);
+		r->lines++;
+	}
+	free(ids);
+	stack_table_release(&t);
+	if (!rc && r->perf_inputs++ == 0) {
+		fold_perfdata_info_release(&r->info);
+		r->info = info;
+	} else {
+		fold_perfdata_info_release(&info);
+	}
+	return rc;
+}
+
 static int read_input(struct flame_run *r, const char *path)
 {
 	struct lines lr;
@@ -200,6 +238,18 @@ static int read_input(struct flame_run *r, const char *path)
 	if (rc < 0) {
 		diag_error("%s: %s", name, strerror(-rc));
 		return 1;
+	}
+	enum fold_input_kind kind = fold_input_kind(&lr);
+	if (kind == FOLD_INPUT_BINARY) {
+		diag_error("%s: binary data, not folded stacks (flame reads \"a;b;c 42\" "
+			   "lines, perf script text or perf.data)", name);
+		lines_close(&lr);
+		return 1;
+	}
+	if (kind != FOLD_INPUT_FOLDED) {
+		rc = read_perf(r, &lr, path, kind);
+		lines_close(&lr);
+		return rc;
 	}
 	const char *line;
 	size_t len;
@@ -239,9 +289,26 @@ static int load_side_files(struct flame_run *r)
 	return 0;
 }
 
+/* Counts folded from perf input are labelled by their event. */
+static void perf_labels(struct flame_run *r)
+{
+	const char *countname;
+	double factor;
+	if (!r->perf_inputs)
+		return;
+	fold_perfdata_labels(&r->info, NULL, &countname, &factor, &r->title);
+	if (!r->title_set)
+		r->o.title = r->title.buf;
+	if (!r->countname_set && !r->factor_set) {
+		r->o.countname = countname;
+		r->o.factor = factor;
+	}
+}
+
 static int draw(struct flame_run *r)
 {
 	struct diag d = DIAG_INIT;
+	perf_labels(r);
 	if (r->bad)
 		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
 			  r->bad == 1 ? "" : "s", r->first_bad);
@@ -255,6 +322,8 @@ static int draw(struct flame_run *r)
 				   ? r->only_input : "<stdin>");
 		else
 			diag_error("no stack counts found");
+		if (r->perf_inputs) /* a recording without samples: no picture */
+			return 2;
 		render_flame_write_empty(&r->o, stdout);
 		return 2;
 	}
@@ -275,6 +344,8 @@ int cmd_flame(int argc, char **argv)
 {
 	struct flame_run r;
 	memset(&r, 0, sizeof(r));
+	r.info = (struct fold_perfdata_info)FOLD_PERFDATA_INFO_INIT;
+	sb_init(&r.title);
 	render_flame_opts_init(&r.o);
 	render_palette_map_init(&r.map);
 	render_nameattr_init(&r.na);
@@ -301,6 +372,8 @@ int cmd_flame(int argc, char **argv)
 	if (!rc)
 		rc = draw(&r);
 	render_tree_release(&r.tree);
+	fold_perfdata_info_release(&r.info);
+	sb_release(&r.title);
 out:
 	render_palette_map_release(&r.map);
 	render_nameattr_release(&r.na);

@@ -28,6 +28,7 @@
 #include "base/xalloc.h"
 #include "base/strbuf.h"
 #include "cmd/symopts.h"
+#include "perfdata/feature.h"
 #include "process/session.h"
 #include "unwind/sample.h"
 
@@ -49,7 +50,7 @@ struct fold_ctx {
 	struct strbuf memo_text;   /* per memo entry: u32 count, then per
 				    * part u32 length and its bytes (an
 				    * ip_memo entry: u32 frames first) */
-	bool event_set, event_defaulted, warned;
+	bool event_set, event_defaulted, warned, info_set;
 	uint64_t samples;
 };
 
@@ -355,16 +356,45 @@ static size_t int_text(char *buf, int v)
 	return len;
 }
 
+/*
+ * An exiting task sampled system-wide has pid/tid -1, which perf script
+ * prints as ":-1    -1 [000] ...": the Perl header regex wants a space
+ * before the id, so it takes the id from the period and the process
+ * name from everything before it (or finds none in a tracepoint's
+ * fields, whose values follow '='). Give its rules the header perf
+ * script prints (the event name and field values cannot hold " N ");
+ * false: Perl drops the sample.
+ */
+static bool minus_one_pname(struct fold_ctx *c, const struct proc_sample *ps,
+			    const char *ev)
+{
+	const struct pd_sample *s = ps->s;
+	struct strbuf *h = &c->scratch;
+	if (!ev)
+		return false; /* a tracepoint: "name=value" fields only */
+	sb_reset(h);
+	sb_addf(h, "%s %5d ", ps->thread->comm, (int)s->tid);
+	if (s->sample_type & PD_SAMPLE_CPU)
+		sb_addf(h, "[%03u] ", s->cpu);
+	if (s->sample_type & PD_SAMPLE_TIME)
+		sb_addf(h, "%5llu.%06llu: ", (unsigned long long)(s->time / 1000000000u),
+			(unsigned long long)(s->time % 1000000000u / 1000u));
+	sb_addf(h, "%10llu %s: ", (unsigned long long)s->period, ev);
+	return collapse_perf_header_pname(&c->copts, h->buf, h->len, &c->pname);
+}
+
 static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
 			  const struct proc_sample *ps, uint64_t weight)
 {
 	char pid[16], tid[16];
-	size_t pl = int_text(pid, (int)ps->s->pid);
-	size_t tl = int_text(tid, (int)ps->s->tid);
-	sb_reset(&c->pname);
-	const char *comm = ps->thread->comm;
-	collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl,
-			   &c->pname);
+	if ((int)ps->s->tid >= 0) {
+		size_t pl = int_text(pid, (int)ps->s->pid);
+		size_t tl = int_text(tid, (int)ps->s->tid);
+		sb_reset(&c->pname);
+		const char *comm = ps->thread->comm;
+		collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl,
+				   &c->pname);
+	}
 	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
 	stack_builder_reset(&c->b);
 	memo_bound(c);
@@ -379,6 +409,30 @@ static size_t build_stack(struct fold_ctx *c, struct proc_session *ses,
 	return stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
 }
 
+static void note_event(struct fold_perfdata_info *in, const struct proc_sample *ps,
+		       bool weighted)
+{
+	sb_reset(&in->event);
+	sb_adds(&in->event, sample_event_name(ps));
+	in->weighted = weighted;
+	in->have_attr = ps->s->attr != NULL;
+	if (ps->s->attr) {
+		in->type = ps->s->attr->type;
+		in->config = ps->s->attr->config;
+	}
+}
+
+static void note_cmdline(struct fold_perfdata_info *in, const struct proc_session *ses)
+{
+	const struct pd_features *f = pd_reader_features(ses->reader);
+	sb_reset(&in->cmdline);
+	for (size_t i = 0; f && i < f->cmdline_nr; i++) {
+		if (i)
+			sb_addc(&in->cmdline, ' ');
+		sb_adds(&in->cmdline, f->cmdline[i]);
+	}
+}
+
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct fold_ctx *c = ctx;
@@ -390,6 +444,16 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	uint64_t weight = 1;
 	if (ev && ps->s->period)
 		weight = ps->s->period; /* perf script prints the period */
+	if (c->o->info && !c->info_set)
+		note_event(c->o->info, ps, ev != NULL);
+	c->info_set = true;
+	if ((int)ps->s->tid < 0) { /* rare, and its name holds the time */
+		if (minus_one_pname(c, ps, ev)) {
+			c->samples++;
+			build_stack(c, ses, ps, weight);
+		}
+		return 0;
+	}
 	c->samples++;
 	if (c->chains.count > (1u << 20)) { /* bound the cache */
 		hmap_release(&c->chains);
@@ -469,6 +533,10 @@ static int run(const char *path, const char *shown,
 				 : c.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF,
 				 on_sample, &c, shown);
 	symopts_report_run(&ses, rc, shown);
+	if (rc >= 0)
+		sample_filter_report(&c.filter, shown);
+	if (rc >= 0 && o->info)
+		note_cmdline(o->info, &ses);
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/strbuf.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -33,10 +34,26 @@ struct fold_perfdata_opts {
 	const void *head;
 	size_t head_len;
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
+	struct fold_perfdata_info *info; /* filled when not NULL */
 };
 
+/* What the folded counts are, for labels: the event kept (perf.data or
+ * perf script text) and, from perf.data, its attr and the recording's
+ * command line. Embedded: FOLD_PERFDATA_INFO_INIT, then _release. */
+struct fold_perfdata_info {
+	struct strbuf event;     /* "cpu-clock"; empty when no sample */
+	bool have_attr;          /* type and config are the event's */
+	uint32_t type;
+	uint64_t config;
+	bool weighted;           /* counts are periods (else sample counts) */
+	struct strbuf cmdline;   /* CMDLINE feature, words joined by ' ' */
+};
+
+#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT }
+void fold_perfdata_info_release(struct fold_perfdata_info *in);
+
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, 0, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, 0, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */

@@ -23,7 +23,7 @@ SCORCH_COMMAND(offcpu, "off-CPU time flame graphs from sched_switch stacks")
 
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_UNIT, O_UNTIL_WAKEUP, O_NO_PREEMPT, O_SVG,
-	O_TITLE, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_OUTPUT,
+	O_TITLE, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_OUTPUT, O_ALL, O_COMM,
 };
 
 static const struct opt_spec opts[] = {
@@ -39,6 +39,8 @@ static const struct opt_spec opts[] = {
 	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE", O_KALLSYMS },
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory (default ~/.debug)", O_BUILDID_DIR },
 	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
+	{ "all", 'a', OPT_NONE, NULL, "every task of the system, not only the recorded command's process tree", O_ALL },
+	{ "comm", 0, OPT_REQ, "LIST", "only tasks with these process names (comma-separated)", O_COMM },
 	OPT_END_SPEC
 };
 
@@ -46,7 +48,8 @@ static const struct opt_cmd offcpu_cmd = {
 	"offcpu",
 	"scorch offcpu [options] [FILE]",
 	"Fold the stacks of sched:sched_switch samples (recorded with -g on all\n"
-	"CPUs) weighted by the time each task then spent off-CPU.",
+	"CPUs) weighted by the time each task then spent off-CPU. Only the\n"
+	"recorded command's processes unless --all.",
 	opts, true,
 };
 
@@ -73,6 +76,8 @@ static int parse(struct args *a, int id, const char *v)
 	case O_KALLSYMS: a->so.kallsyms = v; break;
 	case O_BUILDID_DIR: a->so.buildid_dir = v; break;
 	case O_OUTPUT: a->output = v; break;
+	case O_ALL: a->ao.all = true; break;
+	case O_COMM: a->ao.comms = v; break;
 	case O_UNIT:
 		if (!strcmp(v, "us")) a->unit = 1000;
 		else if (!strcmp(v, "ms")) a->unit = 1000000;
@@ -143,8 +148,15 @@ static int run(struct args *a, const char *path)
 		if (off.nr_bad)
 			diag_warn("%s: %llu sched_switch payloads too short, skipped", path,
 				  (unsigned long long)off.nr_bad);
+		if (!a->ao.all && !off.command_pid && off.nr_switch)
+			diag_warn("%s: no recorded command found (recorded without "
+				  "one?): every task is shown, as with --all", path);
 		struct stack_table t = STACK_TABLE_INIT;
 		an_offcpu_table(&off, a->unit, &t);
+		if (off.nr_switch && off.total_ns == 0)
+			diag_warn("%s: no off-CPU time left%s", path, a->ao.comms
+				  ? " by --comm" : off.command_pid && !a->ao.all
+				  ? " for the command's tasks (--all: every task)" : "");
 		rc = output(a, &t);
 		stack_table_release(&t);
 	}

@@ -9,7 +9,7 @@
  */
 #include "cmd/cmd.h"
 #include "base/fdio.h"
-#include "cmd/fold_perfdata.h"
+#include "cmd/perfinput.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "base/xalloc.h"
@@ -34,7 +34,7 @@ SCORCH_COMMAND(record, "sample a command or processes with perf_event_open and w
 enum {
 	O_EVENT = 1, O_FREQ, O_COUNT, O_G, O_CALLGRAPH, O_ALL, O_CPU, O_PID,
 	O_TID, O_NO_INHERIT, O_OUTPUT, O_COMPRESS, O_MMAP, O_NO_CACHE,
-	O_NO_BUILDID, O_SVG, O_FOLDED, O_QUIET, O_OFFCPU,
+	O_NO_BUILDID, O_SVG, O_FOLDED, O_QUIET, O_OFFCPU, O_TITLE, O_COUNTNAME,
 };
 
 static const struct opt_spec opts[] = {
@@ -55,6 +55,8 @@ static const struct opt_spec opts[] = {
 	{ "no-buildid", 'B', OPT_NONE, NULL, "do not write build ids (nor fill the cache)", O_NO_BUILDID },
 	{ "svg", 0, OPT_REQ, "FILE", "also write a flame graph of the recording to FILE", O_SVG },
 	{ "folded", 0, OPT_REQ, "FILE", "also write the folded stacks of the recording to FILE", O_FOLDED },
+	{ "title", 0, OPT_REQ, "TEXT", "--svg: title of the graph (default: the event and the command)", O_TITLE },
+	{ "countname", 0, OPT_REQ, "NAME", "--svg: what the counts are (default: by the event, e.g. \"\xc2\xb5s\" for cpu-clock)", O_COUNTNAME },
 	{ "quiet", 'q', OPT_NONE, NULL, "no summary line at the end", O_QUIET },
 	{ "offcpu", 0, OPT_NONE, NULL, "off-CPU profile for scorch offcpu: sched_switch and sched_wakeup with call chains, all CPUs", O_OFFCPU },
 	OPT_END_SPEC
@@ -72,6 +74,7 @@ struct record_args {
 	int zlevel;             /* 0: no compression */
 	bool no_cache, no_buildid, quiet, mmap_set;
 	const char *svg, *folded;
+	const char *title, *countname;  /* --svg labels given, or NULL */
 	char **argv;            /* workload command, or NULL */
 };
 
@@ -217,6 +220,12 @@ static int one_option(struct record_args *a, int id, const char *arg)
 	case O_QUIET:
 		a->quiet = true;
 		return 0;
+	case O_TITLE:
+		a->title = arg;
+		return 0;
+	case O_COUNTNAME:
+		a->countname = arg;
+		return 0;
 	}
 	return 2;
 }
@@ -249,8 +258,6 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		return opt_usage_error(&cmd, "nothing to record: give a command, -p, -t or -a");
 	if (a->o.system_wide && (a->o.nr_pids || a->o.nr_tids))
 		return opt_usage_error(&cmd, "-a cannot be combined with -p or -t");
-	if (a->argv && (a->o.nr_pids || a->o.nr_tids))
-		return opt_usage_error(&cmd, "a command cannot be combined with -p or -t");
 	if (!a->o.nr_events) {
 		if (add_events(a, "cycles") < 0)
 			return 1;
@@ -260,6 +267,8 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		a->o.mmap_pages = 512;
 	if (!strcmp(a->output, "-") && (a->svg || a->folded))
 		return opt_usage_error(&cmd, "--svg and --folded need a file, not -o -");
+	if (!a->svg && (a->title || a->countname))
+		return opt_usage_error(&cmd, "--title and --countname label the --svg graph: give --svg FILE");
 	return 0;
 }
 
@@ -480,10 +489,35 @@ static int write_folded(const struct stack_table *t, const char *path)
 	return 0;
 }
 
-static int write_svg(const struct stack_table *t, const char *path)
+/* Title and count label of the --svg graph: as given, else by the
+ * event and the command (fold_perfdata_labels). */
+static void svg_labels(const struct record_args *a,
+		       const struct fold_perfdata_info *info,
+		       struct render_flame_opts *o, struct strbuf *title)
 {
+	struct strbuf cmdline = SB_INIT;
+	for (char **p = a->argv; p && *p; p++) {
+		if (p != a->argv)
+			sb_addc(&cmdline, ' ');
+		sb_adds(&cmdline, *p);
+	}
+	fold_perfdata_labels(info, a->argv ? cmdline.buf : NULL, &o->countname,
+			     &o->factor, title);
+	sb_release(&cmdline);
+	o->title = a->title ? a->title : title->buf;
+	if (a->countname) {
+		o->countname = a->countname;
+		o->factor = 1;
+	}
+}
+
+static int write_svg(const struct record_args *a, const struct stack_table *t,
+		     const struct fold_perfdata_info *info)
+{
+	const char *path = a->svg;
 	struct render_tree tree;
 	struct render_flame_opts o;
+	struct strbuf title = SB_INIT;
 	struct diag d = DIAG_INIT;
 	size_t *ids = stack_table_sorted(t);
 	render_tree_init(&tree, false, false);
@@ -495,6 +529,7 @@ static int write_svg(const struct stack_table *t, const char *path)
 	}
 	free(ids);
 	render_flame_opts_init(&o);
+	svg_labels(a, info, &o, &title);
 	FILE *f = fopen(path, "w");
 	int r = f ? 0 : -errno;
 	if (f && stack_table_count(t) == 0)
@@ -504,6 +539,7 @@ static int write_svg(const struct stack_table *t, const char *path)
 	if (f && fclose(f) != 0 && r == 0)
 		r = -errno;
 	render_tree_release(&tree);
+	sb_release(&title);
 	if (r < 0) {
 		diag_error("%s: %s", path, d.set ? d.msg : strerror(-r));
 		return 1;
@@ -514,8 +550,10 @@ static int write_svg(const struct stack_table *t, const char *path)
 static int oneshot(struct record_args *a)
 {
 	struct fold_perfdata_opts fo = FOLD_PERFDATA_OPTS_INIT;
+	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
 	struct stack_table t;
 	int rc = 0;
+	fo.info = &info;
 	stack_table_init(&t);
 	if (fold_perfdata(a->output, &fo, &t) != 0) {
 		diag_error("%s was written, but could not be folded", a->output);
@@ -524,8 +562,9 @@ static int oneshot(struct record_args *a)
 	if (rc == 0 && a->folded)
 		rc = write_folded(&t, a->folded);
 	if (rc == 0 && a->svg)
-		rc = write_svg(&t, a->svg);
+		rc = write_svg(a, &t, &info);
 	stack_table_release(&t);
+	fold_perfdata_info_release(&info);
 	return rc;
 }
 
@@ -552,7 +591,9 @@ static int record(struct record_args *a, int argc, char **argv)
 		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
 		return 1;
 	}
-	int ro = rec_session_open(&s, &a->o, wl.pid);
+	/* with -p/-t the command only sets how long to record, as in perf */
+	pid_t target = a->o.nr_pids || a->o.nr_tids ? 0 : wl.pid;
+	int ro = rec_session_open(&s, &a->o, target);
 	print_warnings(&s);
 	if (ro < 0) {
 		diag_print(&s.diag, NULL);
@@ -567,7 +608,7 @@ static int record(struct record_args *a, int argc, char **argv)
 		pd_writer_release(&w);
 		goto out_session;
 	}
-	if (a->o.system_wide || !wl.pid)
+	if (a->o.system_wide || !target)
 		rec_session_enable(&s);
 	if (wl.pid) {
 		int e = workload_start(&wl);

@@ -358,6 +358,8 @@ int cmd_report(int argc, char **argv)
 		ses.max_stack = 0; /* -g none: only the sample address matters */
 		rc = proc_session_run(&ses, on_sample, &r);
 		symopts_report_run(&ses, rc, input);
+		if (rc >= 0)
+			sample_filter_report(&r.filter, input);
 		if (rc >= 0) {
 			struct strbuf o = SB_INIT;
 			print_report(&r, &ses, &o);

@@ -20,6 +20,9 @@ SCORCH_COMMAND(sched, "scheduler latency and time history (perf sched latency/ti
 
 enum { O_INPUT = 1, O_SORT, O_WAKEUPS };
 
+/* What `sched latency` needs, as scorch record -e takes it. */
+#define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_stat_runtime"
+
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data to read (default perf.data)", O_INPUT },
 	{ "wakeups", 'w', OPT_NONE, NULL, "timehist: also a line per wakeup (who woke whom)", O_WAKEUPS },
@@ -31,7 +34,9 @@ static const struct opt_cmd sched_cmd = {
 	"sched",
 	"scorch sched latency|timehist [options] [FILE]",
 	"Scheduler latency per task and per-switch time history from sched:*\n"
-	"tracepoints (record with perf sched record or scorch record --offcpu).",
+	"tracepoints. Record them with perf sched record, or with scorch record -a\n"
+	"-e " SCHED_EVENTS "\n"
+	"(scorch record --offcpu lacks sched_stat_runtime: no run times).",
 	opts, true,
 };
 
@@ -49,6 +54,20 @@ static int on_row(void *ctx, const struct an_sched_row *row)
 		return -EIO;
 	}
 	return 0;
+}
+
+/* Say what the file lacks for the table to mean what it says. */
+static void latency_notes(const struct an_sched *s, const char *path)
+{
+	if (!s->have_runtime || !s->nr_runtime)
+		diag_warn("%s: no sched:sched_stat_runtime events, so every Runtime is 0: "
+			  "record with perf sched record, or scorch record -a -e "
+			  SCHED_EVENTS, path);
+	if (s->nr_lost && s->nr_cs_bugs)
+		diag_warn("%s: %llu events were lost while recording (the ring buffer "
+			  "filled up): the context switch bugs are those gaps; record "
+			  "with a larger -m or without -g", path,
+			  (unsigned long long)s->nr_lost);
 }
 
 int cmd_sched(int argc, char **argv)
@@ -107,6 +126,8 @@ int cmd_sched(int argc, char **argv)
 			diag_print_kept(&d, path);
 		if (latency)
 			an_sched_latency_table(&s, &o.out);
+		if (latency)
+			latency_notes(&s, path);
 		rc = 0;
 		if (sb_flush(&o.out, stdout) < 0) {
 			diag_error("error writing output: %s", strerror(errno));

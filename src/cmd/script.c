@@ -317,6 +317,8 @@ int cmd_script(int argc, char **argv)
 		if (rc == 0)
 			flush_out(&sc);
 		symopts_report_run(&ses, rc, input);
+		if (rc >= 0)
+			sample_filter_report(&sc.filter, input);
 	} else {
 		diag_print(&ses.diag, input);
 	}

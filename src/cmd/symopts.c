@@ -200,6 +200,8 @@ int sample_filter_init(struct sample_filter *f, const char *time,
 	}
 	f->comms = comm;
 	f->event = event;
+	f->time_arg = time;
+	f->cpu_arg = cpu;
 	(void)cmd;
 	return 0;
 }
@@ -237,30 +239,74 @@ static bool event_match(const char *want, const char *name)
 	return true;
 }
 
-bool sample_filter_keep(struct sample_filter *f, const struct proc_sample *ps)
+static bool keep(struct sample_filter *f, const struct proc_sample *ps)
 {
 	const struct pd_sample *s = ps->s;
-	if (!f->have_first) {
-		f->first_time = s->time;
-		f->have_first = true;
-	}
 	if (f->have_start || f->have_end) {
 		uint64_t t = s->time;
 		if (f->relative)
 			t = t >= f->first_time ? t - f->first_time : 0;
 		if ((f->have_start && t < f->start) || (f->have_end && t > f->end))
-			return false;
+			return f->out_time++, false;
 	}
 	if (f->have_cpus) {
 		if (!(s->sample_type & PD_SAMPLE_CPU) || s->cpu >= 1024 ||
 		    !(f->cpus[s->cpu / 64] >> (s->cpu % 64) & 1))
-			return false;
+			return f->out_cpu++, false;
 	}
 	if (f->comms && !in_list(f->comms, ps->thread->comm))
-		return false;
+		return f->out_comm++, false;
 	if (f->event && !event_match(f->event, sample_event_name(ps)))
-		return false;
+		return f->out_event++, false;
 	return true;
+}
+
+bool sample_filter_keep(struct sample_filter *f, const struct proc_sample *ps)
+{
+	uint64_t t = ps->s->time;
+	if (!f->have_first) {
+		f->first_time = f->min_time = f->max_time = t;
+		f->have_first = true;
+	}
+	f->min_time = t < f->min_time ? t : f->min_time;
+	f->max_time = t > f->max_time ? t : f->max_time;
+	f->seen++;
+	bool k = keep(f, ps);
+	f->kept += k;
+	return k;
+}
+
+void sample_filter_report(const struct sample_filter *f, const char *path)
+{
+	if (!f->seen || f->kept)
+		return;
+	const char *what = NULL, *arg = NULL;
+	if (f->out_time == f->seen) {
+		diag_warn("%s: no sample in --time %s: the %llu samples span "
+			  "%llu.%06llu to %llu.%06llu s (+%.6f s)", path, f->time_arg,
+			  (unsigned long long)f->seen,
+			  (unsigned long long)(f->min_time / 1000000000u),
+			  (unsigned long long)(f->min_time % 1000000000u / 1000u),
+			  (unsigned long long)(f->max_time / 1000000000u),
+			  (unsigned long long)(f->max_time % 1000000000u / 1000u),
+			  (double)(f->max_time - f->min_time) / 1e9);
+		return;
+	}
+	if (f->out_cpu == f->seen)
+		what = "--cpu", arg = f->cpu_arg;
+	else if (f->out_comm == f->seen)
+		what = "--comm", arg = f->comms;
+	else if (f->out_event == f->seen)
+		what = "--event", arg = f->event;
+	if (what)
+		diag_warn("%s: no sample matches %s %s (of %llu samples)", path, what,
+			  arg, (unsigned long long)f->seen);
+	else
+		diag_warn("%s: no sample matches the filters (of %llu: %llu outside "
+			  "--time, %llu --cpu, %llu --comm, %llu --event)", path,
+			  (unsigned long long)f->seen, (unsigned long long)f->out_time,
+			  (unsigned long long)f->out_cpu, (unsigned long long)f->out_comm,
+			  (unsigned long long)f->out_event);
 }
 
 void symopts_report_warnings(struct proc_session *ses, const char *path)
@@ -275,6 +321,16 @@ void symopts_report_warnings(struct proc_session *ses, const char *path)
 			p += len + (nl != NULL);
 		}
 	}
+	struct strbuf names = SB_INIT;
+	const char *first = NULL;
+	size_t n = sym_dsos_missing(d, &names, &first);
+	if (n == 1)
+		diag_warn("%s: no binary for %s (gone, or rebuilt since the "
+			  "recording): its frames show as [%s]", path, names.buf, first);
+	else if (n)
+		diag_warn("%s: no binary for %s (gone, or rebuilt since the "
+			  "recording): their frames show as [name]", path, names.buf);
+	sb_release(&names);
 	const struct diag *dmg = proc_session_damage(ses);
 	if (dmg)
 		diag_print_kept(dmg, path);

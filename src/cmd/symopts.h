@@ -74,6 +74,10 @@ struct sample_filter {
 	bool have_cpus;
 	const char *comms;     /* comma-separated list, or NULL */
 	const char *event;     /* or NULL */
+	/* what the samples were, for the note when nothing is kept */
+	const char *time_arg, *cpu_arg;  /* as given */
+	uint64_t seen, kept, min_time, max_time;
+	uint64_t out_time, out_cpu, out_comm, out_event; /* left out by each */
 };
 
 /* Parse the option strings (each may be NULL). Returns 0, or 2 after
@@ -83,6 +87,10 @@ int sample_filter_init(struct sample_filter *f, const char *time,
 		       const char *cmd);
 /* true when the sample is kept. */
 bool sample_filter_keep(struct sample_filter *f, const struct proc_sample *ps);
+/* When samples were seen but a filter left none: one warning saying
+ * which filter and, for --time, the time range of the file's samples
+ * (perf script's seconds). Nothing otherwise. */
+void sample_filter_report(const struct sample_filter *f, const char *path);
 /* Event name of a sample as perf script prints it. */
 const char *sample_event_name(const struct proc_sample *ps);
 

@@ -91,7 +91,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	t->pid = pid;
 	t->tid = tid;
 	char buf[32];
-	snprintf(buf, sizeof(buf), ":%u", tid);
+	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf: -1 for an exiting task */
 	t->comm = arena_strdup(&m->comms, buf);
 	t->maps_id = space_of(m, pid);
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
@@ -100,11 +100,23 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	return t;
 }
 
+bool proc_recorder_child(const char *comm)
+{
+	return !strcmp(comm, "perf") || !strcmp(comm, "perf-exec") ||
+	       !strcmp(comm, "scorch") || !strcmp(comm, "scorch-exec");
+}
+
 void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		       const char *comm, bool exec)
 {
 	struct proc_thread *t = proc_machine_findnew_thread(m, pid, tid);
 	m->generation++;
+	if (exec && m->nexecs < 64 && t->comm_set &&
+	    proc_recorder_child(t->comm)) {
+		struct proc_exec *e = &m->execs[m->nexecs++];
+		e->pid = pid;
+		snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	}
 	if (!t->comm_set || strcmp(t->comm, comm) != 0)
 		t->comm = arena_strdup(&m->comms, comm);
 	t->comm_set = true;
@@ -140,10 +152,53 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		child = proc_machine_findnew_thread(m, pid, tid);
 	child->comm = pcomm;
 	child->comm_set = pset;
+	child->ppid = pid != ppid ? ppid : parent->ppid;
 	if (pid != ppid) {
 		size_t cs = child->maps_id;
 		copy_maps(&m->spaces[cs], &m->spaces[pspace]);
 	}
+}
+
+/* The first candidate named like the base name of word. */
+static uint32_t exec_named(const struct proc_machine *m, const char *word)
+{
+	const char *slash = strrchr(word, '/');
+	const char *base = slash ? slash + 1 : word;
+	for (size_t i = 0; i < m->nexecs; i++)
+		if (*base && !strncmp(m->execs[i].comm, base, 15))
+			return m->execs[i].pid;
+	return 0;
+}
+
+void proc_machine_choose_command(struct proc_machine *m, const char *const *argv,
+				 size_t argc)
+{
+	m->command_pid = 0;
+	if (!argc) {
+		m->command_pid = m->nexecs ? m->execs[0].pid : 0;
+		return;
+	}
+	for (size_t i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			m->command_pid = exec_named(m, argv[i + 1]);
+			return;
+		}
+	for (size_t i = 1; i < argc && !m->command_pid; i++)
+		if (argv[i][0] != '-')
+			m->command_pid = exec_named(m, argv[i]);
+}
+
+bool proc_machine_in_command(struct proc_machine *m, const struct proc_thread *t)
+{
+	/* up the parents; a bound against pid reuse making a cycle */
+	for (int depth = 0; t && m->command_pid && depth < 256; depth++) {
+		if (t->pid == m->command_pid)
+			return true;
+		if (!t->ppid || t->ppid == t->pid)
+			return false;
+		t = proc_machine_find_thread(m, t->ppid);
+	}
+	return false;
 }
 
 /* Remove [start, end) from maps, splitting partial overlaps. */

@@ -46,6 +46,7 @@ struct proc_thread {
 	const char *comm;      /* arena string; ":TID" until a COMM */
 	bool comm_set;
 	size_t maps_id;        /* index into machine->spaces */
+	uint32_t ppid;         /* parent process (FORK), 0: unknown */
 };
 
 struct proc_machine {
@@ -64,6 +65,12 @@ struct proc_machine {
 				    * stays, an address resolves the same way */
 	struct proc_thread *last;  /* the previous findnew's answer (threads
 				    * live as long as the machine) */
+	/* Processes that exec'd while named as a recorder's child (see
+	 * proc_recorder_child), in order (at most 64): candidates for the
+	 * recorded command, which proc_machine_choose_command picks. */
+	struct proc_exec { uint32_t pid; char comm[16]; } execs[64];
+	size_t nexecs;
+	uint32_t command_pid;      /* the recorded command, 0: none */
 };
 
 void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos);
@@ -77,6 +84,19 @@ struct proc_thread *proc_machine_find_thread(struct proc_machine *m,
 
 void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		       const char *comm, bool exec);
+/* Whether comm is what perf or scorch name the child that will exec the
+ * command: "perf", "perf-exec", "scorch", "scorch-exec". */
+bool proc_recorder_child(const char *comm);
+/* Pick command_pid among the candidates: the first whose new name is
+ * the command's (argv of the recorder, the CMDLINE feature: the word
+ * after "--", else any word's base name, cut to 15 bytes as the kernel
+ * cuts it); with no argv at all, the first candidate. Other recorders
+ * running at the same time exec their commands too. */
+void proc_machine_choose_command(struct proc_machine *m, const char *const *argv,
+				 size_t argc);
+/* Whether t belongs to the process tree of the recorded command
+ * (command_pid and the processes it forked, by FORK records). */
+bool proc_machine_in_command(struct proc_machine *m, const struct proc_thread *t);
 void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		       uint32_t tid, uint32_t ptid);
 /* MMAP/MMAP2: pid (uint32_t)-1 or kernel cpumode means kernel maps.

@@ -47,6 +47,9 @@ bool rec_event_fallback(struct rec_event *ev);
 /* The tracefs mount point, mounting it on /sys/kernel/tracing when no
  * tracefs is mounted; NULL when there is none. */
 const char *rec_tracefs_dir(void);
+/* The tracefs mount point in *dir (mounting it as above): 0, -EACCES
+ * when one is mounted but we may not read it (*dir names it), -ENOENT. */
+int rec_tracefs_find(const char **dir);
 /* Tracepoint id of "sys:name", or -ENOENT / -errno. */
 int rec_tracepoint_id(const char *sys, const char *name, uint64_t *id,
 		      struct diag *d);

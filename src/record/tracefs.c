@@ -30,37 +30,72 @@
 
 #define TRACEFS_MAGIC_NR 0x74726163
 
-static bool is_tracefs(const char *dir)
+/* 0 when dir is a tracefs we can read, -EACCES when it is one we may
+ * not read (mode 700 for a user), -ENOENT when it is none. */
+static int tracefs_at(const char *dir)
 {
 	struct statfs st;
 	char path[256];
+	if (statfs(dir, &st) != 0 || (uint32_t)st.f_type != TRACEFS_MAGIC_NR)
+		return -ENOENT;
 	snprintf(path, sizeof(path), "%s/events", dir);
-	return statfs(dir, &st) == 0 && (uint32_t)st.f_type == TRACEFS_MAGIC_NR &&
-	       access(path, R_OK) == 0;
+	return access(path, R_OK) == 0 ? 0 : errno == EACCES ? -EACCES : -ENOENT;
+}
+
+static const char *tracefs_dirs[] = { "/sys/kernel/tracing",
+				      "/sys/kernel/debug/tracing" };
+
+int rec_tracefs_find(const char **dir)
+{
+	int denied = -1;
+	for (int i = 0; i < 2; i++) {
+		int r = tracefs_at(tracefs_dirs[i]);
+		*dir = tracefs_dirs[i];
+		if (r == 0)
+			return 0;
+		if (r == -EACCES && denied < 0)
+			denied = i;
+	}
+	if (denied >= 0) {
+		*dir = tracefs_dirs[denied];
+		return -EACCES;
+	}
+	*dir = tracefs_dirs[0];
+	if (mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL) == 0 &&
+	    tracefs_at(tracefs_dirs[0]) == 0)
+		return 0;
+	return -ENOENT;
 }
 
 const char *rec_tracefs_dir(void)
 {
-	static const char *dirs[] = { "/sys/kernel/tracing",
-				      "/sys/kernel/debug/tracing" };
-	for (size_t i = 0; i < 2; i++)
-		if (is_tracefs(dirs[i]))
-			return dirs[i];
-	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 && is_tracefs(dirs[0]))
-		return dirs[0];
-	return NULL;
+	const char *dir;
+	return rec_tracefs_find(&dir) == 0 ? dir : NULL;
+}
+
+/* The message for a tracefs we cannot use, as perf words it. */
+static void tracefs_error(struct diag *d, int r, const char *dir,
+			  const char *sys, const char *name)
+{
+	if (r == -EACCES)
+		diag_set(d, "tracepoint %s:%s: no permission to read "
+			 "%s/events/%s/%s (try: sudo mount -o remount,mode=755 %s)",
+			 sys, name, dir, sys, name, dir);
+	else
+		diag_set(d, "tracepoint %s:%s: tracefs is not mounted and could "
+			 "not be mounted (try: mount -t tracefs nodev "
+			 "/sys/kernel/tracing)", sys, name);
 }
 
 int rec_tracepoint_id(const char *sys, const char *name, uint64_t *id,
 		      struct diag *d)
 {
-	const char *dir = rec_tracefs_dir();
+	const char *dir;
 	char path[512];
-	if (!dir) {
-		diag_set(d, "tracepoint %s:%s: tracefs is not mounted and could "
-			 "not be mounted (try: mount -t tracefs nodev "
-			 "/sys/kernel/tracing)", sys, name);
-		return -ENOENT;
+	int r = rec_tracefs_find(&dir);
+	if (r < 0) {
+		tracefs_error(d, r, dir, sys, name);
+		return r;
 	}
 	if (strchr(sys, '/') || strchr(name, '/') || sys[0] == '.' || name[0] == '.') {
 		diag_set(d, "bad tracepoint name %s:%s", sys, name);

@@ -352,6 +352,12 @@ static bool header_tail(const char *s, size_t len, size_t p, struct header *h)
 	return true;
 }
 
+/* Perl truth of a string: "" and "0" are false. */
+static bool perl_true(const char *s, size_t len)
+{
+	return !(len == 0 || (len == 1 && s[0] == '0'));
+}
+
 static bool parse_header(const char *s, size_t len, struct header *h)
 {
 	if (len < 2 || is_space((unsigned char)s[0]))
@@ -361,6 +367,22 @@ static bool parse_header(const char *s, size_t len, struct header *h)
 			return true;
 	}
 	return false;
+}
+
+bool collapse_perf_header_pname(const struct collapse_opts *o, const char *line,
+				size_t len, struct strbuf *pname)
+{
+	struct header h;
+	if (!parse_header(line, len, &h))
+		return false;
+	sb_reset(pname);
+	if (perl_true(h.tid, h.tid_len))
+		collapse_perf_comm(o, line, h.comm_len, h.pid, h.pid_len, h.tid,
+				   h.tid_len, pname);
+	else
+		collapse_perf_comm(o, line, h.comm_len, NULL, 0, h.pid, h.pid_len,
+				   pname);
+	return perl_true(pname->buf, pname->len);
 }
 
 bool collapse_perf_is_header(const char *line, size_t len)
@@ -707,11 +729,6 @@ static void end_sample(struct collapse_perf *p)
 	p->samples++;
 }
 
-/* Perl truth of a string: "" and "0" are false. */
-static bool perl_true(const char *s, size_t len)
-{
-	return !(len == 0 || (len == 1 && s[0] == '0'));
-}
 
 static uint64_t parse_period(const char *s, size_t len)
 {

@@ -161,6 +161,12 @@ uint64_t collapse_perf_open_sample(const struct collapse_perf *p);
 
 /* Line classifiers, exposed for format detection and tests. */
 bool collapse_perf_is_header(const char *line, size_t len);
+/* The process name stackcollapse-perf.pl takes from a whole sample
+ * header line (the header regex, then the process rules), into pname.
+ * False when the Perl script would not see a header there (or the name
+ * is false to Perl): it then drops the sample. */
+bool collapse_perf_header_pname(const struct collapse_opts *o, const char *line,
+				size_t len, struct strbuf *pname);
 bool collapse_perf_is_frame(const char *line, size_t len);
 
 #endif

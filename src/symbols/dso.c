@@ -103,6 +103,11 @@ struct sym_dso *sym_dsos_findnew(struct sym_dsos *s, const char *name)
 	const char *slash = strrchr(d->name, '/');
 	d->short_name = slash && slash[1] && d->name[0] != '[' ? slash + 1 : d->name;
 	d->kind = guess_kind(d->name, d->short_name, &d->pid);
+	if (d->kind == SYM_DSO_JIT) { /* perf's short name of a perf map */
+		char jit[32];
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", d->pid);
+		d->short_name = arena_strdup(&s->mem, jit);
+	}
 	sym_table_init(&d->table);
 	sym_table_init(&d->plt);
 	sym_table_init(&d->objects);
@@ -466,6 +471,24 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	slot->addr = map_addr;
 	slot->sym = e;
 	return e;
+}
+
+size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,
+			const char **first_short)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sym_dso *d = s->v[i];
+		if (!d->loaded || d->kind != SYM_DSO_USER || d->elf_path ||
+		    d->sym_path || d->missing_named)
+			continue;
+		if (n++)
+			sb_add(names, ", ", 2);
+		else
+			*first_short = d->short_name;
+		sb_adds(names, d->name);
+	}
+	return n;
 }
 
 char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,

@@ -63,7 +63,8 @@ struct sym_config {
 
 struct sym_dso {
 	const char *name;            /* as recorded */
-	const char *short_name;      /* perf's short name (basename) */
+	const char *short_name;      /* perf's short name (basename; a perf
+				      * map's is "[JIT] tid PID") */
 	enum sym_dso_kind kind;
 	int pid;                     /* JIT maps */
 	struct sym_buildid buildid;  /* recorded; size 0 when none */
@@ -82,6 +83,7 @@ struct sym_dso {
 				      * kernel MMAP's pgoff), 0 unknown; kallsyms
 				      * of another boot (KASLR) are shifted to it */
 	size_t id;
+	bool missing_named;          /* a caller already warned it is missing */
 };
 
 struct sym_cache_slot {
@@ -117,6 +119,12 @@ void sym_dsos_load(struct sym_dsos *s, struct sym_dso *d);
 /* Symbol at a map address (see above), or NULL. */
 const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 				      uint64_t map_addr);
+/* Names of the user binaries looked up (loaded) but found nowhere, nor
+ * already named by a caller (missing_named), comma-separated into
+ * names, and their count; *first_short: the first one's short name
+ * (its frames show as "[short name]"). */
+size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,
+			const char **first_short);
 /* Build-id cache directory holding d's files, when one exists
  * (<cache>/<name>/<hex>), malloc'd; NULL otherwise. For archive. */
 char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,

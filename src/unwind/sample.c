@@ -55,8 +55,9 @@ struct find_ctx {
 	struct proc_thread *t;
 };
 
-static void note_missing(struct unw_perf *p, const struct sym_dso *d)
+static void note_missing(struct unw_perf *p, struct sym_dso *d)
 {
+	d->missing_named = true; /* the summary names it */
 	hmap_put(&p->missing, d->name, strlen(d->name), NULL);
 }
 

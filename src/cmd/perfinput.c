@@ -1,0 +1,141 @@
+/*
+ * perfinput: perf input for the commands that read folded stacks (flame,
+ * diff), and how a graph of folded recordings is labelled.
+ * Stage: command helpers. fold_input_kind sniffs an input's first bytes
+ * without consuming them; fold_perf_input folds perf.data (through
+ * fold_perfdata) or perf script text (through collapse_perf) into a stack
+ * table, so `scorch flame perf.data` draws what `scorch fold perf.data |
+ * scorch flame` draws. Key invariant: folded text is never touched (its
+ * labels stay flamegraph.pl's); only perf input gets event labels.
+ */
+#include "cmd/perfinput.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/lines.h"
+#include "base/strbuf.h"
+#include "stacks/collapse_perf.h"
+#include "stacks/folded.h"
+
+/* ---- labels ---- */
+
+void fold_perfdata_info_release(struct fold_perfdata_info *in)
+{
+	sb_release(&in->event);
+	sb_release(&in->cmdline);
+}
+
+/* cpu-clock and task-clock count nanoseconds (by attr, else by name) */
+static bool counts_ns(const struct fold_perfdata_info *in)
+{
+	if (in->have_attr)
+		return in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+		       (in->config == 0 || in->config == 1);
+	return !strncmp(in->event.buf, "cpu-clock", 9) ||
+	       !strncmp(in->event.buf, "task-clock", 10);
+}
+
+void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
+			  const char **countname, double *factor,
+			  struct strbuf *title)
+{
+	*countname = "samples";
+	*factor = 1;
+	if (in->weighted && counts_ns(in)) {
+		*countname = "\xc2\xb5s"; /* µs */
+		*factor = 0.001;
+	} else if (in->weighted && in->event.len) {
+		*countname = in->event.buf;
+	}
+	sb_reset(title);
+	sb_adds(title, in->event.len ? in->event.buf : "Flame Graph");
+	if (!command) {
+		const char *dd = strstr(in->cmdline.buf, " -- ");
+		command = dd ? dd + 4 : in->cmdline.buf;
+	}
+	if (*command) {
+		sb_add(title, ": ", 2);
+		sb_adds(title, command);
+	}
+}
+
+/* ---- inputs of flame and diff ---- */
+
+static bool is_perf_magic(const char *h, size_t n)
+{
+	return n >= 8 && (!memcmp(h, "PERFILE2", 8) || !memcmp(h, "2ELIFREP", 8));
+}
+
+enum fold_input_kind fold_input_kind(struct lines *lr)
+{
+	const char *h;
+	size_t n = lines_peek(lr, &h, 4096);
+	if (is_perf_magic(h, n))
+		return FOLD_INPUT_PERF_DATA;
+	/* the first line that is not blank or a comment decides; a folded
+	 * line may hold any byte, as flamegraph.pl takes it */
+	bool binary = memchr(h, '\0', n) != NULL;
+	size_t i = 0;
+	while (i < n) {
+		const char *nl = memchr(h + i, '\n', n - i);
+		size_t len = nl ? (size_t)(nl - h) - i : n - i;
+		const char *line = h + i;
+		i += len + 1;
+		if (len == 0 || line[0] == '#' || (len == 1 && line[0] == '\r'))
+			continue;
+		struct stack_folded f;
+		if (stack_folded_parse(line, len, &f) == 0)
+			return FOLD_INPUT_FOLDED;
+		if (collapse_perf_is_header(line, len))
+			return FOLD_INPUT_PERF_SCRIPT;
+		break;
+	}
+	return binary ? FOLD_INPUT_BINARY : FOLD_INPUT_FOLDED;
+}
+
+static int fold_script_text(struct lines *lr, struct stack_table *out,
+			    struct fold_perfdata_info *info)
+{
+	struct collapse_opts o = COLLAPSE_OPTS_INIT;
+	struct collapse_perf p;
+	const char *s;
+	size_t len;
+	int rc;
+	collapse_perf_init(&p, &o, out);
+	while ((rc = lines_next(lr, &s, &len)) == 1)
+		collapse_perf_line(&p, s, len, lr->lineno);
+	collapse_perf_flush(&p);
+	if (rc < 0)
+		diag_error("%s: read error after line %llu: %s", lr->name,
+			   (unsigned long long)lr->lineno,
+			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	else if (p.bad_lines)
+		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu)",
+			  lr->name, (unsigned long long)p.bad_lines,
+			  p.bad_lines == 1 ? "" : "s",
+			  (unsigned long long)p.first_bad_line);
+	if (info && p.filter_set) {
+		sb_reset(&info->event);
+		sb_add(&info->event, p.filter.buf, p.filter.len);
+		info->weighted = true;
+	}
+	collapse_perf_release(&p);
+	return rc < 0 ? 1 : 0;
+}
+
+int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
+		    struct stack_table *out, struct fold_perfdata_info *info)
+{
+	if (kind == FOLD_INPUT_PERF_SCRIPT)
+		return fold_script_text(lr, out, info);
+	struct fold_perfdata_opts o = FOLD_PERFDATA_OPTS_INIT;
+	o.info = info;
+	if (lr->fd != 0)
+		return fold_perfdata(path, &o, out);
+	const char *head;
+	o.head_len = lines_peek(lr, &head, 256 * 1024);
+	o.head = head;
+	return fold_perfdata("-", &o, out);
+}

@@ -1,0 +1,40 @@
+/*
+ * perfinput: perf input for the commands that read folded stacks (flame,
+ * diff) and the labels of a graph of a recording (also record --svg).
+ * Stage: command helpers (see perfinput.c).
+ */
+#ifndef SCORCH_CMD_PERFINPUT_H
+#define SCORCH_CMD_PERFINPUT_H
+
+#include "cmd/fold_perfdata.h"
+
+/* How a flame graph of such counts is labelled: *countname ("samples",
+ * "µs" for the cpu-clock and task-clock periods, which are nanoseconds,
+ * with *factor 0.001, or the event's name), and title "EVENT: COMMAND"
+ * (command: NULL takes the recorded command line, the part after "--"
+ * when there is one). */
+void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
+			  const char **countname, double *factor,
+			  struct strbuf *title);
+
+/*
+ * Inputs of the commands that read folded stacks (flame, diff): what
+ * the first bytes are, and folding perf input there and then, as
+ * `scorch fold` would, so `scorch flame perf.data` just works.
+ */
+enum fold_input_kind {
+	FOLD_INPUT_FOLDED,       /* "a;b 5" lines (or anything else textual) */
+	FOLD_INPUT_PERF_DATA,
+	FOLD_INPUT_PERF_SCRIPT,  /* perf script text: a sample header first */
+	FOLD_INPUT_BINARY,       /* other binary data: not for any of us */
+};
+
+struct lines;
+enum fold_input_kind fold_input_kind(struct lines *lr);
+/* Fold lr (kind PERF_DATA or PERF_SCRIPT, as fold_input_kind said; path
+ * as given to lines_open) into out with default options; info may be
+ * NULL. Returns 0, or 1 after a message. */
+int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
+		    struct stack_table *out, struct fold_perfdata_info *info);
+
+#endif

@@ -1,0 +1,52 @@
+# t4006: where scorch script differs from perf script on purpose: DWARF
+# chains that scorch unwinds further (see docs/scorch-script.md). On a
+# shell starting many programs, every sample's chain holds all of perf's
+# frames in perf's order (perf's stray outermost "[unknown]" frame aside,
+# an address it could not place, where scorch goes on),
+# every header is perf's, and some chains (in ld.so at process start)
+# have frames perf skipped or stopped before.
+if ! need perf python3; then skip "unwinding further than perf" "perf or python3 missing"; return 0; fi
+export HOME=$TMP/home
+mkdir -p "$HOME"
+"$SCORCH" record -q -e cpu-clock -F 4999 --call-graph dwarf -o sh.data -- \
+	sh -c 'for i in $(seq 300); do /bin/true; done' > /dev/null 2> err.txt
+check "record a shell starting 300 programs: exit 0" test $? -eq 0
+perf script -i sh.data 2> /dev/null > perf.txt
+"$SCORCH" script -i sh.data > scorch.txt 2> /dev/null
+python3 - perf.txt scorch.txt > cmp.txt <<'PY'
+import sys
+def samples(path):
+    out, cur = [], []
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        if line:
+            cur.append(line)
+        elif cur:
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
+    return out
+p, s = samples(sys.argv[1]), samples(sys.argv[2])
+print("samples", len(p), len(s))
+headers = sum(a[0] != b[0] for a, b in zip(p, s))
+prefix_bad = further = 0
+for a, b in zip(p, s):
+    pf = a[1:]
+    if pf and ' [unknown] (' in pf[-1] and len(b) - 1 > len(pf):
+        pf = pf[:-1]       # perf's stray last frame where scorch goes on
+    it = iter(b[1:])       # perf's frames, in order, within scorch's
+    if not all(any(f == g for g in it) for f in pf):
+        prefix_bad += 1
+    elif len(b) - 1 > len(pf):
+        further += 1
+print("headers_differ", headers)
+print("not_a_prefix", prefix_bad)
+print("further", further)
+PY
+read -r _ np ns < <(grep '^samples' cmp.txt)
+check "as many samples as perf script ($np)" test "$np" = "$ns"
+check "every header line is perf's" grep -qx 'headers_differ 0' cmp.txt
+check "every chain holds all of perf's frames, in order" grep -qx 'not_a_prefix 0' cmp.txt
+n=$(sed -n 's/^further //p' cmp.txt)
+check "some chains have more frames than perf's ($n)" test "${n:-0}" -gt 0
