@@ -3,9 +3,11 @@
  * (perfdata-format.md §2, §3, §5).
  * Stage: perfdata. Random-access reads (pread) of bounded sizes only:
  * every section is checked against the file size before it is read, the
- * attr count and id counts are capped, and each feature payload is read
- * into reader memory only when it is below a size cap. On return the
- * source is positioned at the data section with its limit set.
+ * attr count and id counts are capped, and a feature payload is read
+ * into reader memory only when it is below a size cap, overlaps no other
+ * feature (so together they never claim more than the file holds), fits
+ * a budget for all features, and is a feature scorch reads at all. On
+ * return the source is positioned at the data section with its limit set.
  */
 #include "perfdata/reader_impl.h"
 
@@ -14,13 +16,15 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
 	MAX_ATTRS = 1 << 16,
 	MAX_IDS = 1 << 20,
-	MAX_FEATURE = 256 << 20,
+	MAX_FEATURE = 64 << 20,         /* one payload read into memory */
+	MAX_FEATURES_TOTAL = 128 << 20, /* all of them */
 };
 
 static bool section_ok(const struct pd_reader *r, uint64_t off, uint64_t size)
@@ -152,11 +156,72 @@ static int read_attrs(struct pd_reader *r, struct diag *d)
 	return 0;
 }
 
+/* Features whose payload nobody reads: their bytes stay in the file. */
+static bool payload_unused(unsigned bit)
+{
+	return bit >= PD_FEAT_LAST_KNOWN || bit == PD_FEAT_RESERVED ||
+	       bit == PD_FEAT_AUXTRACE || bit == PD_FEAT_STAT ||
+	       bit == PD_FEAT_DIR_FORMAT || bit == PD_FEAT_BPF_PROG_INFO ||
+	       bit == PD_FEAT_BPF_BTF || bit == PD_FEAT_CPU_DOMAIN_INFO;
+}
+
+static const char *feat_label(unsigned bit, char *buf, size_t size)
+{
+	const char *name = pd_feature_name(bit);
+	if (name)
+		return name;
+	snprintf(buf, size, "bit %u", bit);
+	return buf;
+}
+
+/* The feature accepted before that [off, off + size) overlaps, or -1. */
+static int overlapping(const uint64_t (*seen)[3], int nseen, uint64_t off,
+		       uint64_t size)
+{
+	for (int i = 0; i < nseen; i++)
+		if (size && seen[i][2] && off < seen[i][1] + seen[i][2] &&
+		    seen[i][1] < off + size)
+			return (int)seen[i][0];
+	return -1;
+}
+
+/* Whether feature bit's section may be read; else *why says why not
+ * (the first time). */
+static bool feature_ok(struct pd_reader *r, unsigned bit, uint64_t foff,
+		       uint64_t fsize, const uint64_t (*seen)[3], int nseen,
+		       uint64_t budget, char *why, size_t why_size)
+{
+	char b1[16], b2[16];
+	const char *name = feat_label(bit, b1, sizeof(b1));
+	const char *what;
+	int other = -1;
+
+	if (!section_ok(r, foff, fsize))
+		what = "out of the file";
+	else if (fsize > MAX_FEATURE)
+		what = "larger than 64 MiB";
+	else if ((other = overlapping(seen, nseen, foff, fsize)) >= 0)
+		what = "overlaps the section of feature ";
+	else if (fsize > budget)
+		what = "beyond the 128 MiB all features may take";
+	else
+		return true;
+	if (!*why)
+		snprintf(why, why_size, "feature %s: section (offset 0x%" PRIx64
+			 ", size %" PRIu64 ") %s%s", name, foff, fsize, what,
+			 other >= 0 ? feat_label((unsigned)other, b2, sizeof(b2)) : "");
+	r->feat.state[bit] = PD_FEAT_BAD;
+	return false;
+}
+
 static void read_features(struct pd_reader *r)
 {
 	const uint8_t *bm = r->hdr.features;
 	uint64_t off = r->hdr.feat_offset;
-	int nr = 0;
+	uint64_t seen[PD_FEAT_MAX][3];  /* bit, offset, size of accepted ones */
+	uint64_t budget = MAX_FEATURES_TOTAL;
+	int nr = 0, nseen = 0, nbad = 0;
+	char why[160] = "";
 
 	for (int bit = 0; bit < PD_FEAT_MAX; bit++)
 		nr += bm[bit / 8] >> (bit % 8) & 1;
@@ -175,28 +240,43 @@ static void read_features(struct pd_reader *r)
 		if (!(bm[bit / 8] >> (bit % 8) & 1))
 			continue;
 		uint64_t foff = cur_u64(&c), fsize = cur_u64(&c);
-		const char *fname = pd_feature_name((unsigned)bit);
-		if (!section_ok(r, foff, fsize) || fsize > MAX_FEATURE) {
-			r->feat.state[bit] = PD_FEAT_BAD;
-			pd_reader_note(r, "feature %s: section (offset 0x%" PRIx64
-				       ", size %" PRIu64 ") out of the file",
-				       fname ? fname : "unknown", foff, fsize);
+		char b1[16];
+		const char *fname = feat_label((unsigned)bit, b1, sizeof(b1));
+		if (!feature_ok(r, (unsigned)bit, foff, fsize, seen, nseen, budget,
+				why, sizeof(why))) {
+			nbad++;
 			continue;
 		}
-		uint8_t *data = arena_alloc(&r->feat.mem, fsize ? fsize : 1);
-		if (src_pread(&r->src, data, (size_t)fsize, foff) < 0)
-			continue;
+		seen[nseen][0] = (uint64_t)bit;
+		seen[nseen][1] = foff;
+		seen[nseen++][2] = fsize;
 		r->feat.raw[bit].offset = foff;
+		if (payload_unused((unsigned)bit)) {
+			r->feat.state[bit] = PD_FEAT_OK;
+			r->feat.raw[bit].size = (size_t)fsize;
+			continue;
+		}
+		budget -= fsize;
+		const uint8_t *data = r->src.mem ? r->src.mem + foff : NULL;
+		if (!data) {
+			uint8_t *copy = arena_alloc(&r->feat.mem, fsize ? fsize : 1);
+			if (src_pread(&r->src, copy, (size_t)fsize, foff) < 0)
+				continue;
+			data = copy;
+		}
 		int rc = pd_feature_parse(&r->feat, (unsigned)bit, data,
 					  (size_t)fsize);
 		if (rc < 0)
 			pd_reader_note(r, "feature %s unreadable (offset 0x%"
 				       PRIx64 ", size %" PRIu64 ")%s",
-				       fname ? fname : "unknown", foff, fsize,
+				       fname, foff, fsize,
 				       rc == -EPROTO ? ": written in the other "
 				       "byte order" : "");
 	}
 	free(tab);
+	if (nbad)
+		pd_reader_note(r, "%d feature section(s) ignored; the first: %s",
+			       nbad, why);
 }
 
 int pd_reader_open_file_mode(struct pd_reader *r, struct diag *d)
