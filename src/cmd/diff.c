@@ -101,6 +101,14 @@ static int read_side(struct diff_run *r, int side, const char *path)
 		diag_error("%s: %s", name, strerror(-rc));
 		return 1;
 	}
+	unsigned char byte;
+	long bin = lines_sniff_binary(&lr, true, &byte);
+	if (bin >= 0) {
+		diag_error("%s: line 1: no folded stacks (binary data: byte "
+			   "0x%02x at offset %ld)", name, byte, bin);
+		lines_close(&lr);
+		return 1;
+	}
 	const char *line;
 	size_t len, good = 0;
 	unsigned long long first_bad = 0;

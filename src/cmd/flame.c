@@ -201,6 +201,14 @@ static int read_input(struct flame_run *r, const char *path)
 		diag_error("%s: %s", name, strerror(-rc));
 		return 1;
 	}
+	unsigned char byte;
+	long bin = lines_sniff_binary(&lr, true, &byte);
+	if (bin >= 0) {
+		diag_error("%s: line 1: no folded stacks (binary data: byte "
+			   "0x%02x at offset %ld)", name, byte, bin);
+		lines_close(&lr);
+		return 1;
+	}
 	const char *line;
 	size_t len;
 	while ((rc = lines_next(&lr, &line, &len)) > 0)
