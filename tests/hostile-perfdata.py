@@ -12,6 +12,7 @@ USAGE: hostile-perfdata.py KIND OUT [N]
   descending N (120000) MMAPs in descending address order, then a sample
   pipe       pipe mode ('perf record -o -') with N (500000) samples of a
              64-deep call chain and no FINISHED_ROUND; OUT '-' is stdout
+  pipe-slow  the same, one sample per millisecond instead of nanosecond
 measure runs CMD with a 4 GiB address-space limit (ulimit -v) and a time
 limit, then prints "measure: rc=N secs=S maxrss_kb=K" to stderr (rc 124:
 killed at the time limit; maxrss from getrusage, so no /usr/bin/time).
@@ -142,7 +143,7 @@ def descending(out, n):
     file_mode(out, b''.join(parts))
 
 
-def pipe(out, n):
+def pipe(out, n, step=1):
     n = n or 500000
     f = sys.stdout.buffer if out == '-' else open(out, 'wb')
     f.write(b'PERFILE2' + struct.pack('<Q', 16))
@@ -156,7 +157,8 @@ def pipe(out, n):
     for first in range(0, n, batch):
         k = min(batch, n - first)
         for i in range(k):
-            struct.pack_into('<Q', buf, i * len(one) + time_at, 10 + first + i)
+            struct.pack_into('<Q', buf, i * len(one) + time_at,
+                             10 + (first + i) * step)
         f.write(buf if k == batch else buf[:k * len(one)])
     f.flush()
 
@@ -178,8 +180,12 @@ def measure(seconds, cmd):
     return 0
 
 
+def pipe_slow(out, n):
+    pipe(out, n, 1000000)
+
+
 KINDS = {'features': features, 'groups': groups, 'forks': forks,
-         'descending': descending, 'pipe': pipe}
+         'descending': descending, 'pipe': pipe, 'pipe-slow': pipe_slow}
 
 if __name__ == '__main__':
     if len(sys.argv) > 3 and sys.argv[1] == 'measure':

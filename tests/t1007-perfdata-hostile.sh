@@ -71,6 +71,14 @@ check_grep "fold-descending: the sample resolves" '^hostile;\[lib\.so\] 1$' fold
 python3 "$GEN" pipe - 1000000 2>/dev/null | run report-pipe "$SCORCH" report -i -
 bounded report-pipe 0
 check_grep "report-pipe: every sample is counted" '^ +100\.00% +1000000 +hostile' report-pipe.out
+# ... and one sample per ms: what lies 10 s behind the newest goes out
+# (the queue holds ~6 MB instead of growing to the 64 MiB bound)
+python3 "$GEN" pipe-slow - 300000 2>/dev/null | run report-pipe-slow "$SCORCH" report -i -
+bounded report-pipe-slow 0
+read -r _ _ kb < report-pipe-slow.m
+if [ "${kb:-999999}" -lt $((40 * 1024)) ]; then pass "report-pipe-slow: flushed by time (peak RSS ${kb} KB < 40 MiB)"
+else fail "report-pipe-slow: flushed by time (peak RSS < 40 MiB)" "peak RSS ${kb:-?} KB"; fi
+check_grep "report-pipe-slow: every sample is counted" '^ +100\.00% +300000 +hostile' report-pipe-slow.out
 
 # endless zero bytes: text readers reject binary at once
 for m in subsecond latency; do
