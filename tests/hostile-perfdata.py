@@ -14,12 +14,13 @@ USAGE: hostile-perfdata.py KIND OUT [N]
              64-deep call chain and no FINISHED_ROUND; OUT '-' is stdout
   pipe-slow  the same, one sample per millisecond instead of nanosecond
 measure runs CMD with a 4 GiB address-space limit (ulimit -v) and a time
-limit, then prints "measure: rc=N secs=S maxrss_kb=K" to stderr (rc 124:
+limit (none when HOSTILE_NO_AS_LIMIT is set), then prints "measure: rc=N secs=S maxrss_kb=K" to stderr (rc 124:
 killed at the time limit; maxrss from getrusage, so no /usr/bin/time).
 Layouts follow the perf.data format (perf's
 tools/perf/Documentation/perf.data-file-format.txt): a 104-byte header,
 one attr, the data section, the feature table and feature payloads.
 """
+import os
 import resource
 import struct
 import subprocess
@@ -165,7 +166,8 @@ def pipe(out, n, step=1):
 
 def measure(seconds, cmd):
     def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        if not os.environ.get('HOSTILE_NO_AS_LIMIT'):   # ASan reserves more
+            resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     start = time.monotonic()
     child = subprocess.Popen(cmd, preexec_fn=limit)
     try:
