@@ -88,8 +88,16 @@ static int read_header(struct pd_reader *r, struct diag *d)
 	return 0;
 }
 
+/* What the ids sections of all attrs may hold together: the file size
+ * (in a real file they don't overlap); those beyond it are ignored. */
+struct ids_budget {
+	uint64_t left;
+	uint64_t first_off;     /* the first attr whose ids were ignored */
+	uint64_t ignored;
+};
+
 static int read_one_attr(struct pd_reader *r, uint64_t off, size_t asz,
-			 struct diag *d)
+			 struct ids_budget *ib, struct diag *d)
 {
 	uint8_t *buf = xmalloc(asz);
 	uint8_t *ids = NULL;
@@ -108,7 +116,12 @@ static int read_one_attr(struct pd_reader *r, uint64_t off, size_t asz,
 		pd_reader_note(r, "attr at offset 0x%" PRIx64 ": ids section "
 			       "out of the file; ignored", off);
 		ids_size = 0;
+	} else if (ids_size > ib->left) {
+		if (ib->ignored++ == 0)
+			ib->first_off = off;
+		ids_size = 0;
 	}
+	ib->left -= ids_size;
 	ids_size -= ids_size % 8;
 	ids = xmalloc(ids_size ? ids_size : 1);
 	if (ids_size && src_pread(&r->src, ids, ids_size, ids_off) < 0)
@@ -149,10 +162,16 @@ static int read_attrs(struct pd_reader *r, struct diag *d)
 		diag_set_at(d, 32, "attrs section holds %" PRIu64 " attrs", n);
 		return -EINVAL;
 	}
+	struct ids_budget ib = { r->src.file_size, 0, 0 };
 	for (uint64_t i = 0; i < n; i++)
 		if (read_one_attr(r, r->hdr.attrs_offset + i * asz, (size_t)asz,
-				  d) < 0)
+				  &ib, d) < 0)
 			return -EINVAL;
+	if (ib.ignored)
+		pd_reader_note(r, "ids sections of %" PRIu64 " attr(s) ignored, "
+			       "the first at offset 0x%" PRIx64 ": together they "
+			       "claim more than the file holds", ib.ignored,
+			       ib.first_off);
 	return 0;
 }
 
