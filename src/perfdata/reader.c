@@ -14,6 +14,7 @@
 
 #include "base/cursor.h"
 #include "base/strbuf.h"
+#include "base/u64map.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -142,15 +143,21 @@ struct pd_attr *pd_reader_add_attr(struct pd_reader *r, const uint8_t *p,
 void pd_reader_apply_names(struct pd_reader *r)
 {
 	const struct pd_features *f = &r->feat;
+	struct u64map by_id = U64MAP_INIT;  /* first id -> first event + 1 */
+	bool added;
 
+	for (size_t j = 0; j < f->nr_event_desc; j++) {
+		const struct pd_event_desc *e = &f->event_desc[j];
+		uint64_t *v = e->nr_ids ? u64map_put(&by_id, e->ids[0], &added) : NULL;
+		if (v && added)
+			*v = j + 1;
+	}
 	for (size_t i = 0; i < r->nr_attrs; i++) {
 		struct pd_attr *a = r->attrs[i];
 		const char *name = NULL;
-		for (size_t j = 0; j < f->nr_event_desc && !name; j++) {
-			const struct pd_event_desc *e = &f->event_desc[j];
-			if (e->nr_ids && a->nr_ids && e->ids[0] == a->ids[0])
-				name = e->name;
-		}
+		const uint64_t *j = a->nr_ids ? u64map_find(&by_id, a->ids[0]) : NULL;
+		if (j)
+			name = f->event_desc[*j - 1].name;
 		if (!name && i < f->nr_event_desc &&
 		    (!f->event_desc[i].nr_ids || !a->nr_ids))
 			name = f->event_desc[i].name;
@@ -161,6 +168,7 @@ void pd_reader_apply_names(struct pd_reader *r)
 		if (name && *name)
 			a->name = name;
 	}
+	u64map_release(&by_id);
 }
 
 /* ---- public accessors ---- */
