@@ -6,6 +6,8 @@ USAGE: hostile-perfdata.py KIND OUT [N]
        hostile-perfdata.py measure SECONDS CMD...
   features   256 feature sections that all overlap, each claiming 64 or
              256 MB (a sparse file: a few KB on disk)
+  ids        N (8192) attrs whose ids sections all are the same 8 MB
+  names      N (65536) attrs and an EVENT_DESC of N events that name none
   groups     a GROUP_DESC feature with N (40000) groups of 65536 members
   forks      N (50000) MMAPs in pid 1, then 2000 FORKs of it, then one
              sample in the last child
@@ -79,26 +81,29 @@ def sample(pid, ip, time, chain=()):
                struct.pack('<%dQ' % len(ips), *ips), misc=2)
 
 
-def file_mode(out, data, feats=None, sparse_end=0):
-    """Header, attr (no ids), data; feats: [(bit, offset, size)] with
-    payloads [(offset, bytes)] written where they say."""
+def file_mode(out, data, feats=None, sparse_end=0, nattrs=1, ids=(0, 0),
+              tail=b''):
+    """Header, nattrs attrs (all with the ids section ids), data, tail;
+    feats: [(bit, offset, size)] with payloads [(offset, bytes)] written
+    where they say."""
     feats = feats or ([], [])
     table, payloads = feats
     attrs_off = 104
-    data_off = attrs_off + ATTR_SIZE + 16
+    data_off = attrs_off + nattrs * (ATTR_SIZE + 16)
     bitmap = bytearray(32)
     for bit, _, _ in table:
         bitmap[bit // 8] |= 1 << (bit % 8)
     hdr = (b'PERFILE2' + struct.pack('<QQQQQQQQ', 104, ATTR_SIZE + 16,
-                                     attrs_off, ATTR_SIZE + 16, data_off,
-                                     len(data), 0, 0) + bytes(bitmap))
+                                     attrs_off, nattrs * (ATTR_SIZE + 16),
+                                     data_off, len(data), 0, 0) + bytes(bitmap))
     with open(out, 'wb') as f:
-        f.write(hdr + attr() + struct.pack('<QQ', 0, 0) + data)
+        f.write(hdr + (attr() + struct.pack('<QQ', *ids)) * nattrs + data)
         for _, off, size in sorted(table):
             f.write(struct.pack('<QQ', off, size))
         for off, payload in payloads:
             f.seek(off)
             f.write(payload)
+        f.write(tail)
         if sparse_end:
             f.truncate(sparse_end)
 
@@ -113,6 +118,25 @@ def features(out, _n):
     pay = table_off + 256 * 16
     table = [(bit, pay, (64 if bit % 2 else 256) << 20) for bit in range(256)]
     file_mode(out, data, (table, []), sparse_end=pay + (256 << 20))
+
+
+def ids(out, n):
+    n = n or 8192
+    data = base_records() + sample(1, 0x400100, 3)
+    ids_off = 104 + n * (ATTR_SIZE + 16) + len(data)
+    tail = struct.pack('<Q', 1) * (1 << 20)
+    file_mode(out, data, nattrs=n, ids=(ids_off, len(tail)), tail=tail)
+
+
+def names(out, n):
+    n = n or 65536
+    data = base_records() + sample(1, 0x400100, 3)
+    pay = 104 + n * (ATTR_SIZE + 16) + len(data) + 16
+    ev = attr() + struct.pack('<I', 1) + struct.pack('<I4s', 4, b'ev\0\0') + \
+        struct.pack('<Q', 7)
+    payload = struct.pack('<II', n, ATTR_SIZE) + ev * n
+    file_mode(out, data, ([(12, pay, len(payload))], [(pay, payload)]),
+              nattrs=n)
 
 
 def groups(out, n):
@@ -186,7 +210,7 @@ def pipe_slow(out, n):
     pipe(out, n, 1000000)
 
 
-KINDS = {'features': features, 'groups': groups, 'forks': forks,
+KINDS = {'features': features, 'groups': groups, 'ids': ids, 'names': names, 'forks': forks,
          'descending': descending, 'pipe': pipe, 'pipe-slow': pipe_slow}
 
 if __name__ == '__main__':

@@ -54,6 +54,24 @@ check_grep "header-features: one warning says what was ignored" \
 	'255 feature section\(s\) ignored; the first: feature RESERVED: .*larger than 64 MiB' header-features.err
 check_grep "header-features: overlapping sections are unreadable" '^# hostname : \(unreadable\)' header-features.out
 
+# 8192 attrs whose ids sections are all the same 8 MB (1M ids each)
+python3 "$GEN" ids ids.data
+run header-ids "$SCORCH" header ids.data
+bounded header-ids 0
+check_grep "header-ids: one warning says what was ignored" \
+	'ids sections of 8191 attr\(s\) ignored, the first at offset 0xe8' header-ids.err
+run fold-ids "$SCORCH" fold ids.data
+bounded fold-ids 0
+check_grep "fold-ids: the sample folds" '^hostile;\[a\.out\] 1$' fold-ids.out
+
+# 65536 attrs and an EVENT_DESC of 65536 events, none matching by id
+python3 "$GEN" names names.data
+run header-names "$SCORCH" header names.data
+bounded header-names 0
+check_grep "header-names: events are named by index" '^# event : name = ev, ' header-names.out
+run fold-names "$SCORCH" fold names.data
+bounded fold-names 0
+
 # GROUP_DESC: 40000 groups of 65536 members each
 python3 "$GEN" groups groups.data
 run header-groups "$SCORCH" header -I groups.data
