@@ -15,6 +15,8 @@ USAGE: hostile-perfdata.py KIND OUT [N]
   pipe       pipe mode ('perf record -o -') with N (500000) samples of a
              64-deep call chain and no FINISHED_ROUND; OUT '-' is stdout
   pipe-slow  the same, one sample per millisecond instead of nanosecond
+  pipe-meta  N (4000) HEADER_ATTRs of 8000 new ids and N repeats of a
+             64 KB HEADER_FEATURE, then a sample
 measure runs CMD with a 4 GiB address-space limit (ulimit -v) and a time
 limit (none when HOSTILE_NO_AS_LIMIT is set), then prints "measure: rc=N secs=S maxrss_kb=K" to stderr (rc 124:
 killed at the time limit; maxrss from getrusage, so no /usr/bin/time).
@@ -22,6 +24,7 @@ Layouts follow the perf.data format (perf's
 tools/perf/Documentation/perf.data-file-format.txt): a 104-byte header,
 one attr, the data section, the feature table and feature payloads.
 """
+import array
 import os
 import resource
 import struct
@@ -34,7 +37,8 @@ S_IP, S_TID, S_TIME, S_CALLCHAIN, S_PERIOD = 1, 2, 4, 32, 256
 SAMPLE_TYPE = S_IP | S_TID | S_TIME | S_PERIOD | S_CALLCHAIN
 SAMPLE_ID_ALL = 1 << 18
 MMAP, COMM, FORK, SAMPLE = 1, 3, 7, 9
-HEADER_ATTR = 64
+HEADER_ATTR, HEADER_FEATURE = 64, 80
+FEAT_HOSTNAME = 3
 FEAT_GROUP_DESC = 17
 
 
@@ -206,12 +210,29 @@ def measure(seconds, cmd):
     return 0
 
 
+def pipe_meta(out, n):
+    """N (4000) HEADER_ATTRs of 8000 new ids each and N HEADER_FEATUREs
+    repeating a 64 KB hostname, then one sample."""
+    n = n or 4000
+    f = sys.stdout.buffer if out == '-' else open(out, 'wb')
+    f.write(b'PERFILE2' + struct.pack('<Q', 16))
+    host = struct.pack('<I', 65000) + b'h' * 64999 + b'\0'
+    feature = rec(HEADER_FEATURE, struct.pack('<Q', FEAT_HOSTNAME) + host)
+    for k in range(n):
+        ids = array.array('Q', range(1 + k * 8000, 1 + (k + 1) * 8000))
+        f.write(rec(HEADER_ATTR, attr() + ids.tobytes()))
+        f.write(feature)
+    f.write(base_records() + sample(1, 0x400100, 3))
+    f.flush()
+
+
 def pipe_slow(out, n):
     pipe(out, n, 1000000)
 
 
 KINDS = {'features': features, 'groups': groups, 'ids': ids, 'names': names, 'forks': forks,
-         'descending': descending, 'pipe': pipe, 'pipe-slow': pipe_slow}
+         'descending': descending, 'pipe': pipe, 'pipe-slow': pipe_slow,
+         'pipe-meta': pipe_meta}
 
 if __name__ == '__main__':
     if len(sys.argv) > 3 and sys.argv[1] == 'measure':

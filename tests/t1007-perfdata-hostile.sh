@@ -107,6 +107,12 @@ elif [ "${kb:-999999}" -lt $((40 * 1024)) ]; then pass "report-pipe-slow: flushe
 else fail "report-pipe-slow: flushed by time (peak RSS < 40 MiB)" "peak RSS ${kb:-?} KB"; fi
 check_grep "report-pipe-slow: every sample is counted" '^ +100\.00% +300000 +hostile' report-pipe-slow.out
 
+# pipe metadata that piles up: 4000 HEADER_ATTRs of 8000 new ids each and
+# 4000 repeats of a 64 KB HEADER_FEATURE (516 MB)
+python3 "$GEN" pipe-meta - 2>/dev/null | run report-pipe-meta "$SCORCH" report -i -
+bounded report-pipe-meta 0
+check_grep "report-pipe-meta: the sample is counted" '^ +100\.00% +1 +hostile' report-pipe-meta.out
+
 # endless zero bytes: text readers reject binary at once
 for m in subsecond latency; do
 	cat /dev/zero 2>/dev/null | run heatmap-$m-stdin "$SCORCH" heatmap $m
