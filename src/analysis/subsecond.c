@@ -149,7 +149,8 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 	while ((rc = lines_next(&lr, &line, &len)) > 0)
 		script_line(&st, line, len, lr.lineno);
 	if (rc < 0)
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1, strerror(-rc));
+		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1,
+			 rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
 	else if (a->events == 0)
 		diag_set(d, "no perf script samples with times (perf script output expected)");
 	else if (st.cp.bad_lines)

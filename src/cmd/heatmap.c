@@ -228,7 +228,7 @@ static int read_text(struct heatmap *hm, const char *path, struct text_stats *ts
 	}
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", lr.name, (unsigned long long)lr.lineno + 1,
-			   strerror(-rc));
+			   rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
 	lines_close(&lr);
 	return rc < 0;
 }
