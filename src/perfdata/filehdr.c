@@ -193,21 +193,27 @@ static const char *feat_label(unsigned bit, char *buf, size_t size)
 	return buf;
 }
 
-/* The feature accepted before that [off, off + size) overlaps, or -1. */
-static int overlapping(const uint64_t (*seen)[3], int nseen, uint64_t off,
+/* A feature section accepted so far. */
+struct feat_span {
+	unsigned bit;
+	uint64_t off, size;
+};
+
+/* The accepted feature that [off, off + size) overlaps, or -1. */
+static int overlapping(const struct feat_span *seen, int nseen, uint64_t off,
 		       uint64_t size)
 {
 	for (int i = 0; i < nseen; i++)
-		if (size && seen[i][2] && off < seen[i][1] + seen[i][2] &&
-		    seen[i][1] < off + size)
-			return (int)seen[i][0];
+		if (size && seen[i].size && off < seen[i].off + seen[i].size &&
+		    seen[i].off < off + size)
+			return (int)seen[i].bit;
 	return -1;
 }
 
 /* Whether feature bit's section may be read; else *why says why not
  * (the first time). */
 static bool feature_ok(struct pd_reader *r, unsigned bit, uint64_t foff,
-		       uint64_t fsize, const uint64_t (*seen)[3], int nseen,
+		       uint64_t fsize, const struct feat_span *seen, int nseen,
 		       uint64_t budget, char *why, size_t why_size)
 {
 	char b1[16], b2[16];
@@ -237,7 +243,7 @@ static void read_features(struct pd_reader *r)
 {
 	const uint8_t *bm = r->hdr.features;
 	uint64_t off = r->hdr.feat_offset;
-	uint64_t seen[PD_FEAT_MAX][3];  /* bit, offset, size of accepted ones */
+	struct feat_span seen[PD_FEAT_MAX];
 	uint64_t budget = MAX_FEATURES_TOTAL;
 	int nr = 0, nseen = 0, nbad = 0;
 	char why[160] = "";
@@ -266,9 +272,7 @@ static void read_features(struct pd_reader *r)
 			nbad++;
 			continue;
 		}
-		seen[nseen][0] = (uint64_t)bit;
-		seen[nseen][1] = foff;
-		seen[nseen++][2] = fsize;
+		seen[nseen++] = (struct feat_span){ (unsigned)bit, foff, fsize };
 		r->feat.raw[bit].offset = foff;
 		if (payload_unused((unsigned)bit)) {
 			r->feat.state[bit] = PD_FEAT_OK;
