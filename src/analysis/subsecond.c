@@ -132,6 +132,14 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 		diag_set(d, "%s", strerror(-rc));
 		return rc;
 	}
+	unsigned char byte;
+	long bin = lines_sniff_binary(&lr, false, &byte);
+	if (bin >= 0) {
+		diag_set(d, "binary data (byte 0x%02x at offset %ld), not perf "
+			 "script text or perf.data", byte, bin);
+		lines_close(&lr);
+		return -EINVAL;
+	}
 	struct script_state st = { .a = a };
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
 	stack_table_init(&st.table);
@@ -141,7 +149,8 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 	while ((rc = lines_next(&lr, &line, &len)) > 0)
 		script_line(&st, line, len, lr.lineno);
 	if (rc < 0)
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1, strerror(-rc));
+		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1,
+			 rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
 	else if (a->events == 0)
 		diag_set(d, "no perf script samples with times (perf script output expected)");
 	else if (st.cp.bad_lines)

@@ -99,6 +99,24 @@ size_t lines_peek(struct lines *lr, const char **data, size_t n)
 	return have < n ? have : n;
 }
 
+long lines_sniff_binary(struct lines *lr, bool nul_line1, unsigned char *byte)
+{
+	const char *p;
+	size_t n = lines_peek(lr, &p, 4096);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (nul_line1 && c == '\n')
+			break;
+		if (nul_line1 ? c == 0 :
+		    (c < 0x20 && c != '\t' && c != '\n' && c != '\v' &&
+		     c != '\f' && c != '\r' && c != 0x1b) || c == 0x7f) {
+			*byte = c;
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
 int lines_next(struct lines *lr, const char **line, size_t *len)
 {
 	size_t scanned = lr->start;

@@ -40,6 +40,15 @@ int lines_next(struct lines *lr, const char **line, size_t *len);
 size_t lines_peek(struct lines *lr, const char **data, size_t n);
 void lines_close(struct lines *lr);
 
+/* For readers of text formats, to reject binary input at once instead
+ * of reading it as one endless line: looks at the first 4096 bytes
+ * (without consuming them). Returns -1 when they hold only text, else
+ * the offset of the first NUL or other control byte (tab, CR, LF, VT,
+ * FF and ESC are text) and its value in *byte. nul_line1: only a NUL
+ * in the first line counts (for formats whose names may hold any other
+ * byte, as flamegraph.pl's folded stacks). */
+long lines_sniff_binary(struct lines *lr, bool nul_line1, unsigned char *byte);
+
 /* One line of lines_read_file; 0 goes on, negative stops the read. */
 typedef int (*lines_fn)(void *ctx, const char *line, size_t len);
 /* Stream the text file path through fn, one line at a time with a

@@ -201,6 +201,14 @@ static int read_text(struct heatmap *hm, const char *path, struct text_stats *ts
 		diag_error("%s: %s", path, strerror(-rc));
 		return 1;
 	}
+	unsigned char byte;
+	long bin = lines_sniff_binary(&lr, false, &byte);
+	if (bin >= 0) {
+		diag_error("%s: binary data (byte 0x%02x at offset %ld), not \"time "
+			   "latency\" text or perf.data", lr.name, byte, bin);
+		lines_close(&lr);
+		return 1;
+	}
 	const char *line;
 	size_t len;
 	while ((rc = lines_next(&lr, &line, &len)) > 0) {
@@ -220,7 +228,7 @@ static int read_text(struct heatmap *hm, const char *path, struct text_stats *ts
 	}
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", lr.name, (unsigned long long)lr.lineno + 1,
-			   strerror(-rc));
+			   rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
 	lines_close(&lr);
 	return rc < 0;
 }
@@ -362,8 +370,13 @@ static const char *stdin_perfdata(char *buf, size_t size, FILE **spool, bool tex
 		return NULL;
 	char chunk[65536];
 	bool ok = fwrite(stdin_head, 1, stdin_head_len, f) == stdin_head_len;
-	while (ok && (n = read(0, chunk, sizeof(chunk))) > 0)
-		ok = fwrite(chunk, 1, (size_t)n, f) == (size_t)n;
+	bool text = stdin_head_len < 8 || (memcmp(stdin_head, "PERFILE2", 8) &&
+					   memcmp(stdin_head, "2ELIFREP", 8));
+	/* text stops at a NUL: the text reader rejects what came so far */
+	while (ok && (n = read(0, chunk, sizeof(chunk))) > 0 &&
+	       (ok = fwrite(chunk, 1, (size_t)n, f) == (size_t)n) &&
+	       !(text && memchr(chunk, 0, (size_t)n)))
+		;
 	if (!ok || fflush(f) != 0) {
 		fclose(f);
 		return NULL;

@@ -372,6 +372,8 @@ static int fmt_group_desc(const struct pd_features *f, struct cursor *c,
 			  struct strbuf *out)
 {
 	uint32_t nr = cur_u32(c);
+	uint64_t events = f->nr_event_desc ? f->nr_event_desc : MAX_LIST;
+	uint64_t next = 0;   /* groups come in event order, none overlapping */
 	const char *s;
 	int len;
 
@@ -381,8 +383,10 @@ static int fmt_group_desc(const struct pd_features *f, struct cursor *c,
 		if (!pstr(c, &s, &len))
 			return -EINVAL;
 		uint32_t leader = cur_u32(c), members = cur_u32(c);
-		if (c->err || members > MAX_LIST)
+		if (c->err || leader < next || leader >= events ||
+		    members > events - leader)
 			return -EINVAL;
+		next = leader + (uint64_t)(members ? members : 1);
 		if (members < 2)
 			continue;
 		sb_adds(out, "# group: ");

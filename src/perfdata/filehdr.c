@@ -3,9 +3,11 @@
  * (perfdata-format.md §2, §3, §5).
  * Stage: perfdata. Random-access reads (pread) of bounded sizes only:
  * every section is checked against the file size before it is read, the
- * attr count and id counts are capped, and each feature payload is read
- * into reader memory only when it is below a size cap. On return the
- * source is positioned at the data section with its limit set.
+ * attr count and id counts are capped, and a feature payload is read
+ * into reader memory only when it is below a size cap, overlaps no other
+ * feature (so together they never claim more than the file holds), fits
+ * a budget for all features, and is a feature scorch reads at all. On
+ * return the source is positioned at the data section with its limit set.
  */
 #include "perfdata/reader_impl.h"
 
@@ -14,13 +16,15 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
 	MAX_ATTRS = 1 << 16,
 	MAX_IDS = 1 << 20,
-	MAX_FEATURE = 256 << 20,
+	MAX_FEATURE = 64 << 20,         /* one payload read into memory */
+	MAX_FEATURES_TOTAL = 128 << 20, /* all of them */
 };
 
 static bool section_ok(const struct pd_reader *r, uint64_t off, uint64_t size)
@@ -84,8 +88,16 @@ static int read_header(struct pd_reader *r, struct diag *d)
 	return 0;
 }
 
+/* What the ids sections of all attrs may hold together: the file size
+ * (in a real file they don't overlap); those beyond it are ignored. */
+struct ids_budget {
+	uint64_t left;
+	uint64_t first_off;     /* the first attr whose ids were ignored */
+	uint64_t ignored;
+};
+
 static int read_one_attr(struct pd_reader *r, uint64_t off, size_t asz,
-			 struct diag *d)
+			 struct ids_budget *ib, struct diag *d)
 {
 	uint8_t *buf = xmalloc(asz);
 	uint8_t *ids = NULL;
@@ -104,7 +116,12 @@ static int read_one_attr(struct pd_reader *r, uint64_t off, size_t asz,
 		pd_reader_note(r, "attr at offset 0x%" PRIx64 ": ids section "
 			       "out of the file; ignored", off);
 		ids_size = 0;
+	} else if (ids_size > ib->left) {
+		if (ib->ignored++ == 0)
+			ib->first_off = off;
+		ids_size = 0;
 	}
+	ib->left -= ids_size;
 	ids_size -= ids_size % 8;
 	ids = xmalloc(ids_size ? ids_size : 1);
 	if (ids_size && src_pread(&r->src, ids, ids_size, ids_off) < 0)
@@ -145,18 +162,91 @@ static int read_attrs(struct pd_reader *r, struct diag *d)
 		diag_set_at(d, 32, "attrs section holds %" PRIu64 " attrs", n);
 		return -EINVAL;
 	}
+	struct ids_budget ib = { r->src.file_size, 0, 0 };
 	for (uint64_t i = 0; i < n; i++)
 		if (read_one_attr(r, r->hdr.attrs_offset + i * asz, (size_t)asz,
-				  d) < 0)
+				  &ib, d) < 0)
 			return -EINVAL;
+	if (ib.ignored)
+		pd_reader_note(r, "ids sections of %" PRIu64 " attr(s) ignored, "
+			       "the first at offset 0x%" PRIx64 ": together they "
+			       "claim more than the file holds", ib.ignored,
+			       ib.first_off);
 	return 0;
+}
+
+/* Features whose payload nobody reads: their bytes stay in the file. */
+static bool payload_unused(unsigned bit)
+{
+	return bit >= PD_FEAT_LAST_KNOWN || bit == PD_FEAT_RESERVED ||
+	       bit == PD_FEAT_AUXTRACE || bit == PD_FEAT_STAT ||
+	       bit == PD_FEAT_DIR_FORMAT || bit == PD_FEAT_BPF_PROG_INFO ||
+	       bit == PD_FEAT_BPF_BTF || bit == PD_FEAT_CPU_DOMAIN_INFO;
+}
+
+static const char *feat_label(unsigned bit, char *buf, size_t size)
+{
+	const char *name = pd_feature_name(bit);
+	if (name)
+		return name;
+	snprintf(buf, size, "bit %u", bit);
+	return buf;
+}
+
+/* A feature section accepted so far. */
+struct feat_span {
+	unsigned bit;
+	uint64_t off, size;
+};
+
+/* The accepted feature that [off, off + size) overlaps, or -1. */
+static int overlapping(const struct feat_span *seen, int nseen, uint64_t off,
+		       uint64_t size)
+{
+	for (int i = 0; i < nseen; i++)
+		if (size && seen[i].size && off < seen[i].off + seen[i].size &&
+		    seen[i].off < off + size)
+			return (int)seen[i].bit;
+	return -1;
+}
+
+/* Whether feature bit's section may be read; else *why says why not
+ * (the first time). */
+static bool feature_ok(struct pd_reader *r, unsigned bit, uint64_t foff,
+		       uint64_t fsize, const struct feat_span *seen, int nseen,
+		       uint64_t budget, char *why, size_t why_size)
+{
+	char b1[16], b2[16];
+	const char *name = feat_label(bit, b1, sizeof(b1));
+	const char *what;
+	int other = -1;
+
+	if (!section_ok(r, foff, fsize))
+		what = "out of the file";
+	else if (fsize > MAX_FEATURE)
+		what = "larger than 64 MiB";
+	else if ((other = overlapping(seen, nseen, foff, fsize)) >= 0)
+		what = "overlaps the section of feature ";
+	else if (fsize > budget)
+		what = "beyond the 128 MiB all features may take";
+	else
+		return true;
+	if (!*why)
+		snprintf(why, why_size, "feature %s: section (offset 0x%" PRIx64
+			 ", size %" PRIu64 ") %s%s", name, foff, fsize, what,
+			 other >= 0 ? feat_label((unsigned)other, b2, sizeof(b2)) : "");
+	r->feat.state[bit] = PD_FEAT_BAD;
+	return false;
 }
 
 static void read_features(struct pd_reader *r)
 {
 	const uint8_t *bm = r->hdr.features;
 	uint64_t off = r->hdr.feat_offset;
-	int nr = 0;
+	struct feat_span seen[PD_FEAT_MAX];
+	uint64_t budget = MAX_FEATURES_TOTAL;
+	int nr = 0, nseen = 0, nbad = 0;
+	char why[160] = "";
 
 	for (int bit = 0; bit < PD_FEAT_MAX; bit++)
 		nr += bm[bit / 8] >> (bit % 8) & 1;
@@ -175,28 +265,41 @@ static void read_features(struct pd_reader *r)
 		if (!(bm[bit / 8] >> (bit % 8) & 1))
 			continue;
 		uint64_t foff = cur_u64(&c), fsize = cur_u64(&c);
-		const char *fname = pd_feature_name((unsigned)bit);
-		if (!section_ok(r, foff, fsize) || fsize > MAX_FEATURE) {
-			r->feat.state[bit] = PD_FEAT_BAD;
-			pd_reader_note(r, "feature %s: section (offset 0x%" PRIx64
-				       ", size %" PRIu64 ") out of the file",
-				       fname ? fname : "unknown", foff, fsize);
+		char b1[16];
+		const char *fname = feat_label((unsigned)bit, b1, sizeof(b1));
+		if (!feature_ok(r, (unsigned)bit, foff, fsize, seen, nseen, budget,
+				why, sizeof(why))) {
+			nbad++;
 			continue;
 		}
-		uint8_t *data = arena_alloc(&r->feat.mem, fsize ? fsize : 1);
-		if (src_pread(&r->src, data, (size_t)fsize, foff) < 0)
-			continue;
+		seen[nseen++] = (struct feat_span){ (unsigned)bit, foff, fsize };
 		r->feat.raw[bit].offset = foff;
+		if (payload_unused((unsigned)bit)) {
+			r->feat.state[bit] = PD_FEAT_OK;
+			r->feat.raw[bit].size = (size_t)fsize;
+			continue;
+		}
+		budget -= fsize;
+		const uint8_t *data = r->src.mem ? r->src.mem + foff : NULL;
+		if (!data) {
+			uint8_t *copy = arena_alloc(&r->feat.mem, fsize ? fsize : 1);
+			if (src_pread(&r->src, copy, (size_t)fsize, foff) < 0)
+				continue;
+			data = copy;
+		}
 		int rc = pd_feature_parse(&r->feat, (unsigned)bit, data,
 					  (size_t)fsize);
 		if (rc < 0)
 			pd_reader_note(r, "feature %s unreadable (offset 0x%"
 				       PRIx64 ", size %" PRIu64 ")%s",
-				       fname ? fname : "unknown", foff, fsize,
+				       fname, foff, fsize,
 				       rc == -EPROTO ? ": written in the other "
 				       "byte order" : "");
 	}
 	free(tab);
+	if (nbad)
+		pd_reader_note(r, "%d feature section(s) ignored; the first: %s",
+			       nbad, why);
 }
 
 int pd_reader_open_file_mode(struct pd_reader *r, struct diag *d)

@@ -14,6 +14,7 @@
 
 #include "base/cursor.h"
 #include "base/strbuf.h"
+#include "base/u64map.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -74,6 +75,14 @@ const char *pd_reader_type_name(uint32_t type, char *buf, size_t size)
 
 void pd_reader_map_id(struct pd_reader *r, uint64_t id, size_t idx)
 {
+	if (r->ids.count >= PD_MAX_IDS &&
+	    hmap_find(&r->ids, &id, sizeof(id)) == (size_t)-1) {
+		if (!r->ids_full)
+			pd_reader_note(r, "more than %d sample ids; the rest are "
+				       "attributed to the first event", PD_MAX_IDS);
+		r->ids_full = true;
+		return;
+	}
 	size_t slot = hmap_put(&r->ids, &id, sizeof(id), NULL);
 	hmap_at(&r->ids, slot)->value = idx + 1;
 	r->last_attr = NULL;
@@ -117,6 +126,14 @@ struct pd_attr *pd_reader_add_attr(struct pd_reader *r, const uint8_t *p,
 	if (pd_attr_decode(a, p, len, r->swap) < 0)
 		return NULL;
 	a->index = r->nr_attrs;
+	if (n > PD_MAX_IDS - r->nr_ids_kept) {
+		if (!r->ids_full)
+			pd_reader_note(r, "more than %d sample ids; the rest are "
+				       "attributed to the first event", PD_MAX_IDS);
+		r->ids_full = true;
+		n = PD_MAX_IDS - r->nr_ids_kept;
+	}
+	r->nr_ids_kept += n;
 	uint64_t *ids = arena_alloc(&r->mem, n ? n * 8 : 8);
 	cur_init(&c, idp, n * 8, 0, r->swap);
 	for (size_t i = 0; i < n; i++) {
@@ -139,28 +156,41 @@ struct pd_attr *pd_reader_add_attr(struct pd_reader *r, const uint8_t *p,
 }
 
 /* Names from EVENT_DESC (by id, else by index), tracing data, PMUs. */
+void pd_reader_apply_name(struct pd_reader *r, struct pd_attr *a)
+{
+	const struct pd_features *f = &r->feat;
+	const char *name = NULL;
+	size_t i = a->index;
+	const uint64_t *j = a->nr_ids ? u64map_find(&r->name_ids, a->ids[0]) : NULL;
+
+	if (j)
+		name = f->event_desc[*j - 1].name;
+	if (!name && i < f->nr_event_desc &&
+	    (!f->event_desc[i].nr_ids || !a->nr_ids))
+		name = f->event_desc[i].name;
+	if (!name && a->type == PD_TYPE_TRACEPOINT)
+		name = pd_reader_tracepoint_name(r, a->config);
+	if (!name && a->type >= 6)
+		name = pd_reader_pmu_name(r, a);
+	if (name && *name)
+		a->name = name;
+}
+
 void pd_reader_apply_names(struct pd_reader *r)
 {
 	const struct pd_features *f = &r->feat;
+	bool added;
 
-	for (size_t i = 0; i < r->nr_attrs; i++) {
-		struct pd_attr *a = r->attrs[i];
-		const char *name = NULL;
-		for (size_t j = 0; j < f->nr_event_desc && !name; j++) {
-			const struct pd_event_desc *e = &f->event_desc[j];
-			if (e->nr_ids && a->nr_ids && e->ids[0] == a->ids[0])
-				name = e->name;
-		}
-		if (!name && i < f->nr_event_desc &&
-		    (!f->event_desc[i].nr_ids || !a->nr_ids))
-			name = f->event_desc[i].name;
-		if (!name && a->type == PD_TYPE_TRACEPOINT)
-			name = pd_reader_tracepoint_name(r, a->config);
-		if (!name && a->type >= 6)
-			name = pd_reader_pmu_name(r, a);
-		if (name && *name)
-			a->name = name;
+	u64map_clear(&r->name_ids);
+	for (size_t j = 0; j < f->nr_event_desc; j++) {
+		const struct pd_event_desc *e = &f->event_desc[j];
+		uint64_t *v = e->nr_ids ? u64map_put(&r->name_ids, e->ids[0], &added)
+					: NULL;
+		if (v && added)
+			*v = j + 1;
 	}
+	for (size_t i = 0; i < r->nr_attrs; i++)
+		pd_reader_apply_name(r, r->attrs[i]);
 }
 
 /* ---- public accessors ---- */
@@ -226,6 +256,7 @@ void pd_reader_free(struct pd_reader *r)
 	pd_zstd_release(r);
 	pd_decoder_release(&r->dc);
 	hmap_release(&r->ids);
+	u64map_release(&r->name_ids);
 	arena_release(&r->mem);
 	pd_features_release(&r->feat);
 	for (size_t i = 0; i < r->nr_notes; i++)

@@ -9,11 +9,20 @@
 
 #include "base/arena.h"
 #include "base/hmap.h"
+#include "base/u64map.h"
 #include "perfdata/decode.h"
 #include "perfdata/reader.h"
 #include "perfdata/source.h"
 
 #include <stdarg.h>
+
+/* Bounds on what a stream may make the reader keep, however long it
+ * runs: attrs, mapped sample ids, and EVENT_UPDATE renames. */
+enum {
+	PD_MAX_ATTRS = 1 << 16,
+	PD_MAX_IDS = 1 << 20,
+	PD_MAX_RENAMES = 1 << 12,
+};
 
 struct pd_tp_name {
 	uint64_t id;
@@ -39,6 +48,10 @@ struct pd_reader {
 	const struct pd_attr *last_attr;
 
 	struct pd_features feat;
+	struct u64map name_ids; /* EVENT_DESC first id -> event index + 1 */
+	uint64_t renames;       /* EVENT_UPDATE names taken */
+	size_t nr_ids_kept;     /* ids of all attrs, up to PD_MAX_IDS */
+	bool ids_full, feat_repeat;  /* noted once */
 	struct arena mem;       /* attrs, names, ids */
 	uint8_t *tracing; size_t tracing_size;  /* pipe TRACING_DATA */
 	struct pd_tp_name *tp_names; size_t nr_tp_names, tp_cap;
@@ -63,6 +76,8 @@ void pd_reader_map_id(struct pd_reader *r, uint64_t id, size_t idx);
 struct pd_attr *pd_reader_add_attr(struct pd_reader *r, const uint8_t *p,
 				   size_t len, const uint8_t *idp, size_t n);
 void pd_reader_apply_names(struct pd_reader *r);
+/* The same for one attr added since (by the last apply_names' map). */
+void pd_reader_apply_name(struct pd_reader *r, struct pd_attr *a);
 
 int pd_reader_open_file_mode(struct pd_reader *r, struct diag *d);
 

@@ -155,11 +155,15 @@ static int do_header_attr(struct pd_reader *r, const struct pd_record *rec,
 		r->dc.why = "attr size does not fit the record";
 		return bad_record(r, rec);
 	}
+	if (r->nr_attrs >= PD_MAX_ATTRS) {
+		r->dc.why = "more than 65536 attrs";
+		return bad_record(r, rec);
+	}
 	a = pd_reader_add_attr(r, rec->data + 8, asize, rec->data + 8 + asize,
 			       (rec->size - 8 - asize) / 8);
 	if (!a)
 		return bad_record(r, rec);
-	pd_reader_apply_names(r);
+	pd_reader_apply_name(r, a);
 	return h->on_attr ? h->on_attr(h->ctx, a) : 0;
 }
 
@@ -194,7 +198,7 @@ static void do_event_update(struct pd_reader *r, const struct pd_record *rec)
 	if (c.err || type != 2 || c.left == 0)
 		return;
 	a = (struct pd_attr *)pd_reader_attr_by_id(r, id);
-	if (a)
+	if (a && r->renames++ < PD_MAX_RENAMES)
 		a->name = arena_strndup(&r->mem, (const char *)c.p,
 					strnlen((const char *)c.p, c.left));
 }
@@ -208,6 +212,15 @@ static void do_header_feature(struct pd_reader *r, const struct pd_record *rec)
 	bit = rd64(rec, 8);
 	if (bit >= PD_FEAT_MAX)
 		return;
+	if (r->feat.state[bit] != PD_FEAT_ABSENT) {
+		/* sent once by perf: a repeat would only pile up copies */
+		if (!r->feat_repeat)
+			pd_reader_note(r, "at offset 0x%" PRIx64 ": HEADER_FEATURE: "
+				       "feature bit %" PRIu64 " repeated; ignored",
+				       rec->offset, bit);
+		r->feat_repeat = true;
+		return;
+	}
 	size_t n = rec->size - 16;
 	uint8_t *data = arena_alloc(&r->feat.mem, n ? n : 1);
 	memcpy(data, rec->data + 16, n);

@@ -1,7 +1,8 @@
 /*
  * machine: threads and address spaces from task and mmap records (see
- * machine.h). Stage: process. Invariant: every proc_maps stays sorted by
- * start with no overlaps, so lookups are a binary search.
+ * machine.h). Stage: process. Invariant: every thread's maps_id names a
+ * live table in spaces; tables are shared (maps.h) and made private
+ * before every change.
  */
 #include "process/machine.h"
 
@@ -18,6 +19,7 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 	hmap_init(&m->threads);
 	hmap_init(&m->pids);
 	arena_init(&m->comms);
+	m->kernel = proc_maps_new();
 	m->clear_on_exec = false; /* perf keeps the old maps until new MMAPs replace them */
 	m->kernel_dso = sym_dsos_findnew(dsos, "[kernel.kallsyms]");
 	struct proc_thread *idle = proc_machine_findnew_thread(m, 0, 0);
@@ -31,9 +33,9 @@ void proc_machine_release(struct proc_machine *m)
 		free(m->thread[i]);
 	free(m->thread);
 	for (size_t i = 0; i < m->nspaces; i++)
-		free(m->spaces[i].v);
+		proc_maps_put(m->spaces[i]);
 	free(m->spaces);
-	free(m->kernel.v);
+	proc_maps_put(m->kernel);
 	hmap_release(&m->threads);
 	hmap_release(&m->pids);
 	arena_release(&m->comms);
@@ -46,7 +48,7 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 	size_t id = hmap_put(&m->pids, &pid, sizeof(pid), &added);
 	if (added) {
 		XGROW(m->spaces, m->spaces_cap, m->nspaces + 1);
-		memset(&m->spaces[m->nspaces], 0, sizeof(m->spaces[0]));
+		m->spaces[m->nspaces] = proc_maps_new();
 		hmap_at(&m->pids, id)->value = m->nspaces++;
 	}
 	return hmap_at(&m->pids, id)->value;
@@ -121,18 +123,7 @@ void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		t->comm = arena_strdup(&m->comms, comm);
 	t->comm_set = true;
 	if (exec && m->clear_on_exec)
-		m->spaces[t->maps_id].n = 0;
-}
-
-static void copy_maps(struct proc_maps *dst, const struct proc_maps *src)
-{
-	if (dst == src)
-		return;
-	dst->n = 0;
-	XGROW(dst->v, dst->cap, src->n);
-	if (src->n)
-		memcpy(dst->v, src->v, src->n * sizeof(*src->v));
-	dst->n = src->n;
+		proc_maps_clear(proc_maps_writable(&m->spaces[t->maps_id]));
 }
 
 void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
@@ -153,9 +144,11 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	child->comm = pcomm;
 	child->comm_set = pset;
 	child->ppid = pid != ppid ? ppid : parent->ppid;
-	if (pid != ppid) {
-		size_t cs = child->maps_id;
-		copy_maps(&m->spaces[cs], &m->spaces[pspace]);
+	if (pid != ppid && m->spaces[child->maps_id] != m->spaces[pspace]) {
+		/* the child starts with the parent's maps: shared until
+		 * one of them is written */
+		proc_maps_put(m->spaces[child->maps_id]);
+		m->spaces[child->maps_id] = proc_maps_share(m->spaces[pspace]);
 	}
 }
 
@@ -199,61 +192,6 @@ bool proc_machine_in_command(struct proc_machine *m, const struct proc_thread *t
 		t = proc_machine_find_thread(m, t->ppid);
 	}
 	return false;
-}
-
-/* Remove [start, end) from maps, splitting partial overlaps. */
-static void punch(struct proc_maps *ms, uint64_t start, uint64_t end)
-{
-	size_t out = 0;
-	struct proc_map tail = { 0, 0, 0, NULL, false };
-	bool have_tail = false;
-	for (size_t i = 0; i < ms->n; i++) {
-		struct proc_map mp = ms->v[i];
-		if (mp.end <= start || mp.start >= end) {
-			ms->v[out++] = mp;
-			continue;
-		}
-		if (mp.end > end) {
-			tail = mp;
-			tail.pgoff += tail.identity ? 0 : end - mp.start;
-			tail.start = end;
-			have_tail = true;
-		}
-		if (mp.start < start) {
-			mp.end = start;
-			ms->v[out++] = mp;
-		}
-	}
-	ms->n = out;
-	if (have_tail) {
-		XGROW(ms->v, ms->cap, ms->n + 1);
-		ms->v[ms->n++] = tail;
-	}
-}
-
-static int by_start(const void *pa, const void *pb)
-{
-	const struct proc_map *a = pa, *b = pb;
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
-static void insert_map(struct proc_maps *ms, const struct proc_map *mp)
-{
-	punch(ms, mp->start, mp->end);
-	XGROW(ms->v, ms->cap, ms->n + 1);
-	size_t i = ms->n;
-	while (i > 0 && ms->v[i - 1].start > mp->start) {
-		ms->v[i] = ms->v[i - 1];
-		i--;
-	}
-	ms->v[i] = *mp;
-	ms->n++;
-	/* punch may have appended a tail out of order */
-	for (size_t k = 1; k < ms->n; k++)
-		if (ms->v[k - 1].start > ms->v[k].start) {
-			qsort(ms->v, ms->n, sizeof(*ms->v), by_start);
-			break;
-		}
 }
 
 static bool is_anon(const char *f)
@@ -309,13 +247,10 @@ static void kernel_mmap(struct proc_machine *m, uint64_t start, uint64_t end,
 			d->ref_text = pgoff; /* where _text was when recording */
 		/* as perf, the kernel map reaches up to the next kernel map
 		 * (init text lies past _etext) */
-		end = UINT64_MAX;
-		for (size_t i = 0; i < m->kernel.n; i++)
-			if (m->kernel.v[i].start > start && m->kernel.v[i].start < end)
-				end = m->kernel.v[i].start;
+		end = proc_maps_next_start(m->kernel, start);
 	}
 	struct proc_map mp = { start, end, pgoff, d, true };
-	insert_map(&m->kernel, &mp);
+	proc_maps_insert(m->kernel, &mp);
 }
 
 void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
@@ -345,22 +280,7 @@ void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
 	if (build_id && build_id_size)
 		sym_dso_set_buildid(d, build_id, build_id_size);
 	struct proc_map mp = { start, end, pgoff, d, identity };
-	insert_map(&m->spaces[t->maps_id], &mp);
-}
-
-static const struct proc_map *find_in(const struct proc_maps *ms, uint64_t addr)
-{
-	size_t lo = 0, hi = ms->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ms->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || addr >= ms->v[lo - 1].end)
-		return NULL;
-	return &ms->v[lo - 1];
+	proc_maps_insert(proc_maps_writable(&m->spaces[t->maps_id]), &mp);
 }
 
 const struct proc_map *proc_thread_find_map(struct proc_machine *m,
@@ -368,6 +288,6 @@ const struct proc_map *proc_thread_find_map(struct proc_machine *m,
 					    bool kernel, uint64_t addr)
 {
 	if (kernel)
-		return find_in(&m->kernel, addr);
-	return t ? find_in(&m->spaces[t->maps_id], addr) : NULL;
+		return proc_maps_find(m->kernel, addr);
+	return t ? proc_maps_find(m->spaces[t->maps_id], addr) : NULL;
 }

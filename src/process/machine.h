@@ -3,7 +3,8 @@
  * COMM, FORK, EXIT and MMAP/MMAP2 records of a recording.
  * Stage: process. Threads are keyed by tid; all threads of a process
  * (same pid) share one address space, as in the kernel. FORK into a new
- * process copies the parent's maps, FORK of a thread shares them. On
+ * process shares the parent's maps until one of the two changes them
+ * (copy on write, see maps.h); FORK of a thread shares them for good. On
  * exec (COMM with the exec flag) the new image's MMAPs replace old maps
  * where they overlap; as in perf the rest stays, so samples taken inside
  * execve still resolve against the old image (clear_on_exec empties the
@@ -27,19 +28,8 @@
 
 #include "base/arena.h"
 #include "base/hmap.h"
+#include "process/maps.h"
 #include "symbols/dso.h"
-
-struct proc_map {
-	uint64_t start, end;   /* [start, end) */
-	uint64_t pgoff;
-	struct sym_dso *dso;
-	bool identity;         /* map address = address (kernel, JIT, anon) */
-};
-
-struct proc_maps {
-	struct proc_map *v;    /* sorted by start, non-overlapping */
-	size_t n, cap;
-};
 
 struct proc_thread {
 	uint32_t pid, tid;
@@ -55,9 +45,9 @@ struct proc_machine {
 	struct proc_thread **thread;
 	size_t nthreads, thread_cap;
 	struct hmap pids;          /* key: pid -> index in spaces */
-	struct proc_maps *spaces;
+	struct proc_maps **spaces; /* shared between processes until written */
 	size_t nspaces, spaces_cap;
-	struct proc_maps kernel;   /* kernel and module maps */
+	struct proc_maps *kernel;  /* kernel and module maps */
 	struct sym_dso *kernel_dso;
 	struct arena comms;
 	bool clear_on_exec;        /* default false, as perf */

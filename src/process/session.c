@@ -19,6 +19,7 @@ enum { QEV_SAMPLE, QEV_MMAP, QEV_COMM, QEV_TASK };
 
 struct proc_qev {
 	uint64_t time, seq;
+	size_t bytes;   /* allocated size, for the queue's budget */
 	int kind;
 	union {
 		struct pd_sample s;
@@ -373,11 +374,44 @@ static int flush_upto(struct proc_session *ses, uint64_t limit)
 			prefetch_stack(ses->q[i + 1]);
 		if (rc == 0)
 			rc = deliver(ses, ses->q[i]);
+		ses->qbytes -= ses->q[i]->bytes;
 		free(ses->q[i]);
 	}
 	memmove(ses->q, ses->q + i, (ses->nq - i) * sizeof(*ses->q));
 	ses->nq -= i;
 	ses->nsorted = ses->nq;
+	return rc;
+}
+
+/*
+ * The queue's bounds, for streams whose FINISHED_ROUNDs are missing or
+ * far apart (perf's ordered_events does the same with its allocation
+ * limit): above QUEUE_MAX_BYTES, the older half of the queued time span
+ * is delivered; until a round is seen, so is whatever lies more than
+ * QUEUE_MAX_SPAN of recording time behind the newest event. Rounds in a
+ * perf.data are far smaller, so recordings deliver as before.
+ */
+enum { QUEUE_MAX_BYTES = 64 << 20 };
+#define QUEUE_MAX_SPAN 10000000000ull   /* 10 s in ns */
+
+static int flush_bounded(struct proc_session *ses)
+{
+	int rc = 0;
+	if (ses->qbytes > QUEUE_MAX_BYTES) {
+		sort_queue(ses);
+		uint64_t first = ses->q[0]->time;
+		rc = flush_upto(ses, first + (ses->max_time - first) / 2);
+		/* most of it at the newest times: all of it, or every
+		 * event would sort the queue again */
+		if (rc == 0 && ses->qbytes > QUEUE_MAX_BYTES / 2)
+			rc = flush_upto(ses, ses->max_time);
+	} else if (!ses->rounds && ses->max_time - ses->oldest > QUEUE_MAX_SPAN) {
+		rc = flush_upto(ses, ses->max_time - QUEUE_MAX_SPAN);
+	} else {
+		return 0;
+	}
+	/* flush_upto left the queue sorted */
+	ses->oldest = ses->nq ? ses->q[0]->time : ses->max_time;
 	return rc;
 }
 
@@ -391,9 +425,12 @@ static int enqueue(struct proc_session *ses, struct proc_qev *e, bool has_time)
 	}
 	if (e->time > ses->max_time)
 		ses->max_time = e->time;
+	if (ses->nq == 0 || e->time < ses->oldest)
+		ses->oldest = e->time;
 	XGROW(ses->q, ses->qcap, ses->nq + 1);
 	ses->q[ses->nq++] = e;
-	return 0;
+	ses->qbytes += e->bytes;
+	return flush_bounded(ses);
 }
 
 /* The caller fills the union member of its kind and the time (the
@@ -402,6 +439,7 @@ static struct proc_qev *new_qev(int kind, size_t extra)
 {
 	struct proc_qev *e = xmalloc(sizeof(*e) + extra);
 	e->time = e->seq = 0;
+	e->bytes = sizeof(*e) + extra;
 	e->kind = kind;
 	return e;
 }
@@ -506,6 +544,7 @@ static int on_build_id(void *ctx, const struct pd_build_id *b)
 static int on_round(void *ctx)
 {
 	struct proc_session *ses = ctx;
+	ses->rounds = true;
 	int rc = flush_upto(ses, ses->next_flush);
 	ses->next_flush = ses->max_time;
 	return rc;

@@ -6,7 +6,10 @@
  * delivered as perf's ordered-events queue delivers them: at each round,
  * everything up to the highest timestamp seen by the previous round,
  * sorted by time (stable); the rest at the end. Records without a
- * timestamp go through at once. Memory is bounded by one round.
+ * timestamp go through at once. Memory is bounded by one round, and
+ * by 64 MiB and 10 s of recording time when rounds are missing (a
+ * stream that never says FINISHED_ROUND): then the oldest events are
+ * delivered early, as perf's ordered-events queue does.
  * Frame-pointer call chains are resolved as perf does: context markers
  * switch between kernel and user maps, at most max_stack real frames.
  * Ownership: a proc_sample and everything it points to is valid only
@@ -80,6 +83,9 @@ struct proc_session {
 	size_t merge_cap;
 	uint64_t seq;
 	uint64_t max_time, next_flush;
+	uint64_t oldest;             /* no queued time is below it */
+	size_t qbytes;               /* bytes the queue holds */
+	bool rounds;                 /* a FINISHED_ROUND was seen */
 	/* scratch */
 	struct proc_frame *frames;
 	size_t frames_cap;

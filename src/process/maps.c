@@ -1,0 +1,206 @@
+/*
+ * maps: an address space's maps as a treap over a node array (see
+ * maps.h). Stage: process. Invariant: an in-order walk gives the maps
+ * sorted by start and non-overlapping; every node's priority is at
+ * least its children's. Priorities come from a fixed xorshift sequence,
+ * never from the input, so the expected depth is O(log n) for any
+ * order of MMAPs and the result is deterministic.
+ */
+#include "process/maps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+#define MAPS_NIL UINT32_MAX
+
+struct proc_maps *proc_maps_new(void)
+{
+	struct proc_maps *ms = xcalloc(1, sizeof(*ms));
+	ms->root = ms->free = MAPS_NIL;
+	ms->seed = 2463534242u;
+	ms->refs = 1;
+	return ms;
+}
+
+void proc_maps_put(struct proc_maps *ms)
+{
+	if (!ms || --ms->refs > 0)
+		return;
+	free(ms->v);
+	free(ms);
+}
+
+struct proc_maps *proc_maps_share(struct proc_maps *ms)
+{
+	ms->refs++;
+	return ms;
+}
+
+struct proc_maps *proc_maps_writable(struct proc_maps **ms)
+{
+	struct proc_maps *old = *ms;
+	if (old->refs == 1)
+		return old;
+	struct proc_maps *c = xmalloc(sizeof(*c));
+	*c = *old;
+	c->refs = 1;
+	c->cap = old->used ? old->used : 1;
+	c->v = xmalloc(c->cap * sizeof(*c->v));
+	if (old->used)
+		memcpy(c->v, old->v, old->used * sizeof(*c->v));
+	old->refs--;
+	*ms = c;
+	return c;
+}
+
+void proc_maps_clear(struct proc_maps *ms)
+{
+	ms->used = ms->n = 0;
+	ms->root = ms->free = MAPS_NIL;
+}
+
+static uint32_t new_node(struct proc_maps *ms, const struct proc_map *mp)
+{
+	uint32_t i;
+	if (ms->free != MAPS_NIL) {
+		i = ms->free;
+		ms->free = ms->v[i].left;
+	} else {
+		if (ms->used >= MAPS_NIL)
+			abort();   /* 4G maps: memory ran out long before */
+		XGROW(ms->v, ms->cap, ms->used + 1);
+		i = (uint32_t)ms->used++;
+	}
+	uint32_t x = ms->seed;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	ms->seed = x;
+	ms->v[i] = (struct proc_map_node){ *mp, MAPS_NIL, MAPS_NIL, x };
+	ms->n++;
+	return i;
+}
+
+/* Split t into nodes with start < key (*l) and the rest (*r). */
+static void split(struct proc_maps *ms, uint32_t t, uint64_t key, uint32_t *l,
+		  uint32_t *r)
+{
+	if (t == MAPS_NIL) {
+		*l = *r = MAPS_NIL;
+		return;
+	}
+	struct proc_map_node *nd = &ms->v[t];
+	if (nd->m.start < key) {
+		split(ms, nd->right, key, &ms->v[t].right, r);
+		*l = t;
+	} else {
+		split(ms, nd->left, key, l, &ms->v[t].left);
+		*r = t;
+	}
+}
+
+/* Join a and b, every start in a below every start in b. */
+static uint32_t merge(struct proc_maps *ms, uint32_t a, uint32_t b)
+{
+	if (a == MAPS_NIL)
+		return b;
+	if (b == MAPS_NIL)
+		return a;
+	if (ms->v[a].prio >= ms->v[b].prio) {
+		ms->v[a].right = merge(ms, ms->v[a].right, b);
+		return a;
+	}
+	ms->v[b].left = merge(ms, a, ms->v[b].left);
+	return b;
+}
+
+static uint32_t rightmost(const struct proc_maps *ms, uint32_t t)
+{
+	while (t != MAPS_NIL && ms->v[t].right != MAPS_NIL)
+		t = ms->v[t].right;
+	return t;
+}
+
+/* Put every node of subtree t on the free list. */
+static void drop(struct proc_maps *ms, uint32_t t)
+{
+	while (t != MAPS_NIL) {
+		drop(ms, ms->v[t].left);
+		uint32_t next = ms->v[t].right;
+		ms->v[t].left = ms->free;
+		ms->free = t;
+		ms->n--;
+		t = next;
+	}
+}
+
+/* The part of mp from end on. */
+static struct proc_map tail_of(const struct proc_map *mp, uint64_t end)
+{
+	struct proc_map t = *mp;
+	t.pgoff += t.identity ? 0 : end - mp->start;
+	t.start = end;
+	return t;
+}
+
+void proc_maps_insert(struct proc_maps *ms, const struct proc_map *mp)
+{
+	uint64_t s = mp->start, e = mp->end;
+	uint32_t a, b, mid, c;
+	struct proc_map tail;
+	bool have_tail = false;
+
+	split(ms, ms->root, s, &a, &b);
+	split(ms, b, e, &mid, &c);
+	uint32_t lo = rightmost(ms, a);     /* starts below s: may reach in */
+	if (lo != MAPS_NIL && ms->v[lo].m.end > s) {
+		if (ms->v[lo].m.end > e) {
+			tail = tail_of(&ms->v[lo].m, e);
+			have_tail = true;
+		}
+		ms->v[lo].m.end = s;
+	}
+	uint32_t hi = rightmost(ms, mid);   /* starts inside: may reach out */
+	if (hi != MAPS_NIL && ms->v[hi].m.end > e) {
+		tail = tail_of(&ms->v[hi].m, e);
+		have_tail = true;
+	}
+	drop(ms, mid);
+	uint32_t node = new_node(ms, mp);
+	if (have_tail)
+		c = merge(ms, new_node(ms, &tail), c);
+	ms->root = merge(ms, a, merge(ms, node, c));
+}
+
+const struct proc_map *proc_maps_find(const struct proc_maps *ms, uint64_t addr)
+{
+	uint32_t t = ms->root, best = MAPS_NIL;
+	while (t != MAPS_NIL) {
+		if (ms->v[t].m.start <= addr) {
+			best = t;
+			t = ms->v[t].right;
+		} else {
+			t = ms->v[t].left;
+		}
+	}
+	if (best == MAPS_NIL || addr >= ms->v[best].m.end)
+		return NULL;
+	return &ms->v[best].m;
+}
+
+uint64_t proc_maps_next_start(const struct proc_maps *ms, uint64_t addr)
+{
+	uint32_t t = ms->root;
+	uint64_t best = UINT64_MAX;
+	while (t != MAPS_NIL) {
+		if (ms->v[t].m.start > addr) {
+			best = ms->v[t].m.start;
+			t = ms->v[t].left;
+		} else {
+			t = ms->v[t].right;
+		}
+	}
+	return best;
+}
