@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(buildid_list, "list the build ids of the objects a perf.data file maps")
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,8 +116,10 @@ int cmd_buildid_list(int argc, char **argv)
 			continue;
 		print_dso(&o, d);
 	}
-	if (rc >= 0 && sb_flush(&o, stdout) != 0)
+	if (rc >= 0 && sb_flush(&o, stdout) != 0) {
+		diag_write_error(NULL, errno);
 		rc = 1;
+	}
 	sb_release(&o);
 	free(b.hit);
 	proc_session_close(&ses);

@@ -312,11 +312,10 @@ static int write_output(struct fold_run *r)
 		}
 	}
 	int rc = stack_table_write(&r->table, f);
-	if (f != stdout && fclose(f) != 0)
-		rc = -1;
+	if (f != stdout && fclose(f) != 0 && rc >= 0)
+		rc = -errno;
 	if (rc < 0) {
-		diag_error("%s: write error: %s", r->output ? r->output : "<stdout>",
-			   strerror(errno));
+		diag_write_error(f != stdout ? r->output : NULL, -rc);
 		return 1;
 	}
 	return 0;

@@ -149,8 +149,9 @@ static int set_option(struct args *a, int id, const char *v)
 
 static int write_out(struct strbuf *sb)
 {
-	if (sb_flush(sb, stdout) < 0) {
-		diag_error("error writing output: %s", strerror(errno));
+	int rc = sb_flush(sb, stdout);
+	if (rc < 0) {
+		diag_write_error(NULL, -rc);
 		return 1;
 	}
 	return 0;
@@ -267,6 +268,7 @@ struct pair_ctx {
 	struct strbuf out;
 	bool ns;
 	int err;
+	int write_err;         /* -errno of a failed write of the pairs */
 };
 
 /* time_us = floor(end/1000), latency_us = floor(end/1000) - floor(start/1000):
@@ -285,8 +287,8 @@ static int on_pair(void *ctx, uint64_t start, uint64_t end)
 		return rc;
 	}
 	sb_addf(&pc->out, "%llu %llu\n", (unsigned long long)t, (unsigned long long)lat);
-	if (pc->out.len > 65536 && sb_flush(&pc->out, stdout) < 0)
-		return pc->err = -errno;
+	if (pc->out.len > 65536 && (pc->write_err = sb_flush(&pc->out, stdout)) < 0)
+		return pc->err = pc->write_err;
 	return 0;
 }
 
@@ -306,7 +308,7 @@ static void report_pairing(const char *path, const struct an_latency *lat)
 static int latency_perfdata(struct args *a, const char *path, const char *name)
 {
 	struct heatmap hm;
-	struct pair_ctx pc = { NULL, SB_INIT, a->ns, 0 };
+	struct pair_ctx pc = { NULL, SB_INIT, a->ns, 0, 0 };
 	if (a->hm.timefactor == 1)
 		a->hm.timefactor = a->ns ? 1e9 : 1e6;
 	if (!*a->hm.unitslabel)
@@ -325,8 +327,10 @@ static int latency_perfdata(struct args *a, const char *path, const char *name)
 	an_latency_init(&lat, &lo);
 	int rc = an_latency_read(&lat, path, &d);
 	if (rc < 0 || pc.err) {
-		if (rc < 0)
+		if (rc < 0 && !pc.write_err)
 			diag_print(&d, name);
+		else if (pc.write_err)
+			diag_write_error(NULL, -pc.write_err);
 		else
 			diag_error("%s", strerror(-pc.err));
 		rc = 1;

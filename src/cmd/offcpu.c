@@ -116,10 +116,10 @@ static int output(struct args *a, const struct stack_table *t)
 		return 1;
 	}
 	int rc = a->svg ? draw(a, t, f) : stack_table_write(t, f);
-	if (f != stdout && fclose(f) != 0)
-		rc = -1;
+	if (f != stdout && fclose(f) != 0 && rc >= 0)
+		rc = -errno;
 	if (rc < 0) {
-		diag_error("%s: write error", a->output ? a->output : "<stdout>");
+		diag_write_error(a->output, -rc);
 		return 1;
 	}
 	return 0;

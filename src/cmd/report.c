@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(report, "per-symbol table of a perf.data file as perf report --stdio prints it")
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,8 +362,10 @@ int cmd_report(int argc, char **argv)
 		if (rc >= 0) {
 			struct strbuf o = SB_INIT;
 			print_report(&r, &ses, &o);
-			if (sb_flush(&o, stdout) != 0)
+			if (sb_flush(&o, stdout) != 0) {
+				diag_write_error(NULL, errno);
 				rc = 1;
+			}
 			sb_release(&o);
 		}
 	} else {

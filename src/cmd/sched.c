@@ -98,7 +98,7 @@ int cmd_sched(int argc, char **argv)
 	if (rc < 0) {
 		sb_flush(&o.out, stdout);
 		if (o.err)
-			diag_error("error writing output: %s", strerror(o.err));
+			diag_write_error(NULL, o.err);
 		else
 			diag_print(&d, path);
 		rc = 1;
@@ -109,7 +109,7 @@ int cmd_sched(int argc, char **argv)
 			an_sched_latency_table(&s, &o.out);
 		rc = 0;
 		if (sb_flush(&o.out, stdout) < 0) {
-			diag_error("error writing output: %s", strerror(errno));
+			diag_write_error(NULL, errno);
 			rc = 1;
 		}
 	}
