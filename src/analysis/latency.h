@@ -61,9 +61,11 @@ struct an_latency {
 
 void an_latency_init(struct an_latency *l, const struct an_latency_opts *o);
 void an_latency_release(struct an_latency *l);
-/* Read path and deliver the pairs. Returns 0 (d may still hold a
- * warning about damage at the end of the file), or negative with d filled:
- * unreadable file, no tracing data, unknown event or key field, no start or end event at all. */
-int an_latency_read(struct an_latency *l, const char *path, struct diag *d);
+/* Read r (opened by the caller, freed here) and deliver the pairs.
+ * Returns 0 (d may still hold a warning about damage at the end of the
+ * file), or negative with d filled: unreadable file, no tracing data,
+ * unknown event or key field, no start or end event at all. */
+struct pd_reader;
+int an_latency_read(struct an_latency *l, struct pd_reader *r, struct diag *d);
 
 #endif

@@ -124,24 +124,19 @@ static void script_line(struct script_state *st, const char *line, size_t len,
 	}
 }
 
-int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *d)
+int an_offsets_read_script(struct an_offsets *a, struct lines *lr, struct diag *d)
 {
-	struct lines lr;
-	int rc = lines_open(&lr, strcmp(path, "-") ? path : NULL);
-	if (rc < 0) {
-		diag_set(d, "%s", strerror(-rc));
-		return rc;
-	}
+	int rc;
 	struct script_state st = { .a = a };
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
 	stack_table_init(&st.table);
 	collapse_perf_init(&st.cp, &co, &st.table);
 	const char *line;
 	size_t len;
-	while ((rc = lines_next(&lr, &line, &len)) > 0)
-		script_line(&st, line, len, lr.lineno);
+	while ((rc = lines_next(lr, &line, &len)) > 0)
+		script_line(&st, line, len, lr->lineno);
 	if (rc < 0)
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1, strerror(-rc));
+		diag_set(d, "line %llu: %s", (unsigned long long)lr->lineno + 1, strerror(-rc));
 	else if (a->events == 0)
 		diag_set(d, "no perf script samples with times (perf script output expected)");
 	else if (st.cp.bad_lines)
@@ -150,7 +145,6 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 			 (unsigned long long)st.cp.bad_lines);
 	collapse_perf_release(&st.cp);
 	stack_table_release(&st.table);
-	lines_close(&lr);
 	return rc < 0 || a->events == 0 ? -EINVAL : 0;
 }
 
@@ -207,14 +201,14 @@ static int pd_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	return 0;
 }
 
-int an_offsets_read_perfdata(struct an_offsets *a, const char *path,
+int an_offsets_read_perfdata(struct an_offsets *a, struct pd_reader *r,
 			     const struct sym_config *cfg, struct diag *d)
 {
 	struct proc_session ses;
 	struct pd_state st = { .a = a };
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
 	an_stackname_init(&st.names, &co);
-	int rc = proc_session_open(&ses, path, cfg);
+	int rc = proc_session_attach(&ses, r, cfg);
 	if (rc < 0) {
 		*d = ses.diag;
 	} else {

@@ -99,6 +99,12 @@ size_t lines_peek(struct lines *lr, const char **data, size_t n)
 	return have < n ? have : n;
 }
 
+size_t lines_buffered(const struct lines *lr, const char **data)
+{
+	*data = lr->buf + lr->start;
+	return lr->end - lr->start;
+}
+
 int lines_next(struct lines *lr, const char **line, size_t *len)
 {
 	size_t scanned = lr->start;

@@ -38,6 +38,10 @@ int lines_next(struct lines *lr, const char **line, size_t *len);
 /* Look at up to n bytes ahead without consuming them (fills the buffer);
  * returns the number of bytes available, which can be less than n. */
 size_t lines_peek(struct lines *lr, const char **data, size_t n);
+/* The bytes read ahead from the fd and not yet returned as lines (all
+ * of them: what another reader taking over the fd must see first).
+ * *data is borrowed until the next call that reads. */
+size_t lines_buffered(const struct lines *lr, const char **data);
 void lines_close(struct lines *lr);
 
 /* One line of lines_read_file; 0 goes on, negative stops the read. */

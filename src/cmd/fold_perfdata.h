@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "perfdata/reader.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -28,19 +29,20 @@ struct fold_perfdata_opts {
 	const char *kallsyms;    /* --kallsyms FILE */
 	const char *jit_dir;     /* --jit-dir DIR: where perf-PID.map files are */
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
-	/* When path is "-": standard input, whose first head_len bytes were
-	 * already read by format detection and are these. */
-	const void *head;
-	size_t head_len;
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 };
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, 0, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */
 int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 		  struct stack_table *out);
+/* Same over an open reader (fold.c opens its inputs once, see
+ * cmd/input.h), which this takes and frees; name is for messages. */
+int fold_perfdata_reader(struct pd_reader *r, const char *name,
+			 const struct fold_perfdata_opts *o,
+			 struct stack_table *out);
 
 #endif

@@ -286,6 +286,13 @@ static struct pd_reader *finish_open(struct pd_reader *r, struct diag *d)
 		pd_reader_free(r);
 		return NULL;
 	}
+	int rc = r->pipe ? 0 : src_spool(&r->src);
+	if (rc < 0) {
+		diag_set(d, "file-mode perf.data on a pipe: cannot copy it to a "
+			 "temporary file to read it: %s", strerror(-rc));
+		pd_reader_free(r);
+		return NULL;
+	}
 	if (r->pipe) {
 		src_consume(&r->src, 16);
 		return r;
@@ -311,12 +318,30 @@ struct pd_reader *pd_reader_open(const char *path, struct diag *d)
 		/* not mapped: the parts replace one another in r->src, and
 		 * records must stay valid while they are queued */
 		rc = src_open(&r->src, sb.buf, false);
+		if (rc < 0)
+			diag_set(d, "a directory, read as perf record --threads "
+				 "output, but %s cannot be opened: %s", sb.buf,
+				 strerror(-rc));
 		sb_release(&sb);
 	} else {
 		rc = src_open(&r->src, path, true);
 	}
 	if (rc < 0) {
 		diag_set(d, "cannot open: %s", strerror(-rc));
+		pd_reader_free(r);
+		return NULL;
+	}
+	return finish_open(r, d);
+}
+
+struct pd_reader *pd_reader_open_fd(int fd, const void *head, size_t head_len,
+				    const char *name, struct diag *d)
+{
+	struct pd_reader *r = reader_new(name);
+	int rc = src_open_fd(&r->src, fd, true, head, head_len);
+
+	if (rc < 0) {
+		diag_set(d, "cannot read: %s", strerror(-rc));
 		pd_reader_free(r);
 		return NULL;
 	}

@@ -80,6 +80,15 @@ struct pd_handlers {
  * Returns NULL and fills d on failure
  * (not perf.data, unreadable header). */
 struct pd_reader *pd_reader_open(const char *path, struct diag *d);
+/* Same over fd, opened by the caller (who closes it after
+ * pd_reader_free), whose first head_len bytes, head, the caller has
+ * already read to tell the format: the reader reads them again (copied)
+ * and goes on from the fd, so a pipe is read once, from one open.
+ * File-mode perf.data on a pipe (here or through pd_reader_open) is first
+ * copied to a temporary file: its features lie after the data section,
+ * and the reader needs them before the first record. */
+struct pd_reader *pd_reader_open_fd(int fd, const void *head, size_t head_len,
+				    const char *name, struct diag *d);
 /* Same over a memory buffer (not copied; must outlive the reader). */
 struct pd_reader *pd_reader_open_mem(const void *data, size_t size,
 				     const char *name, struct diag *d);
