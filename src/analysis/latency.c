@@ -244,6 +244,7 @@ int an_latency_read(struct an_latency *l, struct pd_reader *r, struct diag *d)
 		ret = ret > 0 ? 0 : ret;
 	}
 	sb_release(&rc.key);
+	pd_reader_dropped(r, &l->dropped);
 	pd_reader_free(r);
 	return ret;
 }

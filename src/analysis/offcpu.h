@@ -19,6 +19,7 @@
 
 #include "base/diag.h"
 #include "base/hmap.h"
+#include "perfdata/reader.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -41,6 +42,7 @@ struct an_offcpu {
 	} *task;
 	size_t task_cap;
 	uint64_t nr_switch, nr_added, nr_open, nr_bad, total_ns;
+	struct pd_dropped dropped; /* samples that did not decode (perfdata/reader.h) */
 };
 
 void an_offcpu_init(struct an_offcpu *a, const struct an_offcpu_opts *o);

@@ -375,6 +375,8 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 		final_names(s, &ses);
 	rc = rc > 0 ? -EIO : rc;
 out:
+	if (ses.reader)
+		pd_reader_dropped(ses.reader, &s->dropped);
 	proc_session_close(&ses);
 	an_tpsession_release(&r.t);
 	sb_release(&r.name);

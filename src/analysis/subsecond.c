@@ -223,6 +223,8 @@ int an_offsets_read_perfdata(struct an_offsets *a, struct pd_reader *r,
 			rc = -EINVAL;
 		}
 	}
+	if (ses.reader)
+		pd_reader_dropped(ses.reader, &a->dropped);
 	proc_session_close(&ses);
 	an_stackname_release(&st.names);
 	return rc < 0 ? rc : 0;

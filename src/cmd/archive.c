@@ -207,6 +207,8 @@ int cmd_archive(int argc, char **argv)
 		rc = proc_session_run(&ses, on_sample, NULL);
 		if (rc < 0) {
 			diag_print(&ses.diag, input);
+		} else if (symopts_report_session_dropped(&ses, input)) {
+			rc = -1; /* every sample dropped: no hits to pack */
 		} else {
 			rc = write_archive(&ses, output, &count);
 			if (rc < 0)

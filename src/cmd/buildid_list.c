@@ -107,6 +107,8 @@ int cmd_buildid_list(int argc, char **argv)
 		rc = proc_session_run(&ses, on_sample, &b);
 		if (rc < 0)
 			diag_print(&ses.diag, input);
+		else if (symopts_report_session_dropped(&ses, input))
+			rc = -1; /* every sample dropped: no hits to list */
 	}
 	struct strbuf o = SB_INIT;
 	for (size_t i = 0; rc >= 0 && i < ses.dsos.n; i++) {

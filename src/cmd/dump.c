@@ -14,6 +14,7 @@ SCORCH_COMMAND(dump, "print the records of a perf.data file, or counts per type 
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "cmd/symopts.h"
 #include "perfdata/reader.h"
 
 #include <errno.h>
@@ -309,6 +310,9 @@ static int report(struct dump *d, const char *path, uint64_t samples)
 {
 	for (size_t i = 0; i < pd_reader_nr_warnings(d->r); i++)
 		diag_warn("%s: %s", path, pd_reader_warning(d->r, i));
+	struct pd_dropped dr;
+	pd_reader_dropped(d->r, &dr);
+	int none_left = symopts_report_dropped(&dr, path);
 	if (pd_reader_damaged(d->r)) {
 		const struct pd_reader_stats *st = pd_reader_stats(d->r);
 		uint64_t total = 0;
@@ -321,9 +325,8 @@ static int report(struct dump *d, const char *path, uint64_t samples)
 		diag_print_kept(pd_reader_diag(d->r), path);
 		diag_warn("%s: kept %" PRIu64 " records (%" PRIu64
 			  " samples) read before the damage", path, total, samples);
-		return 0;
 	}
-	return 0;
+	return none_left;
 }
 
 static int dump_file(const char *path, bool stats)

@@ -450,7 +450,8 @@ static int run(struct pd_reader *r, const char *shown,
 	rc = symopts_run_unwound(&ses, o->no_inline ? UNW_INLINE_NONE
 				 : c.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF,
 				 on_sample, &c, shown);
-	symopts_report_run(&ses, rc, shown);
+	if (symopts_report_run(&ses, rc, shown))
+		rc = -1; /* every sample dropped: nothing was folded */
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);

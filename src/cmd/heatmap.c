@@ -313,7 +313,10 @@ static int latency_perfdata(struct args *a, struct cmd_input *in)
 	};
 	an_latency_init(&lat, &lo);
 	int rc = an_latency_read(&lat, r, &d);
-	if (rc < 0 || pc.err) {
+	bool none_left = symopts_report_dropped(&lat.dropped, name);
+	if (none_left && !pc.write_err) {
+		rc = 1; /* every sample dropped */
+	} else if (rc < 0 || pc.err) {
 		if (rc < 0 && !pc.write_err)
 			diag_print(&d, name);
 		else if (pc.write_err)
@@ -375,6 +378,11 @@ static int subsecond_input(struct args *a, struct cmd_input *in)
 	if (perfdata) {
 		struct pd_reader *r = cmd_input_reader(in, &d);
 		rc = r ? an_offsets_read_perfdata(&off, r, &cfg, &d) : -EINVAL;
+		if (symopts_report_dropped(&off.dropped, name)) {
+			symopts_release(&so);
+			an_offsets_release(&off);
+			return 1; /* every sample dropped */
+		}
 	} else {
 		rc = an_offsets_read_script(&off, &in->lr, &d);
 	}

@@ -134,7 +134,9 @@ static int run(struct args *a, const char *path)
 	an_offcpu_init(&off, &a->ao);
 	struct diag d = DIAG_INIT;
 	int rc = an_offcpu_read(&off, path, &cfg, &d);
-	if (rc < 0) {
+	if (symopts_report_dropped(&off.dropped, path)) {
+		rc = 1; /* every sample dropped: the rest follows from that */
+	} else if (rc < 0) {
 		diag_print(&d, path);
 		rc = 1;
 	} else {

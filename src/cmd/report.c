@@ -358,7 +358,8 @@ int cmd_report(int argc, char **argv)
 	if (rc == 0) {
 		ses.max_stack = 0; /* -g none: only the sample address matters */
 		rc = proc_session_run(&ses, on_sample, &r);
-		symopts_report_run(&ses, rc, input);
+		if (symopts_report_run(&ses, rc, input))
+			rc = -1; /* every sample dropped: no report */
 		if (rc >= 0) {
 			struct strbuf o = SB_INIT;
 			print_report(&r, &ses, &o);

@@ -317,7 +317,8 @@ int cmd_script(int argc, char **argv)
 		rc = symopts_run_unwound(&ses, UNW_INLINE_DWARF, on_sample, &sc, input);
 		if (rc == 0)
 			flush_out(&sc);
-		symopts_report_run(&ses, rc, input);
+		if (symopts_report_run(&ses, rc, input))
+			rc = 1; /* every sample dropped */
 	} else {
 		diag_print(&ses.diag, input);
 	}

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,7 +264,24 @@ bool sample_filter_keep(struct sample_filter *f, const struct proc_sample *ps)
 	return true;
 }
 
-void symopts_report_warnings(struct proc_session *ses, const char *path)
+int symopts_report_dropped(const struct pd_dropped *dr, const char *path)
+{
+	if (!dr->n)
+		return 0;
+	bool all = dr->n >= dr->total;
+	struct strbuf sb = SB_INIT;
+	sb_addf(&sb, "%s: %" PRIu64 " of %" PRIu64 " samples dropped as malformed "
+		"(first at offset %#" PRIx64 ": %s)", path, dr->n, dr->total,
+		dr->first_offset, dr->why);
+	if (all)
+		diag_error("%s", sb.buf);
+	else
+		diag_warn("%s", sb.buf);
+	sb_release(&sb);
+	return all;
+}
+
+int symopts_report_warnings(struct proc_session *ses, const char *path)
 {
 	struct sym_dsos *d = &ses->dsos;
 	if (d->nr_warnings) {
@@ -278,14 +296,22 @@ void symopts_report_warnings(struct proc_session *ses, const char *path)
 	const struct diag *dmg = proc_session_damage(ses);
 	if (dmg)
 		diag_print_kept(dmg, path);
+	return symopts_report_session_dropped(ses, path);
 }
 
-void symopts_report_run(struct proc_session *ses, int rc, const char *path)
+int symopts_report_session_dropped(struct proc_session *ses, const char *path)
 {
-	if (rc < 0)
-		diag_print(&ses->diag, path);
-	else
-		symopts_report_warnings(ses, path);
+	struct pd_dropped dr;
+	pd_reader_dropped(ses->reader, &dr);
+	return symopts_report_dropped(&dr, path);
+}
+
+int symopts_report_run(struct proc_session *ses, int rc, const char *path)
+{
+	if (rc >= 0)
+		return symopts_report_warnings(ses, path);
+	diag_print(&ses->diag, path);
+	return 0;
 }
 
 int symopts_run_unwound(struct proc_session *ses, enum unw_inline mode,

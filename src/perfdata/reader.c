@@ -175,6 +175,17 @@ const char *pd_reader_warning(const struct pd_reader *r, size_t i)
 bool pd_reader_is_pipe(const struct pd_reader *r) { return r->pipe; }
 bool pd_reader_swapped(const struct pd_reader *r) { return r->swap; }
 bool pd_reader_big_endian(const struct pd_reader *r) { return r->writer_be; }
+void pd_reader_dropped(const struct pd_reader *r, struct pd_dropped *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = r->nr_bad_samples;
+	out->total = r->stats.nr_records[PD_RECORD_SAMPLE];
+	if (out->total < out->n)
+		out->total = out->n;
+	out->first_offset = r->bad_sample_off;
+	memcpy(out->why, r->bad_sample_why, sizeof(out->why));
+}
+
 const struct pd_file_header *pd_reader_header(const struct pd_reader *r)
 {
 	return &r->hdr;

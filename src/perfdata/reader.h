@@ -107,6 +107,18 @@ bool pd_reader_damaged(const struct pd_reader *r);
 size_t pd_reader_nr_warnings(const struct pd_reader *r);
 const char *pd_reader_warning(const struct pd_reader *r, size_t i);
 
+/* Samples dropped because they do not decode (a callchain, stack, raw
+ * or branch size past the record's end...): how many, of how many SAMPLE
+ * records read, and the first one's file offset and reason. Samples are
+ * decoded only for handlers that take them. A command reports this once
+ * ("N of M samples dropped as malformed (first at offset 0x...: REASON)"). */
+struct pd_dropped {
+	uint64_t n, total;
+	uint64_t first_offset;
+	char why[96];
+};
+void pd_reader_dropped(const struct pd_reader *r, struct pd_dropped *out);
+
 bool pd_reader_is_pipe(const struct pd_reader *r);
 bool pd_reader_swapped(const struct pd_reader *r);  /* other byte order */
 bool pd_reader_big_endian(const struct pd_reader *r); /* the recorder's */
