@@ -210,6 +210,14 @@ if $have_cpu; then
 	else
 		fail "archive of <(...) packs what archive of the file packs" "$(tar tf fifo.tar 2>&1 | head -3)"
 	fi
+	# an archive given to --buildid-dir through <(...): unpacked as the file
+	HOME=/nonexistent "$SCORCH" fold --buildid-dir file.tar fp.data > exp.folded 2> /dev/null
+	HOME=/nonexistent "$SCORCH" fold --buildid-dir <(cat file.tar) fp.data > got.folded 2> got.err
+	if [ -s exp.folded ] && cmp -s exp.folded got.folded; then
+		pass "--buildid-dir <(cat TAR) folds as --buildid-dir TAR"
+	else
+		fail "--buildid-dir <(cat TAR) folds as --buildid-dir TAR" "$(head -3 got.err) $(diff exp.folded got.folded | head -5)"
+	fi
 	# a file-mode copy that cannot be made says why
 	cat fp.data | TMPDIR=/nonexistent "$SCORCH" script - > /dev/null 2> tmp.err
 	check_grep "file-mode perf.data on a pipe, no temporary file: the reason" \

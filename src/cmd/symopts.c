@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/strbuf.h"
@@ -32,6 +34,56 @@ static int named_file_exists(const char *option, const char *path)
 	return 1;
 }
 
+/* An archive on a pipe (<(...), a FIFO): the unpacker reads its magic and
+ * starts again, so it gets a copy in an unlinked temporary file, named by
+ * its /proc path; NULL (errno set) when the copy fails. */
+static FILE *copy_pipe(const char *path, char *name, size_t size)
+{
+	FILE *in = fopen(path, "rb"), *out = in ? tmpfile() : NULL;
+	char buf[65536];
+	size_t n;
+	bool ok = out != NULL;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	int err = errno;
+	ok = ok && !ferror(in) && fflush(out) == 0;
+	if (in)
+		fclose(in);
+	if (!ok) {
+		if (out)
+			fclose(out);
+		errno = err ? err : EIO;
+		return NULL;
+	}
+	snprintf(name, size, "/proc/%d/fd/%d", (int)getpid(), fileno(out));
+	return out;
+}
+
+/* --buildid-dir names an archive: a file, or a pipe that is not a
+ * directory (a FIFO, <(...)). Unpacked into so->tmpdir; 0 or 1 after a
+ * message. */
+static int unpack_archive(struct symopts *so, const char *path)
+{
+	struct diag d = DIAG_INIT;
+	char name[64];
+	FILE *copy = NULL;
+	if (!sym_fs_is_file(path)) {
+		copy = copy_pipe(path, name, sizeof(name));
+		if (!copy) {
+			diag_error("%s: %s", path, strerror(errno));
+			return 1;
+		}
+	}
+	so->tmpdir = sym_archive_unpack(copy ? name : path, &d);
+	if (copy)
+		fclose(copy);
+	if (!so->tmpdir) {
+		diag_print(&d, path);
+		return 1;
+	}
+	return 0;
+}
+
 int symopts_config(struct symopts *so, struct sym_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -39,13 +91,10 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 	    !named_file_exists("vdso", so->vdso))
 		return 1;
 	const char *dir = so->buildid_dir;
-	if (dir && sym_fs_is_file(dir)) {
-		struct diag d = DIAG_INIT;
-		so->tmpdir = sym_archive_unpack(dir, &d);
-		if (!so->tmpdir) {
-			diag_print(&d, dir);
+	struct stat st;
+	if (dir && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		if (unpack_archive(so, dir))
 			return 1;
-		}
 		dir = so->tmpdir;
 	}
 	if (!dir)
