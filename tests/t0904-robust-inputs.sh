@@ -218,6 +218,21 @@ if $have_cpu; then
 	else
 		fail "--buildid-dir <(cat TAR) folds as --buildid-dir TAR" "$(head -3 got.err) $(diff exp.folded got.folded | head -5)"
 	fi
+	# an ELF image given to --vdso through <(...): read as the file
+	vdso=$(ls "$HOME"/.debug/\[vdso\]/*/vdso 2> /dev/null | head -1)
+	if [ -n "$vdso" ]; then
+		HOME=/nonexistent "$SCORCH" fold --vdso "$vdso" fp.data > exp.folded 2> /dev/null
+		HOME=/nonexistent "$SCORCH" fold --vdso <(cat "$vdso") fp.data > got.folded 2> got.err
+		if ! grep -q '__vdso_' exp.folded; then
+			skip "--vdso through <(...)" "no sample of this recording is in the vdso"
+		elif cmp -s exp.folded got.folded; then
+			pass "--vdso <(cat FILE) folds as --vdso FILE"
+		else
+			fail "--vdso <(cat FILE) folds as --vdso FILE" "$(head -3 got.err) $(diff exp.folded got.folded | head -5)"
+		fi
+	else
+		skip "--vdso through <(...)" "scorch record kept no vdso image in ~/.debug"
+	fi
 	# a file-mode copy that cannot be made says why
 	cat fp.data | TMPDIR=/nonexistent "$SCORCH" script - > /dev/null 2> tmp.err
 	check_grep "file-mode perf.data on a pipe, no temporary file: the reason" \

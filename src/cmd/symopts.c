@@ -111,6 +111,16 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 	cfg->symfs = so->symfs;
 	cfg->kallsyms = so->kallsyms;
 	cfg->vdso = so->vdso;
+	if (so->vdso && !sym_fs_is_file(so->vdso)) {
+		/* an ELF image is read with seeks: a pipe's is copied first */
+		so->vdso_copy = copy_pipe(so->vdso, so->vdso_name, sizeof(so->vdso_name));
+		if (!so->vdso_copy) {
+			diag_error("--vdso %s: %s", so->vdso, strerror(errno));
+			symopts_release(so); /* the unpacked archive, if any */
+			return 1;
+		}
+		cfg->vdso = so->vdso_name;
+	}
 	cfg->jit_dir = so->jit_dir;
 	return 0;
 }
@@ -121,6 +131,9 @@ void symopts_release(struct symopts *so)
 		sym_archive_remove_tree(so->tmpdir);
 	free(so->tmpdir);
 	free(so->home_debug);
+	if (so->vdso_copy)
+		fclose(so->vdso_copy);
+	so->vdso_copy = NULL;
 	so->tmpdir = so->home_debug = NULL;
 }
 

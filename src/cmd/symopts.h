@@ -13,6 +13,7 @@
 #define SCORCH_CMD_SYMOPTS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "base/opt.h"
@@ -27,6 +28,8 @@ struct symopts {
 	const char *vdso;
 	const char *jit_dir;
 	char *tmpdir;          /* unpacked archive, removed at release */
+	FILE *vdso_copy;       /* --vdso on a pipe: its copy (see vdso_name) */
+	char vdso_name[64];    /* the copy's /proc path, given as cfg->vdso */
 	char *home_debug;      /* ~/.debug */
 	const char *time, *cpu, *comm, *event; /* sample filter options */
 };
