@@ -161,6 +161,14 @@ if $have_off; then
 	full "heatmap latency --pairs perf.data" heatmap latency --pairs $PAIR off.data
 fi
 
+# found on the way (fuzz-commands, seeded with these recordings): sched
+# timehist -w used a task entry after a later one had moved the array
+# (heap-use-after-free under the sanitizer build)
+if $have_off; then
+	"$SCORCH" sched timehist -w off.data > /dev/null 2> w.err
+	check "sched timehist -w of an off-CPU recording: exit 0" test $? -eq 0
+fi
+
 # ---- 2. FIFO, <(...) and /dev/stdin read as the file ----
 
 # same_as_file "CMD ARGS" FILE: stdout and exit status of CMD with FILE

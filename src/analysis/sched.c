@@ -288,8 +288,11 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 	}
 	if (t->ready_to_run == 0)
 		t->ready_to_run = smp->time;
-	if (s->wakeups && s->on_row)
+	if (s->wakeups && s->on_row) {
 		wakeup_row(r, smp, t, (uint32_t)pid);
+		/* the waker's entry may have moved s->task: look t up again */
+		t = task_of(s, (uint32_t)pid, smp->cpu, NULL);
+	}
 	if (which == 1)        /* perf sched latency ignores sched_waking */
 		return;
 	if (added || t->state == ATOM_NONE)
