@@ -30,8 +30,6 @@ struct lines {
 int lines_open(struct lines *lr, const char *path);
 /* Read from an fd the caller keeps owning. */
 void lines_init_fd(struct lines *lr, int fd, const char *name);
-/* Put bytes already read from the fd back in front (for format sniffing). */
-void lines_unread(struct lines *lr, const void *data, size_t len);
 /* 1: a line; 0: end of input; negative: -errno, or -E2BIG for a line
  * over LINES_MAX_LINE. */
 int lines_next(struct lines *lr, const char **line, size_t *len);
