@@ -10,19 +10,12 @@
  */
 #include "cmd/fold_perfdata.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/diag.h"
-#include "base/fdio.h"
 #include "base/hmap.h"
 #include "base/u64map.h"
 #include "base/xalloc.h"

@@ -1,7 +1,8 @@
 /*
  * fold_perfdata: the perf.data input of `scorch fold`.
- * Stage: command. fold.c detects perf.data by its magic and calls
- * fold_perfdata, which adds one folded stack per sample to out, naming
+ * Stage: command. fold.c detects perf.data by its magic and hands its
+ * reader to fold_perfdata_reader (record.c calls fold_perfdata with the
+ * file it wrote), which adds one folded stack per sample to out, naming
  * frames and processes with the collapse_perf_* rules
  * (stacks/collapse_perf.h) so that the result matches
  * `perf script | stackcollapse-perf.pl` byte for byte.
