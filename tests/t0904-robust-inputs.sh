@@ -184,8 +184,12 @@ same_as_file() {
 		rm -f fifo
 		case $how in
 		procsub) timeout 60 "$SCORCH" $cmd <(cat "$f") 2> got.err > got.raw; rc=$? ;;
-		fifo) mkfifo fifo; cat "$f" > fifo & sleep 0.2
-		      timeout 60 "$SCORCH" $cmd fifo 2> got.err > got.raw; rc=$?; wait ;;
+		fifo) mkfifo fifo; cat "$f" > fifo & local wp=$!
+		      sleep 0.2
+		      timeout 60 "$SCORCH" $cmd fifo 2> got.err > got.raw; rc=$?
+		      # a writer still waiting for a reader (the command never
+		      # opened the FIFO) must not hang the test
+		      kill $wp 2> /dev/null; wait $wp 2> /dev/null ;;
 		stdin) cat "$f" | timeout 60 "$SCORCH" $cmd /dev/stdin 2> got.err > got.raw; rc=${PIPESTATUS[1]} ;;
 		esac
 		grep -v '^# captured on' got.raw > got.out
