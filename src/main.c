@@ -9,6 +9,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,19 @@ static void usage(FILE *f)
 		   "command's options.\n");
 }
 
+/* The last check of standard output: what is still buffered is written
+ * now, and a failure (now or earlier) is reported, with its reason, unless
+ * the command already said so (diag_write_error prints once). */
+static int finish_output(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		diag_write_error(NULL, errno);
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
 static int run(const struct command *c, int argc, char **argv)
 {
 	static struct strbuf prog = SB_INIT;
@@ -107,12 +121,7 @@ static int run(const struct command *c, int argc, char **argv)
 	sb_addf(&prog, "scorch %s", display_name(c->name));
 	diag_prog = prog.buf;
 	argv[0] = (char *)display_name(c->name);
-	int rc = c->fn(argc, argv);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		diag_error("error writing output");
-		return rc ? rc : 1;
-	}
-	return rc;
+	return finish_output(c->fn(argc, argv));
 }
 
 static int run_dropin(const struct dropin *d, int argc, char **argv)
@@ -149,19 +158,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *name = argv[1];
-	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+	    (strcmp(name, "help") == 0 && argc < 3)) {
 		usage(stdout);
-		return 0;
+		return finish_output(0);
 	}
 	if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
 		printf("scorch %s\n", SCORCH_VERSION);
-		return 0;
+		return finish_output(0);
 	}
 	if (strcmp(name, "help") == 0) {
-		if (argc < 3) {
-			usage(stdout);
-			return 0;
-		}
 		const struct command *c = find_command(argv[2]);
 		if (!c) {
 			fprintf(stderr, "scorch: '%s' is not a scorch command\n", argv[2]);

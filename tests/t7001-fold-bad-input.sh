@@ -90,8 +90,9 @@ printf '\033[31m red\n\n' >> ctl.txt
 "$SCORCH" fold ctl.txt > out 2> err
 check "escape sequence in a weird line is not printed raw" sh -c "! grep -q \"\$(printf '\\033')\" err"
 check_grep "and the line is still reported" "first at line 300003: '\?\[31m red'" err
-# a directory is an error, not empty input
+# a directory is perf record --threads output; one without DIR/data is
+# an error naming it, not empty input
 mkdir -p adir
 "$SCORCH" fold adir > out 2> err; rc=$?
 check "directory: non-zero exit" test $rc -ne 0
-check_grep "directory: says so" 'adir: is a directory' err
+check_grep "directory: says so, naming DIR/data" 'adir: a directory, read as perf record --threads output, but adir/data cannot be opened: No such file' err

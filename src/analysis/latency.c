@@ -214,11 +214,8 @@ static void count_open(struct an_latency *l)
 			l->unmatched_start++;
 }
 
-int an_latency_read(struct an_latency *l, const char *path, struct diag *d)
+int an_latency_read(struct an_latency *l, struct pd_reader *r, struct diag *d)
 {
-	struct pd_reader *r = pd_reader_open(path, d);
-	if (!r)
-		return -EINVAL;
 	struct run_ctx rc = { l, r, d, SB_INIT, 0 };
 	struct pd_handlers h = { .ctx = &rc, .on_sample = on_sample,
 				 .on_finished_round = on_round };
@@ -247,6 +244,7 @@ int an_latency_read(struct an_latency *l, const char *path, struct diag *d)
 		ret = ret > 0 ? 0 : ret;
 	}
 	sb_release(&rc.key);
+	pd_reader_dropped(r, &l->dropped);
 	pd_reader_free(r);
 	return ret;
 }

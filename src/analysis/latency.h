@@ -21,6 +21,7 @@
 #include "analysis/tracepoint.h"
 #include "base/diag.h"
 #include "base/hmap.h"
+#include "perfdata/reader.h"
 
 #define AN_LATENCY_MAX_KEYS 8
 
@@ -57,13 +58,15 @@ struct an_latency {
 	/* counts */
 	uint64_t npairs, unmatched_start, unmatched_end, reissued;
 	uint64_t nstart, nend, bad_payload;
+	struct pd_dropped dropped; /* samples that did not decode (perfdata/reader.h) */
 };
 
 void an_latency_init(struct an_latency *l, const struct an_latency_opts *o);
 void an_latency_release(struct an_latency *l);
-/* Read path and deliver the pairs. Returns 0 (d may still hold a
- * warning about damage at the end of the file), or negative with d filled:
- * unreadable file, no tracing data, unknown event or key field, no start or end event at all. */
-int an_latency_read(struct an_latency *l, const char *path, struct diag *d);
+/* Read r (opened by the caller, freed here) and deliver the pairs.
+ * Returns 0 (d may still hold a warning about damage at the end of the
+ * file), or negative with d filled: unreadable file, no tracing data,
+ * unknown event or key field, no start or end event at all. */
+int an_latency_read(struct an_latency *l, struct pd_reader *r, struct diag *d);
 
 #endif

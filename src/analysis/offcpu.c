@@ -214,6 +214,8 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 		a->nr_open += a->task[i].off && a->task[i].keep;
 	rc = rc > 0 ? -EIO : rc;
 out:
+	if (ses.reader)
+		pd_reader_dropped(ses.reader, &a->dropped);
 	proc_session_close(&ses);
 	an_tpsession_release(&r.t);
 	an_stackname_release(&r.names);

@@ -22,6 +22,7 @@
 
 #include "base/diag.h"
 #include "base/hmap.h"
+#include "perfdata/reader.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -49,6 +50,7 @@ struct an_offcpu {
 	size_t task_cap;
 	uint64_t nr_switch, nr_added, nr_open, nr_bad, total_ns;
 	uint32_t command_pid;   /* the recorded command's pid, 0: none found */
+	struct pd_dropped dropped; /* samples that did not decode (perfdata/reader.h) */
 };
 
 void an_offcpu_init(struct an_offcpu *a, const struct an_offcpu_opts *o);

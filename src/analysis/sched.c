@@ -288,8 +288,11 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 	}
 	if (t->ready_to_run == 0)
 		t->ready_to_run = smp->time;
-	if (s->wakeups && s->on_row)
+	if (s->wakeups && s->on_row) {
 		wakeup_row(r, smp, t, (uint32_t)pid);
+		/* the waker's entry may have moved s->task: look t up again */
+		t = task_of(s, (uint32_t)pid, smp->cpu, NULL);
+	}
 	if (which == 1)        /* perf sched latency ignores sched_waking */
 		return;
 	if (added || t->state == ATOM_NONE)
@@ -377,6 +380,8 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 	s->nr_lost = ses.nr_lost;
 	rc = rc > 0 ? -EIO : rc;
 out:
+	if (ses.reader)
+		pd_reader_dropped(ses.reader, &s->dropped);
 	proc_session_close(&ses);
 	an_tpsession_release(&r.t);
 	sb_release(&r.name);

@@ -21,6 +21,7 @@
 #include "base/diag.h"
 #include "base/hmap.h"
 #include "base/strbuf.h"
+#include "perfdata/reader.h"
 
 struct sym_config;
 
@@ -62,6 +63,7 @@ struct an_sched {
 	bool wakeups;           /* also wakeup rows (timehist -w) */
 	void *ctx;
 	uint64_t nr_switch, nr_wakeup, nr_runtime, nr_bad;
+	struct pd_dropped dropped; /* samples that did not decode (perfdata/reader.h) */
 	uint64_t nr_timestamps, nr_unordered;
 	uint64_t nr_cs_bugs;    /* switch-outs of a task that was not current */
 	bool have_runtime;      /* the file has sched:sched_stat_runtime */

@@ -124,20 +124,14 @@ static void script_line(struct script_state *st, const char *line, size_t len,
 	}
 }
 
-int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *d)
+int an_offsets_read_script(struct an_offsets *a, struct lines *lr, struct diag *d)
 {
-	struct lines lr;
-	int rc = lines_open(&lr, strcmp(path, "-") ? path : NULL);
-	if (rc < 0) {
-		diag_set(d, "%s", strerror(-rc));
-		return rc;
-	}
+	int rc;
 	unsigned char byte;
-	long bin = lines_sniff_binary(&lr, false, &byte);
+	long bin = lines_sniff_binary(lr, false, &byte);
 	if (bin >= 0) {
 		diag_set(d, "binary data (byte 0x%02x at offset %ld), not perf "
 			 "script text or perf.data", byte, bin);
-		lines_close(&lr);
 		return -EINVAL;
 	}
 	struct script_state st = { .a = a };
@@ -146,10 +140,10 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 	collapse_perf_init(&st.cp, &co, &st.table);
 	const char *line;
 	size_t len;
-	while ((rc = lines_next(&lr, &line, &len)) > 0)
-		script_line(&st, line, len, lr.lineno);
+	while ((rc = lines_next(lr, &line, &len)) > 0)
+		script_line(&st, line, len, lr->lineno);
 	if (rc < 0)
-		diag_set(d, "line %llu: %s", (unsigned long long)lr.lineno + 1,
+		diag_set(d, "line %llu: %s", (unsigned long long)lr->lineno + 1,
 			 rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
 	else if (a->events == 0)
 		diag_set(d, "no perf script samples with times (perf script output expected)");
@@ -159,7 +153,6 @@ int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *
 			 (unsigned long long)st.cp.bad_lines);
 	collapse_perf_release(&st.cp);
 	stack_table_release(&st.table);
-	lines_close(&lr);
 	return rc < 0 || a->events == 0 ? -EINVAL : 0;
 }
 
@@ -216,14 +209,14 @@ static int pd_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	return 0;
 }
 
-int an_offsets_read_perfdata(struct an_offsets *a, const char *path,
+int an_offsets_read_perfdata(struct an_offsets *a, struct pd_reader *r,
 			     const struct sym_config *cfg, struct diag *d)
 {
 	struct proc_session ses;
 	struct pd_state st = { .a = a };
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
 	an_stackname_init(&st.names, &co);
-	int rc = proc_session_open(&ses, path, cfg);
+	int rc = proc_session_attach(&ses, r, cfg);
 	if (rc < 0) {
 		*d = ses.diag;
 	} else {
@@ -238,6 +231,8 @@ int an_offsets_read_perfdata(struct an_offsets *a, const char *path,
 			rc = -EINVAL;
 		}
 	}
+	if (ses.reader)
+		pd_reader_dropped(ses.reader, &a->dropped);
 	proc_session_close(&ses);
 	an_stackname_release(&st.names);
 	return rc < 0 ? rc : 0;

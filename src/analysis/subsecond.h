@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "perfdata/reader.h"
 #include "render/subsecond.h"
 
 struct an_offsets_opts {
@@ -28,14 +29,18 @@ struct an_offsets {
 	struct an_offsets_opts o;
 	struct subsec_map map;
 	uint64_t events, idle, no_time;
+	struct pd_dropped dropped; /* samples that did not decode (perfdata/reader.h) */
 };
 
 void an_offsets_init(struct an_offsets *a, const struct an_offsets_opts *o);
 void an_offsets_release(struct an_offsets *a);
 /* Returns 0 (d may hold a warning) or negative with d filled. */
-int an_offsets_read_script(struct an_offsets *a, const char *path, struct diag *d);
+/* Text from lr, opened by the caller (who closes it). */
+struct lines;
+int an_offsets_read_script(struct an_offsets *a, struct lines *lr, struct diag *d);
+/* r: opened by the caller, freed here. */
 struct sym_config;
-int an_offsets_read_perfdata(struct an_offsets *a, const char *path,
+int an_offsets_read_perfdata(struct an_offsets *a, struct pd_reader *r,
 			     const struct sym_config *cfg, struct diag *d);
 
 /* The time of a perf script event line (" SEC.FRAC: event:" pattern),

@@ -1,6 +1,7 @@
 /* diag: error and warning messages with file and offset (see diag.h). */
 #include "base/diag.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,4 +78,24 @@ void diag_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+static bool write_reported;
+
+void diag_write_error(const char *name, int err)
+{
+	if (write_reported)
+		return;
+	write_reported = true;
+	if (!err)
+		err = EIO; /* a stream error whose errno was not kept */
+	if (name)
+		diag_error("%s: write error: %s", name, strerror(err));
+	else
+		diag_error("error writing output: %s", strerror(err));
+}
+
+bool diag_write_reported(void)
+{
+	return write_reported;
 }

@@ -39,4 +39,13 @@ void diag_print_kept(const struct diag *d, const char *file);
 void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A write of the command's output failed with errno value err: prints
+ * "scorch CMD: error writing output: REASON" (name NULL: standard output)
+ * or "scorch CMD: NAME: write error: REASON", once per run: later calls
+ * print nothing, so a command and main's last check of standard output
+ * never both report the same failure. */
+void diag_write_error(const char *name, int err);
+/* True once diag_write_error has reported. */
+bool diag_write_reported(void);
+
 #endif

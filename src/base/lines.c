@@ -77,19 +77,6 @@ static ssize_t fill(struct lines *lr)
 	return n;
 }
 
-void lines_unread(struct lines *lr, const void *data, size_t len)
-{
-	size_t have = lr->end - lr->start;
-	if (lr->cap < have + len + 1) {
-		lr->cap = have + len + LINES_CHUNK;
-		lr->buf = xrealloc(lr->buf, lr->cap);
-	}
-	memmove(lr->buf + len, lr->buf + lr->start, have);
-	memcpy(lr->buf, data, len);
-	lr->start = 0;
-	lr->end = have + len;
-}
-
 size_t lines_peek(struct lines *lr, const char **data, size_t n)
 {
 	while (lr->end - lr->start < n && fill(lr) > 0)
@@ -115,6 +102,12 @@ long lines_sniff_binary(struct lines *lr, bool nul_line1, unsigned char *byte)
 		}
 	}
 	return -1;
+}
+
+size_t lines_buffered(const struct lines *lr, const char **data)
+{
+	*data = lr->buf + lr->start;
+	return lr->end - lr->start;
 }
 
 int lines_next(struct lines *lr, const char **line, size_t *len)

@@ -30,14 +30,16 @@ struct lines {
 int lines_open(struct lines *lr, const char *path);
 /* Read from an fd the caller keeps owning. */
 void lines_init_fd(struct lines *lr, int fd, const char *name);
-/* Put bytes already read from the fd back in front (for format sniffing). */
-void lines_unread(struct lines *lr, const void *data, size_t len);
 /* 1: a line; 0: end of input; negative: -errno, or -E2BIG for a line
  * over LINES_MAX_LINE. */
 int lines_next(struct lines *lr, const char **line, size_t *len);
 /* Look at up to n bytes ahead without consuming them (fills the buffer);
  * returns the number of bytes available, which can be less than n. */
 size_t lines_peek(struct lines *lr, const char **data, size_t n);
+/* The bytes read ahead from the fd and not yet returned as lines (all
+ * of them: what another reader taking over the fd must see first).
+ * *data is borrowed until the next call that reads. */
+size_t lines_buffered(const struct lines *lr, const char **data);
 void lines_close(struct lines *lr);
 
 /* For readers of text formats, to reject binary input at once instead

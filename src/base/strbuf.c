@@ -2,6 +2,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,7 +208,7 @@ void sb_add_xml(struct strbuf *sb, const char *str, size_t len)
 int sb_flush(struct strbuf *sb, FILE *f)
 {
 	if (sb->len && fwrite(sb->buf, 1, sb->len, f) != sb->len)
-		return -1;
+		return errno ? -errno : -EIO;
 	sb_reset(sb);
 	return 0;
 }

@@ -48,7 +48,8 @@ void sb_setlen(struct strbuf *sb, size_t len);
  * in XML 1.0 (control characters become U+FFFD). Invalid UTF-8 sequences
  * become U+FFFD so the output is always well-formed. */
 void sb_add_xml(struct strbuf *sb, const char *s, size_t len);
-/* Write the whole buffer to f and reset it; returns 0 or -1 (errno set). */
+/* Write the whole buffer to f and reset it; returns 0, or -errno (errno
+ * set too) with the buffer kept. */
 int sb_flush(struct strbuf *sb, FILE *f);
 
 #endif

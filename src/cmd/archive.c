@@ -19,6 +19,7 @@ SCORCH_COMMAND(archive, "pack the build-id cache files a perf.data file needs in
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/opt.h"
@@ -186,7 +187,12 @@ int cmd_archive(int argc, char **argv)
 		return 2;
 	struct strbuf def = SB_INIT;
 	if (!output) {
-		sb_addf(&def, "%s.tar", strcmp(input, "-") ? input : "perf.data");
+		/* INPUT.tar, beside a file or directory; a pipe (standard
+		 * input, a FIFO, <(...)) has no such place: perf.data.tar */
+		struct stat st;
+		bool beside = strcmp(input, "-") && stat(input, &st) == 0 &&
+			      (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+		sb_addf(&def, "%s.tar", beside ? input : "perf.data");
 		output = def.buf;
 	}
 	struct sym_config cfg;
@@ -201,6 +207,8 @@ int cmd_archive(int argc, char **argv)
 		rc = proc_session_run(&ses, on_sample, NULL);
 		if (rc < 0) {
 			diag_print(&ses.diag, input);
+		} else if (symopts_report_session_dropped(&ses, input)) {
+			rc = -1; /* every sample dropped: no hits to pack */
 		} else {
 			rc = write_archive(&ses, output, &count);
 			if (rc < 0)

@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(buildid_list, "list the build ids of the objects a perf.data file maps")
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,8 @@ int cmd_buildid_list(int argc, char **argv)
 		rc = proc_session_run(&ses, on_sample, &b);
 		if (rc < 0)
 			diag_print(&ses.diag, input);
+		else if (symopts_report_session_dropped(&ses, input))
+			rc = -1; /* every sample dropped: no hits to list */
 	}
 	struct strbuf o = SB_INIT;
 	for (size_t i = 0; rc >= 0 && i < ses.dsos.n; i++) {
@@ -115,8 +118,10 @@ int cmd_buildid_list(int argc, char **argv)
 			continue;
 		print_dso(&o, d);
 	}
-	if (rc >= 0 && sb_flush(&o, stdout) != 0)
+	if (rc >= 0 && sb_flush(&o, stdout) != 0) {
+		diag_write_error(NULL, errno);
 		rc = 1;
+	}
 	sb_release(&o);
 	free(b.hit);
 	proc_session_close(&ses);

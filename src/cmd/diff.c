@@ -191,15 +191,15 @@ static int print_folded(struct diff_run *r, const size_t *order)
 		stack_folded_format_count(r->counts[2 * order[i] + 1], b);
 		sb_add(&sb, e->key, e->len);
 		sb_addf(&sb, " %s %s\n", a, b);
-		if (sb.len > (1 << 20) && sb_flush(&sb, stdout) < 0)
-			rc = 1;
+		if (sb.len > (1 << 20))
+			rc = sb_flush(&sb, stdout);
 	}
-	if (sb_flush(&sb, stdout) < 0)
-		rc = 1;
+	if (rc == 0)
+		rc = sb_flush(&sb, stdout);
 	sb_release(&sb);
-	if (rc)
-		diag_error("error writing output: %s", strerror(errno));
-	return rc;
+	if (rc < 0)
+		diag_write_error(NULL, -rc);
+	return rc < 0;
 }
 
 static int print_svg(struct diff_run *r, const size_t *order)
@@ -224,8 +224,8 @@ static int print_svg(struct diff_run *r, const size_t *order)
 		diag_error("no samples in the second profile");
 		render_flame_write_empty(&o, stdout);
 		rc = 2;
-	} else if (render_flame_write(&t, &o, stdout, &d) < 0) {
-		diag_print(&d, NULL);
+	} else if ((rc = render_flame_write(&t, &o, stdout, &d)) < 0) {
+		diag_write_error(NULL, -rc);
 		rc = 1;
 	}
 	render_tree_release(&t);

@@ -14,8 +14,10 @@ SCORCH_COMMAND(dump, "print the records of a perf.data file, or counts per type 
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "cmd/symopts.h"
 #include "perfdata/reader.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,12 +49,18 @@ struct dump {
 	struct event_stat *ev;
 	size_t nr_ev;
 	uint64_t unknown_samples;
+	int write_err;          /* errno of a failed write, or 0 */
 };
 
-static void flush(struct dump *d)
+/* Write the buffered lines once there are many; a handler returns what
+ * this returns, so a write error stops the reader (1). */
+static int flush(struct dump *d)
 {
-	if (d->out.len > (1u << 16))
-		sb_flush(&d->out, stdout);
+	if (d->out.len > (1u << 16) && sb_flush(&d->out, stdout) < 0) {
+		d->write_err = errno;
+		return 1;
+	}
+	return 0;
 }
 
 static void line_start(struct dump *d, const struct pd_record *rec)
@@ -157,8 +165,7 @@ static int on_sample(void *ctx, const struct pd_sample *s)
 		sb_addf(&d->out, " stack %" PRIu64 "/%" PRIu64 " #%016" PRIx64,
 			s->stack_dyn_size, s->stack_size, hash_stack(s));
 	sb_addc(&d->out, '\n');
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static int on_mmap(void *ctx, const struct pd_mmap *m)
@@ -178,8 +185,7 @@ static int on_mmap(void *ctx, const struct pd_mmap *m)
 		m->cpumode == 1 ? " kernel" : "", m->filename);
 	add_sid(d, &m->sid);
 	sb_addc(&d->out, '\n');
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static int on_comm(void *ctx, const struct pd_comm *c)
@@ -191,8 +197,7 @@ static int on_comm(void *ctx, const struct pd_comm *c)
 		c->comm, c->pid, c->tid);
 	add_sid(d, &c->sid);
 	sb_addc(&d->out, '\n');
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static int on_task(void *ctx, const struct pd_task *t)
@@ -204,8 +209,7 @@ static int on_task(void *ctx, const struct pd_task *t)
 		t->pid, t->tid, t->ppid, t->ptid);
 	add_sid(d, &t->sid);
 	sb_addc(&d->out, '\n');
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static int on_lost(void *ctx, const struct pd_lost *l)
@@ -214,8 +218,7 @@ static int on_lost(void *ctx, const struct pd_lost *l)
 
 	line_start(d, l->rec);
 	sb_addf(&d->out, " id %" PRIu64 " lost %" PRIu64 "\n", l->id, l->lost);
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static int on_switch(void *ctx, const struct pd_switch *sw)
@@ -230,8 +233,7 @@ static int on_switch(void *ctx, const struct pd_switch *sw)
 			sw->next_prev_pid, sw->next_prev_tid);
 	add_sid(d, &sw->sid);
 	sb_addc(&d->out, '\n');
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static int on_ksymbol(void *ctx, const struct pd_ksymbol *k)
@@ -243,8 +245,7 @@ static int on_ksymbol(void *ctx, const struct pd_ksymbol *k)
 		k->addr, k->len, k->ksym_type, k->flags, k->name);
 	add_sid(d, &k->sid);
 	sb_addc(&d->out, '\n');
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static int on_build_id(void *ctx, const struct pd_build_id *b)
@@ -265,8 +266,7 @@ static int on_other(void *ctx, const struct pd_record *rec)
 	line_start(d, rec);
 	pd_record_describe(rec, &d->out);
 	sb_addc(&d->out, '\n');
-	flush(d);
-	return 0;
+	return flush(d);
 }
 
 static void print_stats(struct dump *d)
@@ -310,6 +310,9 @@ static int report(struct dump *d, const char *path, uint64_t samples)
 {
 	for (size_t i = 0; i < pd_reader_nr_warnings(d->r); i++)
 		diag_warn("%s: %s", path, pd_reader_warning(d->r, i));
+	struct pd_dropped dr;
+	pd_reader_dropped(d->r, &dr);
+	int none_left = symopts_report_dropped(&dr, path);
 	if (pd_reader_damaged(d->r)) {
 		const struct pd_reader_stats *st = pd_reader_stats(d->r);
 		uint64_t total = 0;
@@ -322,9 +325,8 @@ static int report(struct dump *d, const char *path, uint64_t samples)
 		diag_print_kept(pd_reader_diag(d->r), path);
 		diag_warn("%s: kept %" PRIu64 " records (%" PRIu64
 			  " samples) read before the damage", path, total, samples);
-		return 0;
 	}
-	return 0;
+	return none_left;
 }
 
 static int dump_file(const char *path, bool stats)
@@ -352,13 +354,18 @@ static int dump_file(const char *path, bool stats)
 	rc = pd_reader_run(d.r, &h);
 	if (rc < 0)
 		diag_print(pd_reader_diag(d.r), path);
-	if (stats)
+	if (stats && !d.write_err)
 		print_stats(&d);
-	sb_flush(&d.out, stdout);
+	if (!d.write_err && sb_flush(&d.out, stdout) < 0)
+		d.write_err = errno;
 	uint64_t samples = 0;
 	for (size_t i = 0; i < d.nr_ev; i++)
 		samples += d.ev[i].samples;
 	int status = rc < 0 ? 1 : report(&d, path, samples);
+	if (d.write_err) {
+		diag_write_error(NULL, d.write_err);
+		status = 1;
+	}
 	sb_release(&d.out);
 	free(d.ev);
 	pd_reader_free(d.r);

@@ -330,8 +330,9 @@ static int draw(struct flame_run *r)
 		render_flame_write_empty(&r->o, stdout);
 		return 2;
 	}
-	if (render_flame_write(&r->tree, &r->o, stdout, &d) < 0) {
-		diag_print(&d, NULL);
+	int wrc = render_flame_write(&r->tree, &r->o, stdout, &d);
+	if (wrc < 0) {
+		diag_write_error(NULL, -wrc);
 		return 1;
 	}
 	if (r->palette_file && (r->map.dirty || r->map.names.count == 0)) {

@@ -12,6 +12,7 @@
 SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.data) into folded lines")
 
 #include "cmd/fold_perfdata.h"
+#include "cmd/input.h"
 
 #include "base/diag.h"
 #include "base/lines.h"
@@ -27,7 +28,6 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_CONTEXT, O_INLINE,
@@ -244,58 +244,56 @@ static int fold_parallel(struct fold_run *r, const char *path)
 
 /* ---- one input ---- */
 
-static int fold_perf_data_input(struct fold_run *r, const char *path,
-				struct lines *lr)
+static int fold_perf_data_input(struct fold_run *r, struct cmd_input *in)
 {
-	struct fold_perfdata_opts o = r->pd;
-	if (lr->fd == 0) {
-		const char *head;
-		o.head_len = lines_peek(lr, &head, PEEK_BYTES);
-		o.head = head;
-		return fold_perfdata("-", &o, &r->table);
+	struct diag d = DIAG_INIT;
+	struct pd_reader *rd = cmd_input_reader(in, &d);
+	if (!rd) {
+		diag_print(&d, in->name);
+		return 1;
 	}
-	return fold_perfdata(path, &o, &r->table);
+	return fold_perfdata_reader(rd, in->name, &r->pd, &r->table);
+}
+
+/* The format of one input: --format, else what its first bytes say
+ * (FMT_UNKNOWN after a message); perf.data is never text, and is read as
+ * what it is also under a drop-in name (stackcollapse-perf.pl perf.data). */
+static enum stack_format input_format(struct fold_run *r, struct cmd_input *in)
+{
+	if (cmd_input_is_perfdata(in))
+		return FMT_PERF_DATA;
+	if (r->forced != FMT_UNKNOWN)
+		return r->forced;
+	const char *head;
+	size_t n = cmd_input_peek(in, PEEK_BYTES, &head);
+	struct diag d = DIAG_INIT;
+	enum stack_format fmt = stack_format_detect(head, n, n < PEEK_BYTES, &d);
+	if (fmt == FMT_UNKNOWN)
+		diag_print(&d, in->name);
+	return fmt;
 }
 
 static int fold_input(struct fold_run *r, const char *path)
 {
-	struct lines lr;
-	int rc = lines_open(&lr, path);
-	if (rc < 0) {
-		diag_error("%s: %s", path, strerror(-rc));
+	struct cmd_input in;
+	if (cmd_input_open(&in, path))
 		return 1;
-	}
-	struct stat st;
-	memset(&st, 0, sizeof(st));
-	if (fstat(lr.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		diag_error("%s: is a directory", path);
-		lines_close(&lr);
-		return 1;
-	}
-	enum stack_format fmt = r->forced;
-	const char *head;
-	size_t n = lines_peek(&lr, &head, PEEK_BYTES);
-	if (fmt == FMT_UNKNOWN) {
-		struct diag d = DIAG_INIT;
-		fmt = stack_format_detect(head, n, n < PEEK_BYTES, &d);
-		if (fmt == FMT_UNKNOWN)
-			diag_print(&d, lr.name);
-	} else if (n >= 8 && (memcmp(head, "PERFILE2", 8) == 0 ||
-			      memcmp(head, "2ELIFREP", 8) == 0)) {
-		/* perf.data is never text: read it as what it is, also under
-		 * a drop-in name (stackcollapse-perf.pl perf.data) */
-		fmt = FMT_PERF_DATA;
-	}
+	int rc = 0;
+	enum stack_format fmt = input_format(r, &in);
 	if (fmt == FMT_UNKNOWN)
 		rc = 1;
 	else if (fmt == FMT_PERF_DATA)
-		rc = fold_perf_data_input(r, path, &lr);
-	else if (fmt == FMT_PERF_SCRIPT && r->jobs > 1 && r->single &&
-		 S_ISREG(st.st_mode) && (rc = fold_parallel(r, path)) != -EAGAIN)
+		rc = fold_perf_data_input(r, &in);
+	else if (in.dir) {
+		diag_error("%s: is a directory (not %s text)", in.name,
+			   stack_format_name(fmt));
+		rc = 1;
+	} else if (fmt == FMT_PERF_SCRIPT && r->jobs > 1 && r->single &&
+		 in.regular && (rc = fold_parallel(r, path)) != -EAGAIN)
 		; /* folded by several threads */
 	else if (fmt != FMT_EMPTY)
-		rc = fold_text(r, &lr, fmt);
-	lines_close(&lr);
+		rc = fold_text(r, &in.lr, fmt);
+	cmd_input_close(&in);
 	return rc;
 }
 
@@ -312,11 +310,10 @@ static int write_output(struct fold_run *r)
 		}
 	}
 	int rc = stack_table_write(&r->table, f);
-	if (f != stdout && fclose(f) != 0)
-		rc = -1;
+	if (f != stdout && fclose(f) != 0 && rc >= 0)
+		rc = -errno;
 	if (rc < 0) {
-		diag_error("%s: write error: %s", r->output ? r->output : "<stdout>",
-			   strerror(errno));
+		diag_write_error(f != stdout ? r->output : NULL, -rc);
 		return 1;
 	}
 	return 0;

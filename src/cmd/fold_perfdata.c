@@ -10,19 +10,12 @@
  */
 #include "cmd/fold_perfdata.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/diag.h"
-#include "base/fdio.h"
 #include "base/hmap.h"
 #include "base/u64map.h"
 #include "base/xalloc.h"
@@ -471,37 +464,18 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	return 0;
 }
 
-/* ---- standard input whose first bytes fold.c already read ---- */
-
-struct pump {
-	int wfd;
-	const void *head;
-	size_t head_len;
-};
-
-static void *pump_main(void *arg)
-{
-	struct pump *p = arg;
-	char buf[65536];
-	if (fd_write_all(p->wfd, p->head, p->head_len) == 0) {
-		ssize_t n;
-		while ((n = fd_read(0, buf, sizeof(buf))) > 0)
-			if (fd_write_all(p->wfd, buf, (size_t)n) < 0)
-				break;
-	}
-	close(p->wfd);
-	return NULL;
-}
-
-static int run(const char *path, const char *shown,
+/* Fold r's samples (r is freed here); shown names the input. */
+static int run(struct pd_reader *r, const char *shown,
 	       const struct fold_perfdata_opts *o, struct stack_table *out)
 {
 	struct symopts so = { .buildid_dir = o->buildid_dir, .symfs = o->symfs,
 			      .kallsyms = o->kallsyms, .vdso = o->vdso,
 			      .jit_dir = o->jit_dir };
 	struct sym_config cfg;
-	if (symopts_config(&so, &cfg))
+	if (symopts_config(&so, &cfg)) {
+		pd_reader_free(r);
 		return 1;
+	}
 	struct fold_ctx c;
 	memset(&c, 0, sizeof(c));
 	c.o = o;
@@ -510,6 +484,7 @@ static int run(const char *path, const char *shown,
 	c.out = out;
 	int bad = sample_filter_init(&c.filter, o->time, o->cpu, o->comm, o->event, "fold");
 	if (bad) {
+		pd_reader_free(r);
 		symopts_release(&so);
 		return bad; /* 2: a usage error, as in script and report */
 	}
@@ -520,7 +495,7 @@ static int run(const char *path, const char *shown,
 	hmap_init(&c.chains);
 	hmap_init(&c.frame_memo);
 	struct proc_session ses;
-	int rc = proc_session_open(&ses, path, &cfg);
+	int rc = proc_session_attach(&ses, r, &cfg);
 	if (rc >= 0)
 		ses.resolve = false; /* frames on demand: see chain_key */
 	if (rc < 0) {
@@ -532,11 +507,13 @@ static int run(const char *path, const char *shown,
 	rc = symopts_run_unwound(&ses, o->no_inline ? UNW_INLINE_NONE
 				 : c.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF,
 				 on_sample, &c, shown);
-	symopts_report_run(&ses, rc, shown);
+	bool all_dropped = symopts_report_run(&ses, rc, shown);
 	if (rc >= 0)
 		sample_filter_report(&c.filter, shown);
 	if (rc >= 0 && o->info)
 		note_cmdline(o->info, &ses);
+	if (all_dropped)
+		rc = -1; /* every sample dropped: nothing was folded */
 	proc_session_close(&ses);
 	symopts_release(&so);
 	stack_builder_release(&c.b);
@@ -555,31 +532,18 @@ static int run(const char *path, const char *shown,
 int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 		  struct stack_table *out)
 {
-	if (strcmp(path, "-") != 0 || !o->head_len)
-		return run(path, path, o, out);
-	struct stat st;
-	if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0)
-		return run("/dev/stdin", "<stdin>", o, out); /* a file: the reader may seek */
-	int fds[2];
-	if (pipe(fds) != 0) {
-		diag_error("<stdin>: %s", strerror(errno));
+	struct diag d = DIAG_INIT;
+	struct pd_reader *r = pd_reader_open(path, &d);
+	if (!r) {
+		diag_print(&d, path);
 		return 1;
 	}
-	struct pump p = { fds[1], o->head, o->head_len };
-	pthread_t th;
-	if (pthread_create(&th, NULL, pump_main, &p) != 0) {
-		close(fds[0]);
-		close(fds[1]);
-		diag_error("<stdin>: cannot start a reader thread");
-		return 1;
-	}
-	char dev[32];
-	snprintf(dev, sizeof(dev), "/dev/fd/%d", fds[0]);
-	/* the reader may stop early: the pump then gets EPIPE, not a signal */
-	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	int rc = run(dev, "<stdin>", o, out);
-	close(fds[0]);
-	pthread_join(th, NULL);
-	signal(SIGPIPE, old);
-	return rc;
+	return run(r, path, o, out);
+}
+
+int fold_perfdata_reader(struct pd_reader *r, const char *name,
+			 const struct fold_perfdata_opts *o,
+			 struct stack_table *out)
+{
+	return run(r, name, o, out);
 }

@@ -1,7 +1,8 @@
 /*
  * fold_perfdata: the perf.data input of `scorch fold`.
- * Stage: command. fold.c detects perf.data by its magic and calls
- * fold_perfdata, which adds one folded stack per sample to out, naming
+ * Stage: command. fold.c detects perf.data by its magic and hands its
+ * reader to fold_perfdata_reader (record.c calls fold_perfdata with the
+ * file it wrote), which adds one folded stack per sample to out, naming
  * frames and processes with the collapse_perf_* rules
  * (stacks/collapse_perf.h) so that the result matches
  * `perf script | stackcollapse-perf.pl` byte for byte.
@@ -15,6 +16,7 @@
 #include <stddef.h>
 
 #include "base/strbuf.h"
+#include "perfdata/reader.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -29,10 +31,6 @@ struct fold_perfdata_opts {
 	const char *kallsyms;    /* --kallsyms FILE */
 	const char *jit_dir;     /* --jit-dir DIR: where perf-PID.map files are */
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
-	/* When path is "-": standard input, whose first head_len bytes were
-	 * already read by format detection and are these. */
-	const void *head;
-	size_t head_len;
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 	struct fold_perfdata_info *info; /* filled when not NULL */
 };
@@ -53,11 +51,16 @@ struct fold_perfdata_info {
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, 0, NULL, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */
 int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 		  struct stack_table *out);
+/* Same over an open reader (fold.c opens its inputs once, see
+ * cmd/input.h), which this takes and frees; name is for messages. */
+int fold_perfdata_reader(struct pd_reader *r, const char *name,
+			 const struct fold_perfdata_opts *o,
+			 struct stack_table *out);
 
 #endif

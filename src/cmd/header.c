@@ -15,6 +15,7 @@ SCORCH_COMMAND(header, "print the header of a perf.data file like perf report --
 #include "base/strbuf.h"
 #include "perfdata/reader.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -139,14 +140,16 @@ static int header_file(const char *path, bool info)
 	print_features(&out, r, info);
 	if (!pd_reader_is_pipe(r))
 		sb_adds(&out, "# ========\n#\n");
-	sb_flush(&out, stdout);
+	int rc = sb_flush(&out, stdout) < 0;
+	if (rc)
+		diag_write_error(NULL, errno);
 	sb_release(&out);
 	for (size_t i = 0; i < pd_reader_nr_warnings(r); i++)
 		diag_warn("%s: %s", path, pd_reader_warning(r, i));
 	if (pd_reader_damaged(r))
 		diag_print_kept(pd_reader_diag(r), path);
 	pd_reader_free(r);
-	return 0;
+	return rc;
 }
 
 int cmd_header(int argc, char **argv)

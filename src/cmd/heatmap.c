@@ -15,6 +15,7 @@ SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or c
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
+#include "cmd/input.h"
 #include "cmd/symopts.h"
 #include "render/heatmap.h"
 #include "render/subsecond.h"
@@ -149,8 +150,9 @@ static int set_option(struct args *a, int id, const char *v)
 
 static int write_out(struct strbuf *sb)
 {
-	if (sb_flush(sb, stdout) < 0) {
-		diag_error("error writing output: %s", strerror(errno));
+	int rc = sb_flush(sb, stdout);
+	if (rc < 0) {
+		diag_write_error(NULL, -rc);
 		return 1;
 	}
 	return 0;
@@ -182,36 +184,25 @@ struct text_stats {
 	bool first_line_seen;
 };
 
-/* Bytes of standard input already read to tell perf.data from text. */
-static char stdin_head[8];
-static size_t stdin_head_len;
-
-static int read_text(struct heatmap *hm, const char *path, struct text_stats *ts)
+static int read_text(struct heatmap *hm, struct cmd_input *in, struct text_stats *ts)
 {
-	struct lines lr;
-	int rc = 0;
-	if (path) {
-		rc = lines_open(&lr, path);
-	} else {
-		lines_init_fd(&lr, 0, "<stdin>");
-		lines_unread(&lr, stdin_head, stdin_head_len);
-		stdin_head_len = 0;
-	}
-	if (rc < 0) {
-		diag_error("%s: %s", path, strerror(-rc));
+	struct lines *lr = &in->lr;
+	if (in->dir) {
+		diag_error("%s: is a directory (perf.data is read from one input only)",
+			   in->name);
 		return 1;
 	}
 	unsigned char byte;
-	long bin = lines_sniff_binary(&lr, false, &byte);
+	long bin = lines_sniff_binary(lr, false, &byte);
 	if (bin >= 0) {
 		diag_error("%s: binary data (byte 0x%02x at offset %ld), not \"time "
-			   "latency\" text or perf.data", lr.name, byte, bin);
-		lines_close(&lr);
+			   "latency\" text or perf.data", in->name, byte, bin);
 		return 1;
 	}
 	const char *line;
 	size_t len;
-	while ((rc = lines_next(&lr, &line, &len)) > 0) {
+	int rc;
+	while ((rc = lines_next(lr, &line, &len)) > 0) {
 		if (!ts->first_line_seen) {
 			ts->first_line_seen = true;
 			if (heatmap_is_header(line, len))
@@ -220,29 +211,33 @@ static int read_text(struct heatmap *hm, const char *path, struct text_stats *ts
 		double t, lat;
 		int p = heatmap_parse_line(line, len, &t, &lat);
 		if (p < 0 && ts->bad++ == 0) {
-			ts->first_bad_line = lr.lineno;
-			ts->first_bad_file = path ? path : "<stdin>";
+			ts->first_bad_line = lr->lineno;
+			ts->first_bad_file = in->name;
 		}
 		if (p > 0 && (rc = heatmap_add(hm, t, lat)) < 0)
 			break;
 	}
 	if (rc < 0)
-		diag_error("%s: line %llu: %s", lr.name, (unsigned long long)lr.lineno + 1,
+		diag_error("%s: line %llu: %s", in->name, (unsigned long long)lr->lineno + 1,
 			   rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
-	lines_close(&lr);
 	return rc < 0;
 }
 
-static int latency_text(struct args *a, int nfiles, char **files)
+/* first: files[0] (or standard input), already open. */
+static int latency_text(struct args *a, struct cmd_input *first, int nfiles,
+			char **files)
 {
 	struct heatmap hm;
 	struct text_stats ts = { 0 };
 	heatmap_init(&hm, &a->hm);
-	int rc = 0;
-	if (nfiles == 0)
-		rc = read_text(&hm, NULL, &ts);
-	for (int i = 0; i < nfiles && rc == 0; i++)
-		rc = read_text(&hm, strcmp(files[i], "-") ? files[i] : NULL, &ts);
+	int rc = read_text(&hm, first, &ts);
+	for (int i = 1; i < nfiles && rc == 0; i++) {
+		struct cmd_input in;
+		rc = cmd_input_open(&in, files[i]);
+		if (rc == 0)
+			rc = read_text(&hm, &in, &ts);
+		cmd_input_close(&in);
+	}
 	if (ts.bad)
 		diag_warn("%s: line %llu: %llu line(s) without two numbers skipped",
 			  ts.first_bad_file, (unsigned long long)ts.first_bad_line,
@@ -256,25 +251,12 @@ static int latency_text(struct args *a, int nfiles, char **files)
 
 /* ---- latency from perf.data ---- */
 
-static bool is_perfdata(const char *path)
-{
-	if (!path || strcmp(path, "-") == 0)
-		return false;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
-	char magic[8] = { 0 };
-	size_t n = fread(magic, 1, sizeof(magic), f);
-	fclose(f);
-	return n == 8 && (memcmp(magic, "PERFILE2", 8) == 0 ||
-			  memcmp(magic, "2ELIFREP", 8) == 0);
-}
-
 struct pair_ctx {
 	struct heatmap *hm;    /* NULL: print the pairs */
 	struct strbuf out;
 	bool ns;
 	int err;
+	int write_err;         /* -errno of a failed write of the pairs */
 };
 
 /* time_us = floor(end/1000), latency_us = floor(end/1000) - floor(start/1000):
@@ -293,8 +275,8 @@ static int on_pair(void *ctx, uint64_t start, uint64_t end)
 		return rc;
 	}
 	sb_addf(&pc->out, "%llu %llu\n", (unsigned long long)t, (unsigned long long)lat);
-	if (pc->out.len > 65536 && sb_flush(&pc->out, stdout) < 0)
-		return pc->err = -errno;
+	if (pc->out.len > 65536 && (pc->write_err = sb_flush(&pc->out, stdout)) < 0)
+		return pc->err = pc->write_err;
 	return 0;
 }
 
@@ -311,10 +293,17 @@ static void report_pairing(const char *path, const struct an_latency *lat)
 			  (unsigned long long)lat->bad_payload);
 }
 
-static int latency_perfdata(struct args *a, const char *path, const char *name)
+static int latency_perfdata(struct args *a, struct cmd_input *in)
 {
+	const char *name = in->name;
+	struct diag d = DIAG_INIT;
+	struct pd_reader *r = cmd_input_reader(in, &d);
+	if (!r) {
+		diag_print(&d, name);
+		return 1;
+	}
 	struct heatmap hm;
-	struct pair_ctx pc = { NULL, SB_INIT, a->ns, 0 };
+	struct pair_ctx pc = { NULL, SB_INIT, a->ns, 0, 0 };
 	if (a->hm.timefactor == 1)
 		a->hm.timefactor = a->ns ? 1e9 : 1e6;
 	if (!*a->hm.unitslabel)
@@ -329,12 +318,16 @@ static int latency_perfdata(struct args *a, const char *path, const char *name)
 		.key = a->key ? a->key : "dev,sector",
 		.on_pair = on_pair, .ctx = &pc,
 	};
-	struct diag d = DIAG_INIT;
 	an_latency_init(&lat, &lo);
-	int rc = an_latency_read(&lat, path, &d);
-	if (rc < 0 || pc.err) {
-		if (rc < 0)
+	int rc = an_latency_read(&lat, r, &d);
+	bool none_left = symopts_report_dropped(&lat.dropped, name);
+	if (none_left && !pc.write_err) {
+		rc = 1; /* every sample dropped */
+	} else if (rc < 0 || pc.err) {
+		if (rc < 0 && !pc.write_err)
 			diag_print(&d, name);
+		else if (pc.write_err)
+			diag_write_error(NULL, -pc.write_err);
 		else
 			diag_error("%s", strerror(-pc.err));
 		rc = 1;
@@ -350,66 +343,31 @@ static int latency_perfdata(struct args *a, const char *path, const char *name)
 	return rc;
 }
 
-/* perf.data on standard input (pipe mode, "perf record -o - | ..."):
- * spooled to an unlinked temporary file the reader then streams (the
- * caller closes *spool). Fills buf with that file's /proc/self/fd path and
- * returns it, or NULL when stdin is text (its first bytes are kept in
- * stdin_head for the text reader). text_too: spool text as well (for
- * readers that take a path only); NULL then means a write error. */
-static const char *stdin_perfdata(char *buf, size_t size, FILE **spool, bool text_too)
-{
-	ssize_t n;
-	while (stdin_head_len < sizeof(stdin_head) &&
-	       (n = read(0, stdin_head + stdin_head_len, sizeof(stdin_head) - stdin_head_len)) > 0)
-		stdin_head_len += (size_t)n;
-	if (!text_too && (stdin_head_len < 8 || (memcmp(stdin_head, "PERFILE2", 8) &&
-						 memcmp(stdin_head, "2ELIFREP", 8))))
-		return NULL;
-	FILE *f = tmpfile();
-	if (!f)
-		return NULL;
-	char chunk[65536];
-	bool ok = fwrite(stdin_head, 1, stdin_head_len, f) == stdin_head_len;
-	bool text = stdin_head_len < 8 || (memcmp(stdin_head, "PERFILE2", 8) &&
-					   memcmp(stdin_head, "2ELIFREP", 8));
-	/* text stops at a NUL: the text reader rejects what came so far */
-	while (ok && (n = read(0, chunk, sizeof(chunk))) > 0 &&
-	       (ok = fwrite(chunk, 1, (size_t)n, f) == (size_t)n) &&
-	       !(text && memchr(chunk, 0, (size_t)n)))
-		;
-	if (!ok || fflush(f) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	stdin_head_len = 0;
-	*spool = f;
-	snprintf(buf, size, "/proc/self/fd/%d", fileno(f));
-	return buf;
-}
-
+/* One input (or standard input): perf.data or "time latency" text;
+ * several inputs: text. Each is opened once (see cmd/input.h). */
 static int cmd_latency(struct args *a, int nfiles, char **files)
 {
-	if (nfiles == 1 && is_perfdata(files[0]))
-		return latency_perfdata(a, files[0], files[0]);
-	char path[64];
-	FILE *spool = NULL;
-	if ((nfiles == 0 || (nfiles == 1 && !strcmp(files[0], "-"))) &&
-	    stdin_perfdata(path, sizeof(path), &spool, false)) {
-		int rc = latency_perfdata(a, path, "<stdin>");
-		fclose(spool);
-		return rc;
-	}
-	if (a->pairs || a->start || a->end || a->key)
-		return opt_usage_error(&heatmap_cmd, "--pairs, --start, --end and --key "
-				       "need one perf.data file");
-	return latency_text(a, nfiles, files);
+	struct cmd_input in;
+	if (cmd_input_open(&in, nfiles ? files[0] : "-"))
+		return 1;
+	int rc;
+	if (nfiles <= 1 && cmd_input_is_perfdata(&in))
+		rc = latency_perfdata(a, &in);
+	else if (a->pairs || a->start || a->end || a->key)
+		rc = opt_usage_error(&heatmap_cmd, "--pairs, --start, --end and --key "
+				     "need one perf.data file");
+	else
+		rc = latency_text(a, &in, nfiles, files);
+	cmd_input_close(&in);
+	return rc;
 }
 
 /* ---- subsecond ---- */
 
-/* path: the file to read; name: how messages call it. */
-static int subsecond_file(struct args *a, const char *path, const char *name)
+/* perf.data or perf script text, read from in. */
+static int subsecond_input(struct args *a, struct cmd_input *in)
 {
+	const char *name = in->name;
 	struct an_offsets off;
 	struct an_offsets_opts oo = { .rows = a->rows_set ? a->hm.rows : 50,
 				      .keep_idle = a->all, .stacks = !a->cells };
@@ -422,9 +380,19 @@ static int subsecond_file(struct args *a, const char *path, const char *name)
 		an_offsets_release(&off);
 		return 1;
 	}
-	bool perfdata = is_perfdata(path);
-	int rc = perfdata ? an_offsets_read_perfdata(&off, path, &cfg, &d)
-			  : an_offsets_read_script(&off, path, &d);
+	bool perfdata = cmd_input_is_perfdata(in);
+	int rc;
+	if (perfdata) {
+		struct pd_reader *r = cmd_input_reader(in, &d);
+		rc = r ? an_offsets_read_perfdata(&off, r, &cfg, &d) : -EINVAL;
+		if (symopts_report_dropped(&off.dropped, name)) {
+			symopts_release(&so);
+			an_offsets_release(&off);
+			return 1; /* every sample dropped */
+		}
+	} else {
+		rc = an_offsets_read_script(&off, &in->lr, &d);
+	}
 	symopts_release(&so);
 	if (rc < 0) {
 		diag_print(&d, name);
@@ -455,18 +423,11 @@ static int cmd_subsecond(struct args *a, int nfiles, char **files)
 	const char *path = nfiles ? files[0] : "perf.data";
 	if (nfiles == 0 && access(path, R_OK) != 0)
 		path = "-";
-	if (strcmp(path, "-"))
-		return subsecond_file(a, path, path);
-	/* stdin, perf.data (pipe mode) or perf script text: the perf.data
-	 * reader wants a file, so both are spooled to an unlinked one */
-	char spooled[64];
-	FILE *spool = NULL;
-	if (!stdin_perfdata(spooled, sizeof(spooled), &spool, true)) {
-		diag_error("<stdin>: cannot copy to a temporary file: %s", strerror(errno));
+	struct cmd_input in;
+	if (cmd_input_open(&in, path))
 		return 1;
-	}
-	int rc = subsecond_file(a, spooled, "<stdin>");
-	fclose(spool);
+	int rc = subsecond_input(a, &in);
+	cmd_input_close(&in);
 	return rc;
 }
 

@@ -121,10 +121,10 @@ static int output(struct args *a, const struct stack_table *t)
 		return 1;
 	}
 	int rc = a->svg ? draw(a, t, f) : stack_table_write(t, f);
-	if (f != stdout && fclose(f) != 0)
-		rc = -1;
+	if (f != stdout && fclose(f) != 0 && rc >= 0)
+		rc = -errno;
 	if (rc < 0) {
-		diag_error("%s: write error", a->output ? a->output : "<stdout>");
+		diag_write_error(a->output, -rc);
 		return 1;
 	}
 	return 0;
@@ -139,7 +139,9 @@ static int run(struct args *a, const char *path)
 	an_offcpu_init(&off, &a->ao);
 	struct diag d = DIAG_INIT;
 	int rc = an_offcpu_read(&off, path, &cfg, &d);
-	if (rc < 0) {
+	if (symopts_report_dropped(&off.dropped, path)) {
+		rc = 1; /* every sample dropped: the rest follows from that */
+	} else if (rc < 0) {
 		diag_print(&d, path);
 		rc = 1;
 	} else {

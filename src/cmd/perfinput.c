@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/lines.h"
@@ -132,10 +133,19 @@ int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kin
 		return fold_script_text(lr, out, info);
 	struct fold_perfdata_opts o = FOLD_PERFDATA_OPTS_INIT;
 	o.info = info;
-	if (lr->fd != 0)
-		return fold_perfdata(path, &o, out);
+	if (strcmp(path, "-") != 0) {
+		struct stat st;
+		if (fstat(lr->fd, &st) == 0 && S_ISREG(st.st_mode))
+			return fold_perfdata(path, &o, out);
+	}
+	/* a pipe: read on from the bytes the format sniffing took */
 	const char *head;
-	o.head_len = lines_peek(lr, &head, 256 * 1024);
-	o.head = head;
-	return fold_perfdata("-", &o, out);
+	size_t n = lines_buffered(lr, &head);
+	struct diag d = DIAG_INIT;
+	struct pd_reader *r = pd_reader_open_fd(lr->fd, head, n, lr->name, &d);
+	if (!r) {
+		diag_print(&d, lr->name);
+		return 1;
+	}
+	return fold_perfdata_reader(r, lr->name, &o, out);
 }

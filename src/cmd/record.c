@@ -380,9 +380,16 @@ static int open_output(const char *path, bool *pipe_mode)
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		char old[4096];
-		snprintf(old, sizeof(old), "%s.old", path);
-		if (rename(path, old) < 0)
-			diag_warn("cannot move %s to %s: %s", path, old, strerror(errno));
+		if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old)) {
+			diag_error("%s: name too long to keep the old recording", path);
+			return -1;
+		}
+		/* as perf: a recording that cannot be kept is not overwritten */
+		if (rename(path, old) < 0) {
+			diag_error("cannot move %s to %s: %s; %s is left as it was",
+				   path, old, strerror(errno), path);
+			return -1;
+		}
 	}
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)

@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(report, "per-symbol table of a perf.data file as perf report --stdio prints it")
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,14 +358,18 @@ int cmd_report(int argc, char **argv)
 	if (rc == 0) {
 		ses.max_stack = 0; /* -g none: only the sample address matters */
 		rc = proc_session_run(&ses, on_sample, &r);
-		symopts_report_run(&ses, rc, input);
+		bool all_dropped = symopts_report_run(&ses, rc, input);
 		if (rc >= 0)
 			sample_filter_report(&r.filter, input);
+		if (all_dropped)
+			rc = -1; /* every sample dropped: no report */
 		if (rc >= 0) {
 			struct strbuf o = SB_INIT;
 			print_report(&r, &ses, &o);
-			if (sb_flush(&o, stdout) != 0)
+			if (sb_flush(&o, stdout) != 0) {
+				diag_write_error(NULL, errno);
 				rc = 1;
+			}
 			sb_release(&o);
 		}
 	} else {

@@ -13,6 +13,7 @@ SCORCH_COMMAND(sched, "scheduler latency and time history (perf sched latency/ti
 #include "base/diag.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
+#include "cmd/symopts.h"
 #include "symbols/dso.h"
 
 #include <errno.h>
@@ -114,10 +115,15 @@ int cmd_sched(int argc, char **argv)
 	}
 	struct diag d = DIAG_INIT;
 	int rc = an_sched_read(&s, path, &cfg, &d);
+	if (symopts_report_dropped(&s.dropped, path) && !o.err) {
+		sb_release(&o.out);
+		an_sched_release(&s);
+		return 1; /* every sample dropped */
+	}
 	if (rc < 0) {
 		sb_flush(&o.out, stdout);
 		if (o.err)
-			diag_error("error writing output: %s", strerror(o.err));
+			diag_write_error(NULL, o.err);
 		else
 			diag_print(&d, path);
 		rc = 1;
@@ -130,7 +136,7 @@ int cmd_sched(int argc, char **argv)
 			latency_notes(&s, path);
 		rc = 0;
 		if (sb_flush(&o.out, stdout) < 0) {
-			diag_error("error writing output: %s", strerror(errno));
+			diag_write_error(NULL, errno);
 			rc = 1;
 		}
 	}

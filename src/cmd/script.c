@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 SCORCH_COMMAND(script, "print the samples of a perf.data file as perf script does")
 
+#include <errno.h>
 #include <event-parse.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ struct script {
 	bool tp_loaded;
 	struct an_tp tp;
 	struct trace_seq seq;
-	bool write_error;
+	int write_err;         /* errno of a failed write, or 0 */
 	struct hmap chains;    /* chain key -> offset of its frame lines in blocks */
 	struct strbuf blocks;  /* u32 length + frame lines, back to back */
 	struct strbuf key;
@@ -199,7 +200,7 @@ static void add_header(struct script *sc, struct proc_session *ses,
 static int flush_out(struct script *sc)
 {
 	if (sb_flush(&sc->out, stdout) != 0) {
-		sc->write_error = true;
+		sc->write_err = errno;
 		return 1;
 	}
 	return 0;
@@ -316,9 +317,11 @@ int cmd_script(int argc, char **argv)
 		rc = symopts_run_unwound(&ses, UNW_INLINE_DWARF, on_sample, &sc, input);
 		if (rc == 0)
 			flush_out(&sc);
-		symopts_report_run(&ses, rc, input);
+		bool all_dropped = symopts_report_run(&ses, rc, input);
 		if (rc >= 0)
 			sample_filter_report(&sc.filter, input);
+		if (all_dropped)
+			rc = 1; /* every sample dropped */
 	} else {
 		diag_print(&ses.diag, input);
 	}
@@ -330,8 +333,8 @@ int cmd_script(int argc, char **argv)
 	sb_release(&sc.blocks);
 	sb_release(&sc.key);
 	symopts_release(&so);
-	if (sc.write_error) {
-		diag_error("error writing output");
+	if (sc.write_err) {
+		diag_write_error(NULL, sc.write_err);
 		return 1;
 	}
 	return rc ? 1 : 0;

@@ -6,9 +6,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/strbuf.h"
@@ -31,6 +34,56 @@ static int named_file_exists(const char *option, const char *path)
 	return 1;
 }
 
+/* An archive on a pipe (<(...), a FIFO): the unpacker reads its magic and
+ * starts again, so it gets a copy in an unlinked temporary file, named by
+ * its /proc path; NULL (errno set) when the copy fails. */
+static FILE *copy_pipe(const char *path, char *name, size_t size)
+{
+	FILE *in = fopen(path, "rb"), *out = in ? tmpfile() : NULL;
+	char buf[65536];
+	size_t n;
+	bool ok = out != NULL;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	int err = errno;
+	ok = ok && !ferror(in) && fflush(out) == 0;
+	if (in)
+		fclose(in);
+	if (!ok) {
+		if (out)
+			fclose(out);
+		errno = err ? err : EIO;
+		return NULL;
+	}
+	snprintf(name, size, "/proc/%d/fd/%d", (int)getpid(), fileno(out));
+	return out;
+}
+
+/* --buildid-dir names an archive: a file, or a pipe that is not a
+ * directory (a FIFO, <(...)). Unpacked into so->tmpdir; 0 or 1 after a
+ * message. */
+static int unpack_archive(struct symopts *so, const char *path)
+{
+	struct diag d = DIAG_INIT;
+	char name[64];
+	FILE *copy = NULL;
+	if (!sym_fs_is_file(path)) {
+		copy = copy_pipe(path, name, sizeof(name));
+		if (!copy) {
+			diag_error("%s: %s", path, strerror(errno));
+			return 1;
+		}
+	}
+	so->tmpdir = sym_archive_unpack(copy ? name : path, &d);
+	if (copy)
+		fclose(copy);
+	if (!so->tmpdir) {
+		diag_print(&d, path);
+		return 1;
+	}
+	return 0;
+}
+
 int symopts_config(struct symopts *so, struct sym_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -38,13 +91,10 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 	    !named_file_exists("vdso", so->vdso))
 		return 1;
 	const char *dir = so->buildid_dir;
-	if (dir && sym_fs_is_file(dir)) {
-		struct diag d = DIAG_INIT;
-		so->tmpdir = sym_archive_unpack(dir, &d);
-		if (!so->tmpdir) {
-			diag_print(&d, dir);
+	struct stat st;
+	if (dir && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		if (unpack_archive(so, dir))
 			return 1;
-		}
 		dir = so->tmpdir;
 	}
 	if (!dir)
@@ -61,6 +111,16 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 	cfg->symfs = so->symfs;
 	cfg->kallsyms = so->kallsyms;
 	cfg->vdso = so->vdso;
+	if (so->vdso && !sym_fs_is_file(so->vdso)) {
+		/* an ELF image is read with seeks: a pipe's is copied first */
+		so->vdso_copy = copy_pipe(so->vdso, so->vdso_name, sizeof(so->vdso_name));
+		if (!so->vdso_copy) {
+			diag_error("--vdso %s: %s", so->vdso, strerror(errno));
+			symopts_release(so); /* the unpacked archive, if any */
+			return 1;
+		}
+		cfg->vdso = so->vdso_name;
+	}
 	cfg->jit_dir = so->jit_dir;
 	return 0;
 }
@@ -71,6 +131,9 @@ void symopts_release(struct symopts *so)
 		sym_archive_remove_tree(so->tmpdir);
 	free(so->tmpdir);
 	free(so->home_debug);
+	if (so->vdso_copy)
+		fclose(so->vdso_copy);
+	so->vdso_copy = NULL;
 	so->tmpdir = so->home_debug = NULL;
 }
 
@@ -309,7 +372,24 @@ void sample_filter_report(const struct sample_filter *f, const char *path)
 			  (unsigned long long)f->out_event);
 }
 
-void symopts_report_warnings(struct proc_session *ses, const char *path)
+int symopts_report_dropped(const struct pd_dropped *dr, const char *path)
+{
+	if (!dr->n)
+		return 0;
+	bool all = dr->n >= dr->total;
+	struct strbuf sb = SB_INIT;
+	sb_addf(&sb, "%s: %" PRIu64 " of %" PRIu64 " samples dropped as malformed "
+		"(first at offset %#" PRIx64 ": %s)", path, dr->n, dr->total,
+		dr->first_offset, dr->why);
+	if (all)
+		diag_error("%s", sb.buf);
+	else
+		diag_warn("%s", sb.buf);
+	sb_release(&sb);
+	return all;
+}
+
+int symopts_report_warnings(struct proc_session *ses, const char *path)
 {
 	struct sym_dsos *d = &ses->dsos;
 	if (d->nr_warnings) {
@@ -334,14 +414,22 @@ void symopts_report_warnings(struct proc_session *ses, const char *path)
 	const struct diag *dmg = proc_session_damage(ses);
 	if (dmg)
 		diag_print_kept(dmg, path);
+	return symopts_report_session_dropped(ses, path);
 }
 
-void symopts_report_run(struct proc_session *ses, int rc, const char *path)
+int symopts_report_session_dropped(struct proc_session *ses, const char *path)
 {
-	if (rc < 0)
-		diag_print(&ses->diag, path);
-	else
-		symopts_report_warnings(ses, path);
+	struct pd_dropped dr;
+	pd_reader_dropped(ses->reader, &dr);
+	return symopts_report_dropped(&dr, path);
+}
+
+int symopts_report_run(struct proc_session *ses, int rc, const char *path)
+{
+	if (rc >= 0)
+		return symopts_report_warnings(ses, path);
+	diag_print(&ses->diag, path);
+	return 0;
 }
 
 int symopts_run_unwound(struct proc_session *ses, enum unw_inline mode,

@@ -13,6 +13,7 @@
 #define SCORCH_CMD_SYMOPTS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "base/opt.h"
@@ -27,6 +28,8 @@ struct symopts {
 	const char *vdso;
 	const char *jit_dir;
 	char *tmpdir;          /* unpacked archive, removed at release */
+	FILE *vdso_copy;       /* --vdso on a pipe: its copy (see vdso_name) */
+	char vdso_name[64];    /* the copy's /proc path, given as cfg->vdso */
 	char *home_debug;      /* ~/.debug */
 	const char *time, *cpu, *comm, *event; /* sample filter options */
 };
@@ -94,12 +97,20 @@ void sample_filter_report(const struct sample_filter *f, const char *path);
 /* Event name of a sample as perf script prints it. */
 const char *sample_event_name(const struct proc_sample *ps);
 
-/* Print the symbol loader's warnings (lying ELF files, bad map lines)
- * and the reader's damage note. */
-void symopts_report_warnings(struct proc_session *ses, const char *path);
-/* After proc_session_run returned rc: its error when rc < 0, else the
- * warnings above. */
-void symopts_report_run(struct proc_session *ses, int rc, const char *path);
+/* Print the symbol loader's warnings (lying ELF files, bad map lines),
+ * the reader's damage note and its dropped samples (see below); returns
+ * what symopts_report_dropped returned. */
+int symopts_report_warnings(struct proc_session *ses, const char *path);
+/* After proc_session_run returned rc: its error when rc < 0 (returns 0),
+ * else the warnings above (returns what that returned). */
+int symopts_report_run(struct proc_session *ses, int rc, const char *path);
+/* Samples dropped as malformed, in one line: "PATH: N of M samples
+ * dropped as malformed (first at offset 0x...: REASON)", a warning when
+ * some were kept, an error when none were. Returns 1 for that error
+ * (the command has nothing to show: non-zero exit), else 0. */
+int symopts_report_dropped(const struct pd_dropped *dr, const char *path);
+/* The same for the session's reader. */
+int symopts_report_session_dropped(struct proc_session *ses, const char *path);
 
 /* proc_session_run with the unwinder attached (mode as unw_perf_attach);
  * warns "PATH: summary" when the unwinder has one and the run did not

@@ -11,6 +11,8 @@
 #include "base/xalloc.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +32,15 @@ static int fail(struct pd_decoder *dc, const char *why)
 {
 	dc->why = why;
 	return -EINVAL;
+}
+
+/* fail with a reason that names the size read from the record. */
+static int fail_size(struct pd_decoder *dc, const char *what, uint64_t n,
+		     const char *unit)
+{
+	snprintf(dc->why_buf, sizeof(dc->why_buf), "%s of %" PRIu64 " %s past record end",
+		 what, n, unit);
+	return fail(dc, dc->why_buf);
 }
 
 int pd_sample_id_pos(uint64_t st)
@@ -120,7 +131,7 @@ static int sample_branches(struct pd_decoder *dc, struct cursor *c,
 		s->branch_hw_idx = cur_u64(c);
 	}
 	if (nr > c->left / 24)
-		return fail(dc, "branch stack past record end");
+		return fail_size(dc, "branch stack", nr, "entries");
 	if (nr > dc->br_cap)
 		XGROW(dc->br, dc->br_cap, nr);
 	for (uint64_t i = 0; i < nr; i++) {
@@ -181,7 +192,7 @@ static int sample_stack(struct pd_decoder *dc, struct cursor *c,
 	if (size == 0)
 		return 0;
 	if (size > c->left)
-		return fail(dc, "user stack past record end");
+		return fail_size(dc, "user stack", size, "bytes");
 	s->stack = cur_bytes(c, (size_t)size);
 	s->stack_size = size;
 	s->stack_dyn_size = cur_u64(c);
@@ -275,12 +286,13 @@ static int sample_middle(struct pd_decoder *dc, struct cursor *c,
 	if ((st & PD_SAMPLE_READ) && sample_read(dc, c, a, s))
 		return -EINVAL;
 	if ((st & PD_SAMPLE_CALLCHAIN) && sample_chain(dc, c, s))
-		return fail(dc, "callchain past record end");
+		return c->left < 8 ? fail(dc, "callchain past record end")
+		     : fail_size(dc, "callchain", ld64(c->p, c->swap), "entries");
 	if (st & PD_SAMPLE_RAW) {
 		s->raw_size = cur_u32(c);
 		s->raw = cur_bytes(c, s->raw_size);
 		if (!s->raw)
-			return fail(dc, "raw data past record end");
+			return fail_size(dc, "raw data", s->raw_size, "bytes");
 	}
 	if ((st & PD_SAMPLE_BRANCH_STACK) && sample_branches(dc, c, a, s))
 		return -EINVAL;
@@ -319,7 +331,7 @@ static int sample_tail(struct pd_decoder *dc, struct cursor *c,
 	if (st & PD_SAMPLE_AUX) {
 		s->aux_size = cur_u64(c);
 		if (s->aux_size > c->left)
-			return fail(dc, "aux sample past record end");
+			return fail_size(dc, "aux sample", s->aux_size, "bytes");
 		s->aux = cur_bytes(c, (size_t)s->aux_size);
 	}
 	return 0;

@@ -20,6 +20,7 @@ struct pd_decoder {
 	char *str; size_t str_cap;
 	bool writer_be;          /* the recorder's byte order */
 	const char *why;         /* reason of the last -EINVAL */
+	char why_buf[96];        /* why, when it carries a number */
 };
 
 void pd_decoder_release(struct pd_decoder *dc);

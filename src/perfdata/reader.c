@@ -205,6 +205,17 @@ const char *pd_reader_warning(const struct pd_reader *r, size_t i)
 bool pd_reader_is_pipe(const struct pd_reader *r) { return r->pipe; }
 bool pd_reader_swapped(const struct pd_reader *r) { return r->swap; }
 bool pd_reader_big_endian(const struct pd_reader *r) { return r->writer_be; }
+void pd_reader_dropped(const struct pd_reader *r, struct pd_dropped *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = r->nr_bad_samples;
+	out->total = r->stats.nr_records[PD_RECORD_SAMPLE];
+	if (out->total < out->n)
+		out->total = out->n;
+	out->first_offset = r->bad_sample_off;
+	memcpy(out->why, r->bad_sample_why, sizeof(out->why));
+}
+
 const struct pd_file_header *pd_reader_header(const struct pd_reader *r)
 {
 	return &r->hdr;
@@ -317,6 +328,13 @@ static struct pd_reader *finish_open(struct pd_reader *r, struct diag *d)
 		pd_reader_free(r);
 		return NULL;
 	}
+	int rc = r->pipe ? 0 : src_spool(&r->src);
+	if (rc < 0) {
+		diag_set(d, "file-mode perf.data on a pipe: cannot copy it to a "
+			 "temporary file to read it: %s", strerror(-rc));
+		pd_reader_free(r);
+		return NULL;
+	}
 	if (r->pipe) {
 		src_consume(&r->src, 16);
 		return r;
@@ -342,12 +360,30 @@ struct pd_reader *pd_reader_open(const char *path, struct diag *d)
 		/* not mapped: the parts replace one another in r->src, and
 		 * records must stay valid while they are queued */
 		rc = src_open(&r->src, sb.buf, false);
+		if (rc < 0)
+			diag_set(d, "a directory, read as perf record --threads "
+				 "output, but %s cannot be opened: %s", sb.buf,
+				 strerror(-rc));
 		sb_release(&sb);
 	} else {
 		rc = src_open(&r->src, path, true);
 	}
 	if (rc < 0) {
 		diag_set(d, "cannot open: %s", strerror(-rc));
+		pd_reader_free(r);
+		return NULL;
+	}
+	return finish_open(r, d);
+}
+
+struct pd_reader *pd_reader_open_fd(int fd, const void *head, size_t head_len,
+				    const char *name, struct diag *d)
+{
+	struct pd_reader *r = reader_new(name);
+	int rc = src_open_fd(&r->src, fd, true, head, head_len);
+
+	if (rc < 0) {
+		diag_set(d, "cannot read: %s", strerror(-rc));
 		pd_reader_free(r);
 		return NULL;
 	}

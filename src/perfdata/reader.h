@@ -80,6 +80,15 @@ struct pd_handlers {
  * Returns NULL and fills d on failure
  * (not perf.data, unreadable header). */
 struct pd_reader *pd_reader_open(const char *path, struct diag *d);
+/* Same over fd, opened by the caller (who closes it after
+ * pd_reader_free), whose first head_len bytes, head, the caller has
+ * already read to tell the format: the reader reads them again (copied)
+ * and goes on from the fd, so a pipe is read once, from one open.
+ * File-mode perf.data on a pipe (here or through pd_reader_open) is first
+ * copied to a temporary file: its features lie after the data section,
+ * and the reader needs them before the first record. */
+struct pd_reader *pd_reader_open_fd(int fd, const void *head, size_t head_len,
+				    const char *name, struct diag *d);
 /* Same over a memory buffer (not copied; must outlive the reader). */
 struct pd_reader *pd_reader_open_mem(const void *data, size_t size,
 				     const char *name, struct diag *d);
@@ -97,6 +106,18 @@ bool pd_reader_damaged(const struct pd_reader *r);
 /* Non-fatal notes (e.g. "feature CPUID unreadable") in order; i < n. */
 size_t pd_reader_nr_warnings(const struct pd_reader *r);
 const char *pd_reader_warning(const struct pd_reader *r, size_t i);
+
+/* Samples dropped because they do not decode (a callchain, stack, raw
+ * or branch size past the record's end...): how many, of how many SAMPLE
+ * records read, and the first one's file offset and reason. Samples are
+ * decoded only for handlers that take them. A command reports this once
+ * ("N of M samples dropped as malformed (first at offset 0x...: REASON)"). */
+struct pd_dropped {
+	uint64_t n, total;
+	uint64_t first_offset;
+	char why[96];
+};
+void pd_reader_dropped(const struct pd_reader *r, struct pd_dropped *out);
 
 bool pd_reader_is_pipe(const struct pd_reader *r);
 bool pd_reader_swapped(const struct pd_reader *r);  /* other byte order */

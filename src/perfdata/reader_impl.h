@@ -60,6 +60,9 @@ struct pd_reader {
 	struct pd_decoder dc;
 	struct pd_reader_stats stats;
 	uint64_t nr_bad;        /* records that failed to decode */
+	uint64_t nr_bad_samples;/* samples that failed to decode (not in nr_bad) */
+	uint64_t bad_sample_off;/* the first one's offset and reason */
+	char bad_sample_why[96];
 
 	void *zds;              /* ZSTD_DStream */
 	uint8_t *dbuf; size_t dcap, dpos, dlen;

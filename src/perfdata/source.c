@@ -7,8 +7,11 @@
  * pages behind the reader are dropped every SRC_DROP bytes (a later
  * access to a queued record faults them back in from the page cache).
  * Pipes, and files that cannot be mapped, go through one buffer of
- * SRC_CHUNK bytes refilled with read(2). Memory mode serves a caller's
- * buffer directly (fuzzing, tests).
+ * SRC_CHUNK bytes refilled with read(2); bytes a command already read
+ * from a pipe to tell its format are put in that buffer first
+ * (src_open_fd), so nothing is read twice and no path is opened again. A
+ * file-mode stream on a pipe is copied to a temporary file (src_spool).
+ * Memory mode serves a caller's buffer directly (fuzzing, tests).
  * Invariant: start <= end <= cap, and buf[start] is the byte at pos.
  * A mapped file that another process truncates while we read it raises
  * SIGBUS, as for perf, which maps it too.
@@ -20,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -50,10 +54,35 @@ static bool map_file(struct pd_source *s)
 	return true;
 }
 
-int src_open(struct pd_source *s, const char *path, bool map)
+/* s->fd is open: a regular file is read from where head began (pos is
+ * its offset; mapped when map is set), anything else from head first
+ * (the window starts out holding it), then from the fd. */
+static int setup_fd(struct pd_source *s, bool map, const void *head,
+		    size_t head_len)
 {
 	struct stat st;
 
+	if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		off_t cur = lseek(s->fd, 0, SEEK_CUR);
+		s->seekable = true;
+		s->file_size = (uint64_t)st.st_size;
+		s->pos = cur > 0 && (uint64_t)cur > head_len ? (uint64_t)cur - head_len : 0;
+		if (head_len && lseek(s->fd, (off_t)s->pos, SEEK_SET) < 0)
+			return -errno;
+		if (map && map_file(s))
+			return 0;
+		head_len = 0; /* the file's own bytes are read again */
+	}
+	s->cap = head_len > SRC_CHUNK ? head_len : SRC_CHUNK;
+	s->buf = xmalloc(s->cap);
+	if (head_len)
+		memcpy(s->buf, head, head_len);
+	s->end = head_len;
+	return 0;
+}
+
+int src_open(struct pd_source *s, const char *path, bool map)
+{
 	src_init(s);
 	if (strcmp(path, "-") == 0) {
 		s->fd = 0;
@@ -63,18 +92,70 @@ int src_open(struct pd_source *s, const char *path, bool map)
 			return -errno;
 		s->own_fd = true;
 	}
-	if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		s->seekable = true;
-		s->file_size = (uint64_t)st.st_size;
-		s->pos = (uint64_t)lseek(s->fd, 0, SEEK_CUR);
-		if (s->pos == (uint64_t)-1)
-			s->pos = 0;
-		if (map && map_file(s))
-			return 0;
+	return setup_fd(s, map, NULL, 0);
+}
+
+int src_open_fd(struct pd_source *s, int fd, bool map, const void *head,
+		size_t head_len)
+{
+	src_init(s);
+	s->fd = fd;
+	return setup_fd(s, map, head, head_len);
+}
+
+/* An unlinked temporary file in $TMPDIR (default /tmp): fd or -errno. */
+static int temp_fd(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	if ((size_t)snprintf(path, sizeof(path), "%s/scorch-XXXXXX", dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+int src_spool(struct pd_source *s)
+{
+	if (s->seekable)
+		return 0;
+	if (s->pos != 0)
+		return -ESPIPE; /* the spool's offsets would not be the stream's */
+	int fd = temp_fd();
+	if (fd < 0)
+		return fd;
+	int rc = fd_write_all(fd, s->buf + s->start, s->end - s->start);
+	while (rc == 0) {
+		ssize_t n = fd_read(s->fd, s->buf, s->cap);
+		if (n <= 0) {
+			rc = (int)n;
+			break;
+		}
+		rc = fd_write_all(fd, s->buf, (size_t)n);
 	}
-	s->cap = SRC_CHUNK;
-	s->buf = xmalloc(s->cap);
-	return 0;
+	if (rc == 0 && lseek(fd, 0, SEEK_SET) < 0)
+		rc = -errno;
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	if (s->own_fd)
+		close(s->fd);
+	free(s->buf);
+	uint64_t limit = s->limit;
+	src_init(s);
+	s->fd = fd;
+	s->own_fd = true;
+	s->limit = limit;
+	return setup_fd(s, true, NULL, 0);
 }
 
 void src_open_mem(struct pd_source *s, const void *data, size_t size)

@@ -1,7 +1,8 @@
 /*
  * source: the bytes of a perf.data stream (internal to perfdata): a
  * regular file mapped read-only, a bounded read-ahead window over a pipe
- * (or a file that cannot be mapped), or a caller's memory buffer.
+ * (or a file that cannot be mapped; it starts out holding the bytes a
+ * command already read to tell the format), or a caller's memory buffer.
  * Stage: perfdata. The window holds at most cap bytes (grown only to fit
  * one record of at most 64 KiB plus the read-ahead), so memory does not
  * grow with the input; a mapping gives back the pages behind the reader
@@ -34,6 +35,19 @@ struct pd_source {
 
 /* Open path ("-": stdin); a regular file is mapped when map is set. */
 int src_open(struct pd_source *s, const char *path, bool map);
+/* Read fd (the caller's: src_close leaves it open), whose first head_len
+ * bytes the caller has already read into head (to tell the format): they
+ * are read again, from head for a pipe, from the file for a regular file
+ * (which is then read from the offset where head began). head is copied.
+ * Returns 0 or -errno. */
+int src_open_fd(struct pd_source *s, int fd, bool map, const void *head,
+		size_t head_len);
+/* A stream that is not seekable (a pipe) is copied, from its first byte,
+ * to an unlinked temporary file in $TMPDIR (or /tmp) that replaces it, so
+ * that the reader may seek (file-mode perf.data arriving on a pipe).
+ * No-op for a seekable source. Returns 0 or -errno (-ESPIPE when bytes
+ * were consumed already); after an error the stream is not readable. */
+int src_spool(struct pd_source *s);
 void src_open_mem(struct pd_source *s, const void *data, size_t size);
 void src_close(struct pd_source *s);
 /* True when src_peek's pointers stay valid until src_close. */

@@ -4,12 +4,16 @@
  * (sparse, with a marker every MB) is read through src_peek/src_consume
  * touching every page; the pages behind the reader are given back, so
  * the resident size stays well under the file size, and bytes consumed
- * long ago still read back right (they fault in again).
+ * long ago still read back right (they fault in again). Bytes a caller
+ * read from a pipe to tell its format are read again (src_open_fd), and
+ * a pipe is copied to a seekable temporary file from its first byte
+ * (src_spool).
  */
 #include "unit.h"
 
 #include "perfdata/source.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,4 +90,77 @@ UNIT_TEST(source_mapped_bounded)
 	CHECK(src_peek(&s, 1, &p) == 1 && p[0] == 1);
 	src_close(&s);
 	unlink(path);
+}
+
+/* A pipe holding "0123456789" of which a caller read "0123" to tell the
+ * format: src_open_fd reads those four again, then the rest, once. */
+static bool pipe_with(int fds[2], const char *rest)
+{
+	if (pipe(fds) != 0)
+		return false;
+	size_t n = strlen(rest);
+	bool ok = write(fds[1], rest, n) == (ssize_t)n;
+	close(fds[1]);
+	return ok;
+}
+
+UNIT_TEST(source_fd_head_read_again)
+{
+	int fds[2];
+	CHECK(pipe_with(fds, "456789"));
+	struct pd_source s;
+	const uint8_t *p;
+	CHECK(src_open_fd(&s, fds[0], false, "0123", 4) == 0);
+	CHECK(!s.seekable);
+	CHECK(src_peek(&s, 16, &p) == 10 && memcmp(p, "0123456789", 10) == 0);
+	src_consume(&s, 2);
+	CHECK(src_peek(&s, 16, &p) == 8 && p[0] == '2');
+	src_close(&s);
+	CHECK(fcntl(fds[0], F_GETFD) != -1); /* the caller's fd stays open */
+	close(fds[0]);
+}
+
+UNIT_TEST(source_spool_pipe)
+{
+	int fds[2];
+	CHECK(pipe_with(fds, "456789"));
+	struct pd_source s;
+	const uint8_t *p;
+	CHECK(src_open_fd(&s, fds[0], true, "0123", 4) == 0);
+	CHECK(src_peek(&s, 2, &p) == 2);
+	CHECK(src_spool(&s) == 0);
+	CHECK(s.seekable && s.file_size == 10 && src_stable(&s));
+	uint8_t buf[4];
+	CHECK(src_pread(&s, buf, 4, 6) == 0 && memcmp(buf, "6789", 4) == 0);
+	CHECK(src_peek(&s, 16, &p) == 10 && p[0] == '0');
+	src_close(&s);
+	close(fds[0]);
+	/* bytes already consumed from the stream cannot be copied */
+	CHECK(pipe_with(fds, "456789"));
+	CHECK(src_open_fd(&s, fds[0], true, "0123", 4) == 0);
+	src_consume(&s, 1);
+	CHECK(src_spool(&s) == -ESPIPE);
+	src_close(&s);
+	close(fds[0]);
+}
+
+UNIT_TEST(source_fd_regular_from_head)
+{
+	char path[] = "/tmp/scorch-source-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, "0123456789", 10) == 10);
+	unlink(path);
+	/* a caller read "0123" from offset 2: the source starts at 2 */
+	CHECK(lseek(fd, 6, SEEK_SET) == 6);
+	struct pd_source s;
+	const uint8_t *p;
+	CHECK(src_open_fd(&s, fd, true, "2345", 4) == 0);
+	CHECK(s.seekable && s.pos == 2);
+	CHECK(src_peek(&s, 3, &p) == 3 && memcmp(p, "234", 3) == 0);
+	src_close(&s);
+	CHECK(lseek(fd, 6, SEEK_SET) == 6);
+	CHECK(src_open_fd(&s, fd, false, "2345", 4) == 0);
+	CHECK(src_peek(&s, 3, &p) == 3 && memcmp(p, "234", 3) == 0);
+	src_close(&s);
+	close(fd);
 }

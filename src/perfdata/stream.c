@@ -65,6 +65,18 @@ static int bad_record(struct pd_reader *r, const struct pd_record *rec)
 	return 0;
 }
 
+/* A sample is counted apart from other records: every command reports
+ * dropped samples (pd_reader_dropped). */
+static int bad_sample(struct pd_reader *r, const struct pd_record *rec)
+{
+	if (r->nr_bad_samples++ == 0) {
+		r->bad_sample_off = rec->offset;
+		snprintf(r->bad_sample_why, sizeof(r->bad_sample_why), "%s",
+			 r->dc.why ? r->dc.why : "malformed");
+	}
+	return 0;
+}
+
 #define CALL(h, fn, arg) ((h)->fn ? (h)->fn((h)->ctx, arg) : \
 	(h)->on_other ? (h)->on_other((h)->ctx, rec) : 0)
 
@@ -81,7 +93,7 @@ static int do_sample(struct pd_reader *r, const struct pd_record *rec,
 	if (!h->on_sample && !h->on_other)
 		return 0;
 	if (pd_decode_sample(&r->dc, rec, a, &s) < 0)
-		return bad_record(r, rec);
+		return bad_sample(r, rec);
 	return CALL(h, on_sample, &s);
 }
 

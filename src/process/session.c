@@ -59,10 +59,21 @@ static void read_buildid_feature(struct proc_session *ses)
 int proc_session_open(struct proc_session *ses, const char *path,
 		      const struct sym_config *cfg)
 {
+	struct diag d = DIAG_INIT;
+	struct pd_reader *r = pd_reader_open(path, &d);
+	int rc = proc_session_attach(ses, r, cfg);
+	if (!r)
+		ses->diag = d;
+	return rc;
+}
+
+int proc_session_attach(struct proc_session *ses, struct pd_reader *r,
+			const struct sym_config *cfg)
+{
 	memset(ses, 0, sizeof(*ses));
 	ses->max_stack = 127;
 	ses->resolve = true;
-	ses->reader = pd_reader_open(path, &ses->diag);
+	ses->reader = r;
 	if (!ses->reader)
 		return -EINVAL;
 	sym_dsos_init(&ses->dsos, cfg);

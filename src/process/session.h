@@ -98,6 +98,11 @@ struct proc_session {
  * 0 or negative with ses->diag filled. */
 int proc_session_open(struct proc_session *ses, const char *path,
 		      const struct sym_config *cfg);
+/* Same over a reader the caller opened (pd_reader_open_fd): the session
+ * takes it and frees it at proc_session_close. r NULL (the open failed)
+ * gives -EINVAL, with ses->diag empty, and a session safe to close. */
+int proc_session_attach(struct proc_session *ses, struct pd_reader *r,
+			const struct sym_config *cfg);
 /* Replay all records; returns 0, the callback's non-zero value, or
  * negative (diag). Damage is not an error: see proc_session_damage. */
 int proc_session_run(struct proc_session *ses, proc_sample_fn fn, void *ctx);

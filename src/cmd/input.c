@@ -1,0 +1,57 @@
+/* input: open an input once, tell its format, read it (see input.h). */
+#include "cmd/input.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int cmd_input_open(struct cmd_input *in, const char *path)
+{
+	memset(in, 0, sizeof(*in));
+	in->path = path ? path : "-";
+	int rc = lines_open(&in->lr, in->path);
+	if (rc < 0) {
+		diag_error("%s: %s", in->path, strerror(-rc));
+		return 1;
+	}
+	in->name = in->lr.name;
+	struct stat st;
+	if (fstat(in->lr.fd, &st) == 0) {
+		in->dir = S_ISDIR(st.st_mode);
+		in->regular = S_ISREG(st.st_mode);
+	}
+	return 0;
+}
+
+size_t cmd_input_peek(struct cmd_input *in, size_t n, const char **data)
+{
+	if (in->dir) {
+		*data = "";
+		return 0;
+	}
+	return lines_peek(&in->lr, data, n);
+}
+
+bool cmd_input_is_perfdata(struct cmd_input *in)
+{
+	const char *p;
+	if (in->dir)
+		return true;
+	return cmd_input_peek(in, 8, &p) == 8 &&
+	       (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "2ELIFREP", 8) == 0);
+}
+
+struct pd_reader *cmd_input_reader(struct cmd_input *in, struct diag *d)
+{
+	if (in->dir)
+		return pd_reader_open(in->path, d);
+	const char *head;
+	size_t n = lines_buffered(&in->lr, &head);
+	return pd_reader_open_fd(in->lr.fd, head, n, in->name, d);
+}
+
+void cmd_input_close(struct cmd_input *in)
+{
+	if (in->lr.buf)
+		lines_close(&in->lr);
+}

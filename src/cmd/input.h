@@ -1,0 +1,46 @@
+/*
+ * input: one input file of a command that reads text or perf.data (fold,
+ * heatmap). Stage: command helpers. The path is opened once; its first
+ * bytes tell the format, and the same open file is then read as what it
+ * is, those bytes included, so a pipe (a FIFO, <(...), /dev/stdin,
+ * standard input) reads exactly as the same bytes in a file do, and a
+ * FIFO whose writer has gone is never opened a second time. A directory
+ * is perf record --threads output (DIR/data, DIR/data.N), read by path.
+ * Ownership: the path is borrowed (argv); a reader from
+ * cmd_input_reader is the caller's, and must be freed before
+ * cmd_input_close closes the file it reads.
+ */
+#ifndef SCORCH_CMD_INPUT_H
+#define SCORCH_CMD_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "base/lines.h"
+#include "perfdata/reader.h"
+
+struct cmd_input {
+	struct lines lr;      /* the open file (not for a directory) */
+	const char *path;     /* as given; "-" is standard input */
+	const char *name;     /* for messages: the path, or "<stdin>" */
+	bool dir;             /* a directory: perf record --threads output */
+	bool regular;         /* a regular file (may be read again by path) */
+};
+
+/* Open path (NULL or "-": standard input). Returns 0, or 1 after
+ * printing "PATH: reason". */
+int cmd_input_open(struct cmd_input *in, const char *path);
+/* Up to n of the first bytes, read ahead without consuming them (fewer
+ * only at the end of the input); none for a directory. */
+size_t cmd_input_peek(struct cmd_input *in, size_t n, const char **data);
+/* A directory, or bytes that start with the perf.data magic (either
+ * byte order). Reads ahead 8 bytes. */
+bool cmd_input_is_perfdata(struct cmd_input *in);
+/* A perf.data reader over the input from its first byte (see
+ * pd_reader_open_fd), or NULL with d filled. Only before any line was
+ * read from in->lr. */
+struct pd_reader *cmd_input_reader(struct cmd_input *in, struct diag *d);
+void cmd_input_close(struct cmd_input *in);
+
+#endif
