@@ -20,44 +20,39 @@ struct lines {
 	uint32_t *ids;              /* name ids of every path, back to back */
 	size_t nids, ids_cap;
 	size_t *off;                /* per line: its path is ids[off[i], off[i+1]) */
-	uint32_t *node;             /* per line: the node it came from */
+	uint32_t *stack;            /* per line: the stack it came from */
 	size_t n;
-	uint32_t *frames;           /* scratch: one stack's frames, leaf first */
-	size_t frames_cap;
 };
 
-static void path_of(struct lines *l, const struct profile *p, uint32_t node)
+static void path_of(struct lines *l, const struct profile *p, uint32_t stack)
 {
-	size_t n = 0;
-	for (uint32_t v = node; v != 0; v = p->nodes[v].parent) {
-		XGROW(l->frames, l->frames_cap, n + 1);
-		l->frames[n++] = p->nodes[v].frame;
-	}
+	size_t n;
+	const uint32_t *frames = profile_stack_frames(p, stack, &n);
 	const struct prof_frames *fs = &p->frames;
-	bool java = n > 0 && prof_frames_get(fs, l->frames[n - 1])->kind == PROF_FRAME_COMM &&
-		    prof_names_java(l->nm, fs, l->frames[n - 1]);
-	for (size_t i = n; i-- > 0;) {
+	bool java = n > 0 && prof_frames_get(fs, frames[0])->kind == PROF_FRAME_COMM &&
+		    prof_names_java(l->nm, fs, frames[0]);
+	for (size_t i = 0; i < n; i++) {
 		const uint32_t *ids;
-		size_t k = prof_names_of(l->nm, fs, l->frames[i], java, &ids);
+		size_t k = prof_names_of(l->nm, fs, frames[i], java, &ids);
 		XGROW(l->ids, l->ids_cap, l->nids + k);
 		memcpy(l->ids + l->nids, ids, k * sizeof(*ids));
 		l->nids += k;
 	}
 }
 
-/* Paths of the nodes for which keep says so (keep NULL: samples > 0). */
+/* Paths of the stacks for which keep says so (keep NULL: samples > 0). */
 static void collect(struct lines *l, const struct profile *p, const uint8_t *keep)
 {
-	size_t count = 0;
-	for (size_t i = 0; i < p->nnodes; i++)
-		count += keep ? keep[i] : p->nodes[i].samples > 0;
+	size_t count = 0, n = profile_stacks(p);
+	for (size_t i = 0; i < n; i++)
+		count += keep ? keep[i] : p->counts[i].samples > 0;
 	l->off = xreallocarray(NULL, count + 1, sizeof(*l->off));
-	l->node = xreallocarray(NULL, count ? count : 1, sizeof(*l->node));
-	for (size_t i = 0; i < p->nnodes; i++) {
-		if (!(keep ? keep[i] : p->nodes[i].samples > 0))
+	l->stack = xreallocarray(NULL, count ? count : 1, sizeof(*l->stack));
+	for (size_t i = 0; i < n; i++) {
+		if (!(keep ? keep[i] : p->counts[i].samples > 0))
 			continue;
 		l->off[l->n] = l->nids;
-		l->node[l->n++] = (uint32_t)i;
+		l->stack[l->n++] = (uint32_t)i;
 		path_of(l, p, (uint32_t)i);
 	}
 	l->off[l->n] = l->nids;
@@ -67,8 +62,7 @@ static void lines_release(struct lines *l)
 {
 	free(l->ids);
 	free(l->off);
-	free(l->node);
-	free(l->frames);
+	free(l->stack);
 }
 
 /* A cursor over the joined text of a path, byte by byte. */
@@ -166,7 +160,7 @@ static bool same_text(const struct lines *l, size_t a, size_t b)
 			 l->ids + l->off[b], l->off[b + 1] - l->off[b]) == 0;
 }
 
-/* Lines in order, runs of equal text summed; cols weight arrays by node
+/* Lines in order, runs of equal text summed; cols weight arrays by stack
  * (ncols of them). flush, when given, empties out now and then. */
 static int write_lines(struct lines *l, const uint64_t *const *cols, int ncols,
 		       struct strbuf *out, FILE *f)
@@ -178,7 +172,7 @@ static int write_lines(struct lines *l, const uint64_t *const *cols, int ncols,
 		size_t j = i;
 		for (; j < l->n && same_text(l, ord[i], ord[j]); j++)
 			for (int c = 0; c < ncols; c++)
-				sum[c] = sat_add(sum[c], cols[c][l->node[ord[j]]]);
+				sum[c] = sat_add(sum[c], cols[c][l->stack[ord[j]]]);
 		add_text(l, ord[i], out);
 		for (int c = 0; c < ncols; c++)
 			sb_addf(out, " %llu", (unsigned long long)sum[c]);
@@ -194,11 +188,12 @@ static int write_lines(struct lines *l, const uint64_t *const *cols, int ncols,
 	return rc;
 }
 
-static uint64_t *node_weights(const struct profile *p)
+static uint64_t *stack_weights(const struct profile *p)
 {
-	uint64_t *w = xreallocarray(NULL, p->nnodes, sizeof(*w));
-	for (size_t i = 0; i < p->nnodes; i++)
-		w[i] = p->nodes[i].weight;
+	size_t n = profile_stacks(p);
+	uint64_t *w = xreallocarray(NULL, n ? n : 1, sizeof(*w));
+	for (size_t i = 0; i < n; i++)
+		w[i] = p->counts[i].weight;
 	return w;
 }
 
@@ -207,7 +202,7 @@ static int fold_write(const struct profile *p, struct prof_names *nm,
 {
 	struct lines l = { .nm = nm };
 	collect(&l, p, NULL);
-	uint64_t *w = node_weights(p);
+	uint64_t *w = stack_weights(p);
 	const uint64_t *cols[1] = { w };
 	int rc = write_lines(&l, cols, 1, out, f);
 	free(w);
@@ -233,15 +228,15 @@ int profile_fold_write(const struct profile *p, struct prof_names *nm, FILE *f)
 	return rc;
 }
 
-/* One side of a diff: its weights and kept flags on the merged nodes. */
+/* One side of a diff: its weights and kept flags on the merged stacks. */
 static void diff_side(const struct profile *side, const uint32_t *map,
 		      uint64_t *w, uint8_t *keep)
 {
-	for (size_t i = 0; i < side->nnodes; i++) {
-		const struct prof_node *n = &side->nodes[i];
-		if (!n->samples)
+	for (size_t i = 0; i < profile_stacks(side); i++) {
+		const struct prof_counts *c = &side->counts[i];
+		if (!c->samples)
 			continue;
-		w[map[i]] = sat_add(w[map[i]], n->weight);
+		w[map[i]] = sat_add(w[map[i]], c->weight);
 		keep[map[i]] = 1;
 	}
 }
@@ -254,9 +249,10 @@ void profile_diff_write_sb(const struct profile *a, const struct profile *b,
 	uint32_t *ma, *mb;
 	profile_merge(&m, a, &ma);
 	profile_merge(&m, b, &mb);
-	uint64_t *wa = xcalloc(m.nnodes, sizeof(*wa));
-	uint64_t *wb = xcalloc(m.nnodes, sizeof(*wb));
-	uint8_t *keep = xcalloc(m.nnodes, 1);
+	size_t n = profile_stacks(&m) ? profile_stacks(&m) : 1;
+	uint64_t *wa = xcalloc(n, sizeof(*wa));
+	uint64_t *wb = xcalloc(n, sizeof(*wb));
+	uint8_t *keep = xcalloc(n, 1);
 	diff_side(a, ma, wa, keep);
 	diff_side(b, mb, wb, keep);
 	struct prof_names nm;

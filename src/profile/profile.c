@@ -1,8 +1,7 @@
 /*
- * profile: stacks as a tree of frame ids, sample counts, per-sample rows
- * (see profile.h). Stage: profile. Key invariant: a (parent, frame) pair
- * has exactly one node, and a node's id is above its parent's, so
- * walking ids upward visits parents first.
+ * profile: stacks as arrays of frame ids, sample counts, per-sample rows
+ * (see profile.h). Stage: profile. Key invariant: a sequence of frame
+ * ids has exactly one stack id; counts[id] exists for every stack.
  */
 #include "profile/profile.h"
 
@@ -16,24 +15,17 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static void add_root(struct profile *p)
-{
-	XGROW(p->nodes, p->cap, 1);
-	p->nodes[0] = (struct prof_node){ PROF_NONE, PROF_NONE, 0, 0 };
-	p->nnodes = 1;
-}
-
 void profile_init(struct profile *p, unsigned columns)
 {
 	memset(p, 0, sizeof(*p));
 	prof_frames_init(&p->frames);
+	hmap_init(&p->stacks);
 	p->rows.mask = columns;
-	add_root(p);
 }
 
 static void rows_release(struct prof_rows *r)
 {
-	free(r->node);
+	free(r->stack);
 	free(r->weight);
 	free(r->time);
 	free(r->pid);
@@ -45,50 +37,48 @@ void profile_release(struct profile *p)
 {
 	unsigned columns = p->rows.mask;
 	prof_frames_release(&p->frames);
-	free(p->nodes);
-	u64map_release(&p->children);
+	hmap_release(&p->stacks);
+	free(p->counts);
 	rows_release(&p->rows);
 	profile_init(p, columns);
 }
 
-uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t frame)
-{
-	bool added;
-	uint64_t *v = u64map_put(&p->children, (uint64_t)parent << 32 | frame, &added);
-	if (!added)
-		return (uint32_t)*v;
-	if (p->nnodes >= PROF_MAX_IDS)
-		xreallocarray(NULL, SIZE_MAX, 2); /* dies: see profile.h */
-	XGROW(p->nodes, p->cap, p->nnodes + 1);
-	uint32_t id = (uint32_t)p->nnodes++;
-	p->nodes[id] = (struct prof_node){ parent, frame, 0, 0 };
-	*v = id;
-	return id;
-}
-
 uint32_t profile_stack(struct profile *p, const uint32_t *frames, size_t n)
 {
-	uint32_t node = 0;
-	for (size_t i = 0; i < n; i++)
-		node = profile_child(p, node, frames[i]);
-	return node;
+	if (n > SIZE_MAX / 8)
+		xreallocarray(NULL, SIZE_MAX, 2); /* dies: see profile.h */
+	bool added;
+	size_t id = hmap_put(&p->stacks, frames, n * sizeof(*frames), &added);
+	if (id >= PROF_MAX_IDS)
+		xreallocarray(NULL, SIZE_MAX, 2);
+	if (added) {
+		XGROW(p->counts, p->counts_cap, id + 1);
+		p->counts[id] = (struct prof_counts){ 0, 0 };
+	}
+	return (uint32_t)id;
 }
 
-void profile_add_many(struct profile *p, uint32_t node, uint64_t samples,
+const uint32_t *profile_stack_frames(const struct profile *p, uint32_t stack,
+				     size_t *n)
+{
+	const struct hmap_entry *e = &p->stacks.entries[stack];
+	*n = e->len / sizeof(uint32_t);
+	return (const uint32_t *)(const void *)e->key; /* arena: 8-aligned */
+}
+
+void profile_add_many(struct profile *p, uint32_t stack, uint64_t samples,
 		      uint64_t weight)
 {
-	struct prof_node *nd = &p->nodes[node];
-	if (!nd->samples && samples)
-		p->stacks++;
-	nd->samples = sat_add(nd->samples, samples);
-	nd->weight = sat_add(nd->weight, weight);
+	struct prof_counts *c = &p->counts[stack];
+	c->samples = sat_add(c->samples, samples);
+	c->weight = sat_add(c->weight, weight);
 	p->samples = sat_add(p->samples, samples);
 	p->weight = sat_add(p->weight, weight);
 }
 
-void profile_add(struct profile *p, uint32_t node, uint64_t weight)
+void profile_add(struct profile *p, uint32_t stack, uint64_t weight)
 {
-	profile_add_many(p, node, 1, weight);
+	profile_add_many(p, stack, 1, weight);
 }
 
 static void rows_grow(struct prof_rows *r)
@@ -96,7 +86,7 @@ static void rows_grow(struct prof_rows *r)
 	if (r->n < r->cap)
 		return;
 	size_t cap = r->cap ? r->cap * 2 : 4096;
-	r->node = xreallocarray(r->node, cap, sizeof(*r->node));
+	r->stack = xreallocarray(r->stack, cap, sizeof(*r->stack));
 	r->weight = xreallocarray(r->weight, cap, sizeof(*r->weight));
 	if (r->mask & PROF_COL_TIME)
 		r->time = xreallocarray(r->time, cap, sizeof(*r->time));
@@ -109,12 +99,12 @@ static void rows_grow(struct prof_rows *r)
 	r->cap = cap;
 }
 
-static void rows_add(struct prof_rows *r, uint32_t node, uint64_t weight,
+static void rows_add(struct prof_rows *r, uint32_t stack, uint64_t weight,
 		     const struct prof_sample *s)
 {
 	rows_grow(r);
 	size_t i = r->n++;
-	r->node[i] = node;
+	r->stack[i] = stack;
 	r->weight[i] = weight;
 	if (r->time)
 		r->time[i] = s->time;
@@ -126,20 +116,12 @@ static void rows_add(struct prof_rows *r, uint32_t node, uint64_t weight,
 		r->cpu[i] = s->cpu;
 }
 
-void profile_sample(struct profile *p, uint32_t node, uint64_t weight,
+void profile_sample(struct profile *p, uint32_t stack, uint64_t weight,
 		    const struct prof_sample *s)
 {
-	profile_add(p, node, weight);
+	profile_add(p, stack, weight);
 	if (p->rows.mask)
-		rows_add(&p->rows, node, weight, s);
-}
-
-size_t profile_depth(const struct profile *p, uint32_t node)
-{
-	size_t d = 0;
-	for (; node != 0; node = p->nodes[node].parent)
-		d++;
-	return d;
+		rows_add(&p->rows, stack, weight, s);
 }
 
 static uint32_t *ids_new(size_t n)
@@ -161,7 +143,7 @@ static uint32_t *merge_frames(struct profile *dst, const struct profile *src)
 }
 
 static void merge_rows(struct profile *dst, const struct profile *src,
-		       const uint32_t *nodes)
+		       const uint32_t *stacks)
 {
 	const struct prof_rows *r = &src->rows;
 	if (!dst->rows.mask)
@@ -169,27 +151,32 @@ static void merge_rows(struct profile *dst, const struct profile *src,
 	for (size_t i = 0; i < r->n; i++) {
 		struct prof_sample s = { r->time ? r->time[i] : 0, r->pid ? r->pid[i] : 0,
 					 r->tid ? r->tid[i] : 0, r->cpu ? r->cpu[i] : 0 };
-		rows_add(&dst->rows, nodes[r->node[i]], r->weight[i], &s);
+		rows_add(&dst->rows, stacks[r->stack[i]], r->weight[i], &s);
 	}
 }
 
 void profile_merge(struct profile *dst, const struct profile *src, uint32_t **map)
 {
 	uint32_t *frames = merge_frames(dst, src);
-	uint32_t *nodes = ids_new(src->nnodes);
-	nodes[0] = 0;
-	for (size_t i = 1; i < src->nnodes; i++) { /* parents come first */
-		const struct prof_node *n = &src->nodes[i];
-		nodes[i] = profile_child(dst, nodes[n->parent], frames[n->frame]);
-		if (n->samples || n->weight)
-			profile_add_many(dst, nodes[i], n->samples, n->weight);
+	size_t n = profile_stacks(src);
+	uint32_t *stacks = ids_new(n);
+	uint32_t *ids = NULL;
+	size_t ids_cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const uint32_t *f = profile_stack_frames(src, (uint32_t)i, &len);
+		XGROW(ids, ids_cap, len + 1);
+		for (size_t k = 0; k < len; k++)
+			ids[k] = frames[f[k]];
+		stacks[i] = profile_stack(dst, ids, len);
+		const struct prof_counts *c = &src->counts[i];
+		profile_add_many(dst, stacks[i], c->samples, c->weight);
 	}
-	if (src->nodes[0].samples)
-		profile_add_many(dst, 0, src->nodes[0].samples, src->nodes[0].weight);
-	merge_rows(dst, src, nodes);
+	merge_rows(dst, src, stacks);
+	free(ids);
 	free(frames);
 	if (map)
-		*map = nodes;
+		*map = stacks;
 	else
-		free(nodes);
+		free(stacks);
 }

@@ -406,36 +406,36 @@ UNIT_TEST(profile_rows_only_when_asked)
 	profile_init(&p, 0);
 	struct prof_frame_desc d = { .kind = PROF_FRAME_TEXT, .name = "f", .name_len = 1 };
 	uint32_t f = prof_frames_intern(&p.frames, &d);
-	uint32_t node = profile_stack(&p, &f, 1);
+	uint32_t st = profile_stack(&p, &f, 1);
 	struct prof_sample s = { 100, 1, 2, 3 };
 	for (int i = 0; i < 10000; i++)
-		profile_sample(&p, node, 1, &s);
-	CHECK(p.rows.n == 0 && !p.rows.node && !p.rows.time);
-	CHECK(p.samples == 10000 && p.nodes[node].samples == 10000 && p.stacks == 1);
+		profile_sample(&p, st, 1, &s);
+	CHECK(p.rows.n == 0 && !p.rows.stack && !p.rows.time);
+	CHECK(p.samples == 10000 && p.counts[st].samples == 10000 && profile_stacks(&p) == 1);
 	profile_release(&p);
 
 	profile_init(&p, PROF_COL_TIME | PROF_COL_CPU);
 	f = prof_frames_intern(&p.frames, &d);
-	node = profile_stack(&p, &f, 1);
+	st = profile_stack(&p, &f, 1);
 	for (int i = 0; i < 5000; i++) {
 		s.time = (uint64_t)i * 1000;
 		s.cpu = (uint32_t)i % 4;
-		profile_sample(&p, node, 2, &s);
+		profile_sample(&p, st, 2, &s);
 	}
 	CHECK(p.rows.n == 5000 && p.rows.time && p.rows.cpu && !p.rows.pid && !p.rows.tid);
-	CHECK(p.rows.time[4999] == 4999000 && p.rows.cpu[7] == 3 && p.rows.node[10] == node);
+	CHECK(p.rows.time[4999] == 4999000 && p.rows.cpu[7] == 3 && p.rows.stack[10] == st);
 	CHECK(p.weight == 10000);
 	struct profile q;
 	profile_init(&q, PROF_COL_TIME);
 	uint32_t *map;
 	profile_merge(&q, &p, &map);
-	CHECK(q.rows.n == 5000 && q.rows.time[123] == 123000 && q.rows.node[0] == map[node]);
+	CHECK(q.rows.n == 5000 && q.rows.time[123] == 123000 && q.rows.stack[0] == map[st]);
 	free(map);
 	profile_release(&q);
 	profile_release(&p);
 }
 
-UNIT_TEST(profile_tree_shares_prefixes)
+UNIT_TEST(profile_stacks_by_frame_ids)
 {
 	struct profile p;
 	profile_init(&p, 0);
@@ -446,15 +446,18 @@ UNIT_TEST(profile_tree_shares_prefixes)
 		f[i] = prof_frames_intern(&p.frames, &d);
 	}
 	uint32_t abc = profile_stack(&p, f, 3), ab = profile_stack(&p, f, 2);
-	CHECK(p.nnodes == 4 && profile_depth(&p, abc) == 3 && p.nodes[abc].parent == ab);
-	CHECK(profile_stack(&p, f, 3) == abc && profile_stack(&p, f, 0) == 0);
-	profile_add(&p, 0, 4); /* an empty stack folds to " 4", as the table */
+	uint32_t none = profile_stack(&p, f, 0);
+	size_t n;
+	const uint32_t *back = profile_stack_frames(&p, abc, &n);
+	CHECK(n == 3 && back[0] == f[0] && back[2] == f[2]);
+	CHECK(profile_stack(&p, f, 3) == abc && abc != ab && profile_stacks(&p) == 3);
+	profile_add(&p, none, 4); /* an empty stack folds to " 4", as the table */
 	profile_add(&p, ab, 1);
 	struct prof_names nm;
 	struct collapse_opts o = COLLAPSE_OPTS_INIT;
 	prof_names_init(&nm, &o);
 	struct strbuf out = SB_INIT;
-	profile_fold_write_sb(&p, &nm, &out);
+	profile_fold_write_sb(&p, &nm, &out); /* abc: interned, never added */
 	CHECK_EQ_STR(out.buf, " 4\na;b 1\n");
 	sb_release(&out);
 	prof_names_release(&nm);
