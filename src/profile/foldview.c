@@ -47,6 +47,7 @@ static void collect(struct lines *l, const struct profile *p, const uint8_t *kee
 	for (size_t i = 0; i < n; i++)
 		count += keep ? keep[i] : p->counts[i].samples > 0;
 	l->off = xreallocarray(NULL, count + 1, sizeof(*l->off));
+	XGROW(l->ids, l->ids_cap, 1); /* never NULL: paths may all be empty */
 	l->stack = xreallocarray(NULL, count ? count : 1, sizeof(*l->stack));
 	for (size_t i = 0; i < n; i++) {
 		if (!(keep ? keep[i] : p->counts[i].samples > 0))
