@@ -81,6 +81,32 @@ void profile_add(struct profile *p, uint32_t stack, uint64_t weight)
 	profile_add_many(p, stack, 1, weight);
 }
 
+uint32_t profile_add_folded(struct profile *p, const char *stack, size_t len,
+			    uint64_t samples, uint64_t weight)
+{
+	uint32_t small[64] = { 0 }, *ids = small;
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += stack[i] == ';';
+	if (n > 64)
+		ids = xreallocarray(NULL, n, sizeof(*ids));
+	const char *s = stack, *end = stack + len;
+	for (size_t k = 0; k < n; k++) {
+		const char *semi = memchr(s, ';', (size_t)(end - s));
+		const char *stop = semi ? semi : end;
+		struct prof_frame_desc d = { .kind = PROF_FRAME_TEXT, .name = s,
+					     .name_len = (size_t)(stop - s) };
+		ids[k] = prof_frames_intern(&p->frames, &d);
+		s = stop + 1;
+	}
+	/* "" is one empty frame here but no frame in a table: both join to "" */
+	uint32_t id = profile_stack(p, ids, len ? n : 0);
+	profile_add_many(p, id, samples, weight);
+	if (ids != small)
+		free(ids);
+	return id;
+}
+
 static void rows_grow(struct prof_rows *r)
 {
 	if (r->n < r->cap)

@@ -121,6 +121,14 @@ void profile_sample(struct profile *p, uint32_t stack, uint64_t weight,
 void profile_add_many(struct profile *p, uint32_t stack, uint64_t samples,
 		      uint64_t weight);
 
+/* One folded stack "a;b;c" (len bytes, not NUL-terminated) as TEXT
+ * frames, split at every ';', with samples and summed weight: how a
+ * stack_table or a folded file enters the model (the text joins back to
+ * the same bytes, so the folded view writes what the table wrote).
+ * Returns the stack id. */
+uint32_t profile_add_folded(struct profile *p, const char *stack, size_t len,
+			    uint64_t samples, uint64_t weight);
+
 /* Add every frame, stack and row of src to dst. When map is not NULL it
  * gets src's stack ids mapped to dst's (profile_stacks(src) entries; the
  * caller frees). src is unchanged. */

@@ -463,3 +463,43 @@ UNIT_TEST(profile_stacks_by_frame_ids)
 	prof_names_release(&nm);
 	profile_release(&p);
 }
+
+UNIT_TEST(profile_add_folded_round_trip)
+{
+	uint64_t seed = 4242;
+	int bad = 0;
+	struct collapse_opts o = COLLAPSE_OPTS_INIT;
+	for (int c = 0; c < 100; c++) {
+		struct profile scratch, p;
+		profile_init(&scratch, 0);
+		profile_init(&p, 0);
+		struct stack_table t = STACK_TABLE_INIT;
+		random_table(&seed, &scratch, &t);
+		for (size_t id = 0; id < stack_table_count(&t); id++) {
+			size_t len;
+			const char *k = stack_table_key(&t, id, &len);
+			profile_add_folded(&p, k, len, 1, stack_table_value(&t, id));
+		}
+		struct strbuf want = SB_INIT, got = SB_INIT;
+		stack_table_write_sb(&t, &want);
+		struct prof_names nm;
+		prof_names_init(&nm, &o);
+		profile_fold_write_sb(&p, &nm, &got);
+		if ((strcmp(want.buf, got.buf) != 0 || p.weight != t.total) && bad++ == 0)
+			first_difference(want.buf, got.buf);
+		prof_names_release(&nm);
+		sb_release(&want);
+		sb_release(&got);
+		stack_table_release(&t);
+		profile_release(&scratch);
+		profile_release(&p);
+	}
+	CHECK(bad == 0);
+	struct profile p;
+	profile_init(&p, 0);
+	uint32_t a = profile_add_folded(&p, "x;;y", 4, 1, 1);
+	size_t n;
+	profile_stack_frames(&p, a, &n);
+	CHECK(n == 3 && profile_add_folded(&p, "x;;y", 4, 1, 1) == a && p.counts[a].samples == 2);
+	profile_release(&p);
+}
