@@ -9,8 +9,9 @@
  * 12 and up: unknown) and an address byte.
  * Checks: the folded text equals the reference's byte for byte; lines
  * are strictly increasing bytewise; totals match the samples added;
- * a profile merged from two halves writes the same text; rows exist
- * exactly when asked.
+ * a profile merged from two halves writes the same text; the reference
+ * table's stacks read back with profile_add_folded write the same text;
+ * rows exist exactly when asked.
  */
 #include "profile/profile.h"
 
@@ -202,6 +203,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fail("sample totals or rows", NULL, NULL);
 	if (!code && p.weight != r.table.total)
 		fail("weight total", NULL, NULL);
+	if (!code) { /* the table's stacks back in as folded text */
+		struct profile t;
+		profile_init(&t, 0);
+		for (size_t id = 0; id < stack_table_count(&r.table); id++) {
+			size_t len;
+			const char *k = stack_table_key(&r.table, id, &len);
+			profile_add_folded(&t, k, len, 1, stack_table_value(&r.table, id));
+		}
+		struct prof_names nt;
+		prof_names_init(&nt, &o);
+		sb_reset(&merged);
+		profile_fold_write_sb(&t, &nt, &merged);
+		if (strcmp(merged.buf, want.buf) != 0)
+			fail("profile_add_folded of the table differs", &want, &merged);
+		prof_names_release(&nt);
+		profile_release(&t);
+		sb_reset(&merged);
+	}
 	profile_merge(&half[0], &half[1], NULL);
 	struct prof_names nm2;
 	prof_names_init(&nm2, &o);
