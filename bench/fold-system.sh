@@ -60,7 +60,7 @@ samples=$(perf report -i "$file" --stats 2>/dev/null | awk '$1 == "SAMPLE" { pri
 forks=$(perf report -i "$file" --stats 2>/dev/null | awk '$1 == "FORK" { print $3; exit }')
 echo "file: $file ($(( $(stat -c %s "$file") / 1048576 )) MB, ${samples:-?} samples, ${forks:-?} FORK events)"
 [ "${samples:-0}" -ge 200000 ] && [ "${forks:-0}" -ge 10000 ] ||
-	echo "# below the full size (>= 200k samples, >= 10k processes): SECS=$SECS"
+	echo "# below the full size (>= 200k samples, >= 10k FORK events): record anew with a larger SECS (150 on 2 cores)"
 
 # timed NAME OUT CMD...: one run; appends "cpu-seconds peak-KB" to $work/NAME
 timed() {
@@ -98,7 +98,11 @@ r_cpu=$(median report 1) r_rss=$(median report 2)
 row "perf report -g folded" "$r_cpu" "$r_rss"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a <= 0) a = 0.01; printf "%.1fx", b / a }'; }
 echo
-echo "pipeline / scorch fold CPU:     $(ratio "$s_cpu" "$p_cpu") (goal >= 50x)"
+if [ -n "$collapse" ]; then
+	echo "pipeline / scorch fold CPU:     $(ratio "$s_cpu" "$p_cpu") (goal >= 50x)"
+else
+	echo "perf script / scorch fold CPU:  $(ratio "$s_cpu" "$p_cpu") (perf script alone)"
+fi
 echo "perf report / scorch fold CPU:  $(ratio "$s_cpu" "$r_cpu") (goal >= 8x)"
 echo "scorch fold peak RSS:           $(( s_rss / 1024 )) MiB (goal <= 64 MiB)"
 if [ -n "$collapse" ]; then
