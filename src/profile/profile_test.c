@@ -5,6 +5,7 @@
  * same samples printed as `perf script` text and folded by the
  * stacks/collapse_perf parser into a stacks/table, written sorted.
  */
+#include "profile/collect.h"
 #include "profile/profile.h"
 #include "unit.h"
 
@@ -502,4 +503,65 @@ UNIT_TEST(profile_add_folded_round_trip)
 	profile_stack_frames(&p, a, &n);
 	CHECK(n == 3 && profile_add_folded(&p, "x;;y", 4, 1, 1) == a && p.counts[a].samples == 2);
 	profile_release(&p);
+}
+
+/* Resolved frames as a session gives them, named as perf script prints
+ * them ("sym (dso)", "[unknown] (dso)", "name (inlined)"). */
+UNIT_TEST(profile_desc_of_frame_names_as_perf_script)
+{
+	enum { NS = sizeof(syms) / sizeof(*syms), ND = sizeof(dsos) / sizeof(*dsos) };
+	static struct sym_entry ents[NS];
+	static struct sym_dso objs[ND];
+	for (size_t i = 0; i < NS; i++)
+		ents[i].name = syms[i];
+	for (size_t j = 0; j < ND; j++) {
+		objs[j].name = dsos[j];
+		objs[j].kind = dsos[j] && strstr(dsos[j], "perf-") ? SYM_DSO_JIT : SYM_DSO_USER;
+	}
+	uint64_t seed = 99;
+	int bad = 0;
+	for (int c = 0; c < 64; c++) {
+		struct collapse_opts o;
+		random_opts(&seed, &o);
+		struct profile p;
+		profile_init(&p, 0);
+		struct strbuf text = SB_INIT, want = SB_INIT, got = SB_INIT;
+		struct prof_frame_desc d;
+		prof_desc_of_comm("java", 5, 6, &d);
+		uint32_t ids[2] = { prof_frames_intern(&p.frames, &d), 0 };
+		bool java = c % 2;
+		if (!java) {
+			prof_desc_of_comm("perf", 5, 6, &d);
+			ids[0] = prof_frames_intern(&p.frames, &d);
+		}
+		for (int k = 0; k < 40; k++) {
+			size_t si = rnd(&seed) % NS, dj = rnd(&seed) % ND;
+			struct proc_frame f = { 0 };
+			f.addr = rnd(&seed) % 0x10000;
+			f.kernel = rnd(&seed) % 2;
+			f.sym = syms[si] ? &ents[si] : NULL;
+			f.dso = dsos[dj] ? &objs[dj] : NULL;
+			if (syms[si] && rnd(&seed) % 6 == 0)
+				f.inline_name = syms[si];
+			sb_addf(&text, "%s 5/6 1.0: 1 cycles:\n\t%16llx %s (%s)\n\n",
+				java ? "java" : "perf", (unsigned long long)f.addr,
+				f.inline_name ? f.inline_name : f.sym ? f.sym->name : "[unknown]",
+				f.inline_name ? "inlined" : f.dso ? f.dso->name : "[unknown]");
+			prof_desc_of_frame(&f, &d);
+			ids[1] = prof_frames_intern(&p.frames, &d);
+			profile_add(&p, profile_stack(&p, ids, 2), 1);
+		}
+		oracle(&o, &text, &want);
+		struct prof_names nm;
+		prof_names_init(&nm, &o);
+		profile_fold_write_sb(&p, &nm, &got);
+		if (strcmp(want.buf, got.buf) != 0 && bad++ == 0)
+			first_difference(want.buf, got.buf);
+		prof_names_release(&nm);
+		profile_release(&p);
+		sb_release(&text);
+		sb_release(&want);
+		sb_release(&got);
+	}
+	CHECK(bad == 0);
 }
