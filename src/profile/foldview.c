@@ -21,6 +21,9 @@ struct lines {
 	size_t nids, ids_cap;
 	size_t *off;                /* per line: its path is ids[off[i], off[i+1]) */
 	uint32_t *stack;            /* per line: the stack it came from */
+	uint64_t *head;             /* per line: its first 8 bytes, big endian,
+				     * 0-padded: orders lines as their texts
+				     * do, except where equal (see heads) */
 	size_t n;
 };
 
@@ -64,6 +67,7 @@ static void lines_release(struct lines *l)
 	free(l->ids);
 	free(l->off);
 	free(l->stack);
+	free(l->head);
 }
 
 /* A cursor over the joined text of a path, byte by byte. */
@@ -119,10 +123,37 @@ static int cmp_paths(const struct prof_names *nm, const uint32_t *a, size_t na,
 	}
 }
 
+/* The first 8 bytes of each line's text as a number: a shorter text
+ * (padded with 0) sorts before the texts it starts, and real bytes
+ * compare as bytes, so unequal heads order lines as their texts; equal
+ * heads (a real 0 byte, or a common start of 8 bytes) leave it to
+ * cmp_paths. Most comparisons of a sort end here. */
+static void heads(struct lines *l)
+{
+	l->head = xreallocarray(NULL, l->n ? l->n : 1, sizeof(*l->head));
+	for (size_t i = 0; i < l->n; i++) {
+		struct jcur c = { l->nm, l->ids + l->off[i], l->off[i + 1] - l->off[i],
+				  0, NULL, 0, 0 };
+		jcur_load(&c);
+		uint64_t h = 0;
+		for (int k = 0; k < 8; k++) {
+			int b = jcur_next(&c);
+			h = h << 8 | (uint64_t)(b < 0 ? 0 : b);
+			if (b < 0) {
+				h <<= 8 * (7 - k);
+				break;
+			}
+		}
+		l->head[i] = h;
+	}
+}
+
 static int cmp_lines(const void *pa, const void *pb, void *ctx)
 {
 	const struct lines *l = ctx;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	if (l->head[a] != l->head[b])
+		return l->head[a] < l->head[b] ? -1 : 1;
 	int c = cmp_paths(l->nm, l->ids + l->off[a], l->off[a + 1] - l->off[a],
 			  l->ids + l->off[b], l->off[b + 1] - l->off[b]);
 	if (c)
@@ -135,6 +166,7 @@ static size_t *sorted_lines(struct lines *l)
 	size_t *ord = xreallocarray(NULL, l->n ? l->n : 1, sizeof(*ord));
 	for (size_t i = 0; i < l->n; i++)
 		ord[i] = i;
+	heads(l);
 	qsort_r(ord, l->n, sizeof(*ord), cmp_lines, l);
 	return ord;
 }
@@ -157,7 +189,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 static bool same_text(const struct lines *l, size_t a, size_t b)
 {
-	return cmp_paths(l->nm, l->ids + l->off[a], l->off[a + 1] - l->off[a],
+	return l->head[a] == l->head[b] && cmp_paths(l->nm, l->ids + l->off[a], l->off[a + 1] - l->off[a],
 			 l->ids + l->off[b], l->off[b + 1] - l->off[b]) == 0;
 }
 
