@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bench/fold-system.sh [FILE]: `scorch fold` on a system-wide recording,
+# side by side with the pipeline it replaces and with perf report.
+# Records FILE (default /tmp/scorch-bench-system.data) when missing:
+#   perf record -F 999 -a -g -- <fork-heavy workload for SECS seconds>
+# where the workload loops `find /usr -type f | xargs -n 4 md5sum` and
+# `gzip` of files of /usr/share (thousands of short processes). At the
+# full size (SECS=150 on a 2-core machine) that gives >= 200k samples and
+# >= 10k processes, the recording issue #13 measures; it prints both
+# counts so a small run says how far it is from that.
+# Then, RUNS times alternating (medians printed), CPU (user+sys) and
+# peak RSS of:
+#   scorch fold FILE
+#   perf script | stackcollapse-perf.pl   (two stages timed apart: CPU
+#                                          summed, peak RSS summed, as
+#                                          they run at once in a pipe)
+#   perf report -g folded                 (perf's own form: timed only)
+# and the ratios to scorch's (issue #13's goals: >= 50x the pipeline's
+# CPU, >= 8x perf report's, scorch's peak RSS <= 64 MiB).
+# Outputs: scorch fold against stackcollapse-perf.pl's (FLAMEGRAPH_DIR,
+# see bench/lib.sh; without it, against scorch fold of perf script's
+# text, and it says so); exit 1 when they differ.
+# Both sides resolve symbols from the live file system (perf record -N,
+# an empty --buildid-dir), so re-record after upgrading packages.
+# Environment: SCORCH (default ./scorch), SECS (default 150), RUNS
+# (default 3), FLAMEGRAPH_DIR.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+. "$here/lib.sh"
+SCORCH=${SCORCH:-$root/scorch}
+file=${1:-/tmp/scorch-bench-system.data}
+SECS=${SECS:-150}
+RUNS=${RUNS:-3}
+work=$(mktemp -d /tmp/scorch-bench-system.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/ids"   # an empty build-id cache: symbols from the files
+
+workload() {
+	cat > "$work/load.sh" <<'EOF'
+end=$(( $(date +%s) + $1 ))
+while [ "$(date +%s)" -lt "$end" ]; do
+	find /usr -type f -size -256k 2>/dev/null | head -n 20000 |
+		xargs -d '\n' -n 4 md5sum > /dev/null 2>&1
+	find /usr/share -type f -size -64k 2>/dev/null | head -n 2000 |
+		xargs -d '\n' -n 8 sh -c 'cat "$@" | gzip -1 > /dev/null' sh 2>/dev/null
+done
+EOF
+}
+
+if [ ! -s "$file" ]; then
+	command -v perf > /dev/null || { echo "perf not installed" >&2; exit 1; }
+	workload
+	echo "recording $file: perf record -F 999 -a -g, $SECS s of find | xargs md5sum and gzip..." >&2
+	perf record -q -N -F 999 -a -g -o "$file" -- bash "$work/load.sh" "$SECS" \
+		> /dev/null 2> "$work/record.log" || { cat "$work/record.log" >&2; exit 1; }
+fi
+cat "$file" > /dev/null
+samples=$(perf report -i "$file" --stats 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')
+forks=$(perf report -i "$file" --stats 2>/dev/null | awk '$1 == "FORK" { print $3; exit }')
+echo "file: $file ($(( $(stat -c %s "$file") / 1048576 )) MB, ${samples:-?} samples, ${forks:-?} FORK events)"
+[ "${samples:-0}" -ge 200000 ] && [ "${forks:-0}" -ge 10000 ] ||
+	echo "# below the full size (>= 200k samples, >= 10k FORK events): record anew with a larger SECS (150 on 2 cores)"
+
+# timed NAME OUT CMD...: one run; appends "cpu-seconds peak-KB" to $work/NAME
+timed() {
+	local name=$1 out=$2; shift 2
+	/usr/bin/time -f '%U %S %M' -o "$work/t" "$@" > "$out" 2> "$work/err.$name" ||
+		{ echo "$name failed:" >&2; tail -3 "$work/err.$name" >&2; exit 1; }
+	tail -1 "$work/t" | awk '{ print $1 + $2, $3 }' >> "$work/$name"
+}
+
+collapse=$(flamegraph_script stackcollapse-perf.pl) || collapse=
+for i in $(seq "$RUNS"); do
+	timed scorch "$work/fold.out" "$SCORCH" fold --buildid-dir "$work/ids" "$file"
+	timed script "$work/script.out" perf --buildid-dir "$work/ids" script -i "$file"
+	if [ -n "$collapse" ]; then
+		timed collapse "$work/ref.folded" perl "$collapse" "$work/script.out"
+	fi
+	timed report /dev/null perf --buildid-dir "$work/ids" report -i "$file" --stdio -g folded
+done
+
+# median NAME COLUMN: the median of a column (1 CPU, 2 RSS) over the runs
+median() { sort -n -k"$2","$2" "$work/$1" | awk -v c="$2" '{ v[NR] = $c }
+	END { print v[int((NR + 1) / 2)] }'; }
+row() { printf '%-40s %8.2f s CPU %9d KB peak RSS\n' "$1" "$2" "$3"; }
+s_cpu=$(median scorch 1) s_rss=$(median scorch 2)
+row "scorch fold" "$s_cpu" "$s_rss"
+p_cpu=$(median script 1) p_rss=$(median script 2)
+if [ -n "$collapse" ]; then
+	p_cpu=$(awk -v a="$p_cpu" -v b="$(median collapse 1)" 'BEGIN { print a + b }')
+	p_rss=$(( p_rss + $(median collapse 2) ))
+	row "perf script | stackcollapse-perf.pl" "$p_cpu" "$p_rss"
+else
+	row "perf script (no stackcollapse-perf.pl)" "$p_cpu" "$p_rss"
+fi
+r_cpu=$(median report 1) r_rss=$(median report 2)
+row "perf report -g folded" "$r_cpu" "$r_rss"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a <= 0) a = 0.01; printf "%.1fx", b / a }'; }
+echo
+if [ -n "$collapse" ]; then
+	echo "pipeline / scorch fold CPU:     $(ratio "$s_cpu" "$p_cpu") (goal >= 50x)"
+else
+	echo "perf script / scorch fold CPU:  $(ratio "$s_cpu" "$p_cpu") (perf script alone)"
+fi
+echo "perf report / scorch fold CPU:  $(ratio "$s_cpu" "$r_cpu") (goal >= 8x)"
+echo "scorch fold peak RSS:           $(( s_rss / 1024 )) MiB (goal <= 64 MiB)"
+if [ -n "$collapse" ]; then
+	compare "scorch fold against perf script | stackcollapse-perf.pl" "$work/ref.folded" "$work/fold.out"
+else
+	"$SCORCH" fold --format=perf-script "$work/script.out" > "$work/ref.folded" 2>/dev/null
+	compare "scorch fold against perf script | scorch fold (no stackcollapse-perf.pl)" "$work/ref.folded" "$work/fold.out"
+fi
+bench_exit

@@ -1,0 +1,307 @@
+/*
+ * frame: frames interned by identity, and their folded names (see
+ * frame.h). Stage: profile. Key invariant: a frame's names are what
+ * stackcollapse-perf.pl prints for the line `perf script` shows for it,
+ * decided from the fields; each (frame, java) is named once.
+ */
+#include "profile/frame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+/* ---- strings and frames ---- */
+
+static uint32_t check_id(size_t id)
+{
+	if (id >= PROF_MAX_IDS)
+		xreallocarray(NULL, SIZE_MAX, 2); /* dies: see frame.h, Failure */
+	return (uint32_t)id;
+}
+
+static uint32_t str_id(struct prof_frames *fs, const char *s, size_t len)
+{
+	if (!s)
+		return PROF_NONE;
+	return check_id(hmap_put(&fs->strs, s, len, NULL));
+}
+
+void prof_frames_init(struct prof_frames *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	hmap_init(&fs->strs);
+	hmap_init(&fs->keys);
+}
+
+void prof_frames_release(struct prof_frames *fs)
+{
+	hmap_release(&fs->strs);
+	hmap_release(&fs->keys);
+	free(fs->v);
+	prof_frames_init(fs);
+}
+
+/* A symbol literally named with "[unknown]" takes its address into the
+ * name under --addrs ("[dso <pc>]"), so its address is identity too. */
+static bool name_uses_addr(const char *s, size_t len)
+{
+	return s && memmem(s, len, "[unknown]", 9) != NULL;
+}
+
+/* The key: the fields of d's kind, packed without padding. */
+static size_t pack_key(const struct prof_frame *f, unsigned char *k)
+{
+	k[0] = f->kind;
+	k[1] = f->flags;
+	memcpy(k + 2, &f->pid, 4);
+	memcpy(k + 6, &f->tid, 4);
+	memcpy(k + 10, &f->name, 4);
+	memcpy(k + 14, &f->dso, 4);
+	memcpy(k + 18, &f->addr, 8);
+	return 26;
+}
+
+uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc *d)
+{
+	struct prof_frame f = { (uint8_t)d->kind, (uint8_t)d->flags, 0, 0,
+				PROF_NONE, PROF_NONE, 0 };
+	if (d->kind == PROF_FRAME_COMM)
+		f.pid = d->pid, f.tid = d->tid;
+	if (d->kind != PROF_FRAME_ADDRESS)
+		f.name = str_id(fs, d->name, d->name_len);
+	if (d->kind == PROF_FRAME_SYMBOL || d->kind == PROF_FRAME_ADDRESS)
+		f.dso = str_id(fs, d->dso, d->dso_len);
+	if (d->kind == PROF_FRAME_ADDRESS ||
+	    (d->kind == PROF_FRAME_SYMBOL && name_uses_addr(d->name, d->name_len)))
+		f.addr = d->addr;
+	unsigned char key[26];
+	bool added;
+	uint32_t id = check_id(hmap_put(&fs->keys, key, pack_key(&f, key), &added));
+	if (added) {
+		XGROW(fs->v, fs->cap, (size_t)id + 1);
+		fs->v[id] = f;
+	}
+	return id;
+}
+
+const struct prof_frame *prof_frames_get(const struct prof_frames *fs, uint32_t id)
+{
+	return &fs->v[id];
+}
+
+const char *prof_frames_str(const struct prof_frames *fs, uint32_t sid, size_t *len)
+{
+	if (sid == PROF_NONE) {
+		*len = 0;
+		return NULL;
+	}
+	*len = fs->strs.entries[sid].len;
+	return fs->strs.entries[sid].key;
+}
+
+void prof_frames_desc(const struct prof_frames *fs, uint32_t id,
+		      struct prof_frame_desc *d)
+{
+	const struct prof_frame *f = &fs->v[id];
+	memset(d, 0, sizeof(*d));
+	d->kind = (enum prof_frame_kind)f->kind;
+	d->flags = f->flags;
+	d->addr = f->addr;
+	d->pid = f->pid;
+	d->tid = f->tid;
+	d->name = prof_frames_str(fs, f->name, &d->name_len);
+	d->dso = prof_frames_str(fs, f->dso, &d->dso_len);
+}
+
+/* ---- names ---- */
+
+void prof_names_init(struct prof_names *nm, const struct collapse_opts *o)
+{
+	memset(nm, 0, sizeof(*nm));
+	nm->opts = *o;
+	collapse_opts_finish(&nm->opts);
+	hmap_init(&nm->names);
+	stack_builder_init(&nm->b);
+	sb_init(&nm->scratch);
+}
+
+void prof_names_release(struct prof_names *nm)
+{
+	hmap_release(&nm->names);
+	free(nm->at[0]);
+	free(nm->at[1]);
+	free(nm->parts);
+	stack_builder_release(&nm->b);
+	sb_release(&nm->scratch);
+	struct collapse_opts o = nm->opts;
+	prof_names_init(nm, &o);
+}
+
+static bool is_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * Where /^\s*(\w+)\s*(.+) \((.*)\)/ splits the line "PC SYM (DSO)": the
+ * symbol runs to the last " (" before the final ')', which lies inside
+ * DSO when DSO holds " (" (the '(' of such a pair is always in DSO);
+ * the \s* after PC takes the symbol's leading whitespace, except that
+ * (.+) keeps at least its last byte. The symbol text goes to scratch
+ * only when it differs from sym (a DSO with " (", or leading space).
+ */
+struct split {
+	const char *func; size_t func_len;
+	const char *mod;  size_t mod_len;
+};
+
+static void split_like_perl(struct strbuf *scratch, const char *sym, size_t sym_len,
+			    const char *dso, size_t dso_len, struct split *out)
+{
+	const char *in = NULL;
+	for (size_t j = dso_len; j-- > 1;)
+		if (dso[j] == '(' && dso[j - 1] == ' ') {
+			in = dso + j - 1;
+			break;
+		}
+	const char *full = sym;
+	size_t full_len = sym_len;
+	out->mod = dso;
+	out->mod_len = dso_len;
+	if (in) {
+		sb_reset(scratch);
+		sb_add(scratch, sym, sym_len);
+		sb_add(scratch, " (", 2);
+		sb_add(scratch, dso, (size_t)(in - dso));
+		full = scratch->buf;
+		full_len = scratch->len;
+		out->mod = in + 2;
+		out->mod_len = dso_len - (size_t)(in + 2 - dso);
+	}
+	size_t y = 0;
+	while (y < full_len && is_space((unsigned char)full[y]))
+		y++;
+	if (y < full_len) {
+		out->func = full + y;
+		out->func_len = full_len - y;
+	} else if (full_len > 0) {
+		out->func = full + full_len - 1;  /* all space: its last byte */
+		out->func_len = 1;
+	} else {
+		out->func = " ";                 /* empty: the space after PC */
+		out->func_len = 1;
+	}
+}
+
+static uint32_t name_id(struct prof_names *nm, const char *s, size_t len)
+{
+	return check_id(hmap_put(&nm->names, s, len, NULL));
+}
+
+/* Append the list "count, ids root first" of the frames in nm->b. */
+static void record_built(struct prof_names *nm)
+{
+	size_t n = nm->b.nframes;
+	XGROW(nm->parts, nm->parts_cap, nm->nparts + n + 1);
+	uint32_t *list = nm->parts + nm->nparts;
+	list[0] = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) { /* pushed leaf first */
+		size_t len;
+		const char *s = stack_builder_frame(&nm->b, n - 1 - i, &len);
+		list[1 + i] = name_id(nm, s, len);
+	}
+	nm->nparts += n + 1;
+}
+
+static void name_comm(struct prof_names *nm, const struct prof_frames *fs,
+		      const struct prof_frame *f)
+{
+	char pid[16], tid[16];
+	size_t clen;
+	const char *comm = prof_frames_str(fs, f->name, &clen);
+	int pl = snprintf(pid, sizeof(pid), "%d", (int)f->pid);
+	int tl = snprintf(tid, sizeof(tid), "%d", (int)f->tid);
+	struct strbuf *sb = stack_builder_begin_frame(&nm->b);
+	collapse_perf_comm(&nm->opts, comm ? comm : "", clen,
+			   f->pid < 0 ? NULL : pid, (size_t)pl, tid, (size_t)tl, sb);
+	stack_builder_end_frame(&nm->b);
+}
+
+static void name_text(struct prof_names *nm, const struct prof_frames *fs,
+		      const struct prof_frame *f)
+{
+	size_t len;
+	const char *s = prof_frames_str(fs, f->name, &len);
+	stack_builder_push(&nm->b, s ? s : "", len);
+}
+
+static void name_code(struct prof_names *nm, const struct prof_frames *fs,
+		      const struct prof_frame *f, bool java)
+{
+	size_t slen = 9, dlen = 9;
+	const char *sym = "[unknown]", *dso = "[unknown]";
+	if (f->kind == PROF_FRAME_SYMBOL && f->name != PROF_NONE)
+		sym = prof_frames_str(fs, f->name, &slen);
+	if (f->flags & PROF_F_INLINE)
+		dso = "inlined", dlen = 7; /* perf: "name+off (inlined)" */
+	else if (f->dso != PROF_NONE)
+		dso = prof_frames_str(fs, f->dso, &dlen);
+	char pc[20];
+	int pl = snprintf(pc, sizeof(pc), "%llx", (unsigned long long)f->addr);
+	struct split sp;
+	split_like_perl(&nm->scratch, sym, slen, dso, dlen, &sp);
+	struct collapse_frame cf = { pc, (size_t)pl, sp.func, sp.func_len, sp.mod,
+				     sp.mod_len, NULL, NULL };
+	collapse_perf_frame(&nm->opts, java, &cf, &nm->b);
+}
+
+/* Room for frame ids below need in both at arrays, new entries 0. */
+static void grow_at(struct prof_names *nm, size_t need)
+{
+	size_t old = nm->at_cap;
+	if (need <= old)
+		return;
+	size_t cap = old * 2 > need ? old * 2 : need + 1024;
+	for (int j = 0; j < 2; j++) {
+		nm->at[j] = xreallocarray(nm->at[j], cap, sizeof(uint32_t));
+		memset(nm->at[j] + old, 0, (cap - old) * sizeof(uint32_t));
+	}
+	nm->at_cap = cap;
+}
+
+size_t prof_names_of(struct prof_names *nm, const struct prof_frames *fs,
+		     uint32_t id, bool java, const uint32_t **ids)
+{
+	int j = java ? 1 : 0;
+	grow_at(nm, (size_t)id + 1);
+	uint32_t at = nm->at[j][id];
+	if (!at) {
+		const struct prof_frame *f = &fs->v[id];
+		stack_builder_reset(&nm->b);
+		if (f->kind == PROF_FRAME_COMM)
+			name_comm(nm, fs, f);
+		else if (f->kind == PROF_FRAME_TEXT)
+			name_text(nm, fs, f);
+		else
+			name_code(nm, fs, f, java);
+		at = check_id(nm->nparts + 1);
+		record_built(nm);
+		nm->at[j][id] = at;
+	}
+	*ids = nm->parts + at;
+	return nm->parts[at - 1];
+}
+
+bool prof_names_java(struct prof_names *nm, const struct prof_frames *fs,
+		     uint32_t comm_frame)
+{
+	const uint32_t *ids;
+	size_t n = prof_names_of(nm, fs, comm_frame, false, &ids);
+	if (n == 0)
+		return false;
+	size_t len;
+	const char *s = prof_name_text(nm, ids[0], &len);
+	return collapse_perf_is_java(s, len);
+}
