@@ -2,12 +2,14 @@
  * tree: merging folded stacks into a call tree (see tree.h).
  * Stage: render. Child lookup is a hash table keyed by (parent, name id)
  * over the node array; a stack that shares a prefix with the previous one
- * reuses the previous path for that prefix without hashing.
+ * reuses the previous path for that prefix without hashing. A flame chart
+ * merges only that shared prefix: every frame after it is a new node.
  */
 #include "render/tree.h"
 
 #include "base/xalloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +24,9 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 	n->parent = parent;
 	n->child = RENDER_NONE;
 	n->nchild = 0;
+	n->flags = 0;
 	n->value = 0;
+	n->self = 0;
 	if (parent != RENDER_NONE) {
 		n->next = t->nodes[parent].child;
 		t->nodes[parent].child = id;
@@ -36,6 +40,15 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 			t->delta_cap = t->cap;
 		}
 		t->delta[id] = 0;
+	}
+	if (t->flamechart) {
+		if (t->start_cap < t->cap) {
+			t->start = xreallocarray(t->start, t->cap, sizeof(*t->start));
+			t->end = xreallocarray(t->end, t->cap, sizeof(*t->end));
+			t->start_cap = t->cap;
+		}
+		t->start[id] = t->time;
+		t->end[id] = t->time;
 	}
 	return id;
 }
@@ -55,12 +68,13 @@ void render_tree_release(struct render_tree *t)
 {
 	free(t->nodes);
 	free(t->delta);
+	free(t->start);
+	free(t->end);
 	u64map_release(&t->kids);
 	free(t->prev);
 	free(t->path);
 	free(t->ends);
-	free(t->frames);
-	free(t->frame_lens);
+	free(t->rev);
 	free(t->ncache);
 	hmap_release(&t->names);
 	memset(t, 0, sizeof(*t));
@@ -108,15 +122,6 @@ static uint32_t child_hashed(struct render_tree *t, uint32_t parent, uint32_t na
 	return (uint32_t)*v;
 }
 
-/* Flame chart: merge only with the most recent child (time order). */
-static uint32_t child_recent(struct render_tree *t, uint32_t parent, uint32_t name)
-{
-	uint32_t c = t->nodes[parent].child;
-	if (c != RENDER_NONE && t->nodes[c].name == name)
-		return c;
-	return new_node(t, parent, name);
-}
-
 /* Name id of a frame. A direct-mapped cache keyed by the frame's first and
  * last 8 bytes and length answers most lookups with one cache line and a
  * memcmp, before the full hash and probe of the names map. */
@@ -140,7 +145,7 @@ static uint32_t intern(struct render_tree *t, const char *f, size_t len)
 static uint32_t child(struct render_tree *t, uint32_t parent, const char *f, size_t len)
 {
 	uint32_t name = intern(t, f, len);
-	return t->flamechart ? child_recent(t, parent, name)
+	return t->flamechart ? new_node(t, parent, name) /* after the shared prefix */
 			     : child_hashed(t, parent, name);
 }
 
@@ -177,7 +182,8 @@ static size_t shared_frames(const struct render_tree *t, const char *s, size_t l
 	return k;
 }
 
-static void add_forward(struct render_tree *t, const char *s, size_t len, double value)
+/* Merges s; returns true when its leaf is a node made by this stack. */
+static bool add_forward(struct render_tree *t, const char *s, size_t len, double value)
 {
 	size_t k = shared_frames(t, s, len);
 	uint32_t node = 0;
@@ -188,6 +194,7 @@ static void add_forward(struct render_tree *t, const char *s, size_t len, double
 	}
 	size_t pos = k ? t->ends[k - 1] + 1 : 0;
 	size_t depth = k;
+	bool fresh = false;
 	while (pos <= len && len > 0) {
 		const char *semi = memchr(s + pos, ';', len - pos);
 		size_t end = semi ? (size_t)(semi - s) : len;
@@ -195,6 +202,7 @@ static void add_forward(struct render_tree *t, const char *s, size_t len, double
 		t->nodes[node].value += value;
 		remember(t, depth++, node, end);
 		pos = end + 1;
+		fresh = true;
 	}
 	t->depth = depth;
 	if (len > t->prev_cap) {
@@ -205,32 +213,35 @@ static void add_forward(struct render_tree *t, const char *s, size_t len, double
 		memcpy(t->prev, s, len);
 	t->prev_len = len;
 	t->last = node;
+	return fresh;
 }
 
-static void add_reverse(struct render_tree *t, const char *s, size_t len, double value)
+/* The frames of s in reverse order, in t->rev. */
+static const char *reversed(struct render_tree *t, const char *s, size_t len)
 {
-	size_t n = 0, pos = 0;
-	while (pos <= len && len > 0) {
-		const char *semi = memchr(s + pos, ';', len - pos);
-		size_t end = semi ? (size_t)(semi - s) : len;
-		if (n >= t->frames_cap) {
-			size_t cap = t->frames_cap;
-			XGROW(t->frames, cap, n + 1);
-			t->frame_lens = xreallocarray(t->frame_lens, cap,
-						      sizeof(*t->frame_lens));
-			t->frames_cap = cap;
-		}
-		t->frames[n] = s + pos;
-		t->frame_lens[n++] = end - pos;
-		pos = end + 1;
+	if (len > t->rev_cap) {
+		t->rev_cap = len + 64;
+		t->rev = xrealloc(t->rev, t->rev_cap);
 	}
-	uint32_t node = 0;
-	t->nodes[0].value += value;
-	while (n-- > 0) {
-		node = child(t, node, t->frames[n], t->frame_lens[n]);
-		t->nodes[node].value += value;
+	size_t out = 0, end = len;
+	for (size_t i = len + 1; i-- > 0;) {
+		if (i > 0 && s[i - 1] != ';')
+			continue;
+		memcpy(t->rev + out, s + i, end - i);
+		out += end - i;
+		if (i > 0)
+			t->rev[out++] = ';';
+		end = i ? i - 1 : 0;
 	}
-	t->last = node;
+	return t->rev;
+}
+
+/* Perl's split drops trailing empty fields: "a;b;;" is "a;b". */
+static size_t trim_empty(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == ';')
+		len--;
+	return len;
 }
 
 void render_tree_add(struct render_tree *t, const char *stack, size_t len,
@@ -240,10 +251,26 @@ void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		t->delta = xcalloc(t->cap, sizeof(*t->delta));
 		t->delta_cap = t->cap;
 	}
-	if (t->reverse)
-		add_reverse(t, stack, len, value);
-	else
-		add_forward(t, stack, len, value);
-	if (has_delta)
-		t->delta[t->last] += delta;
+	len = trim_empty(stack, len);
+	if (t->reverse) {
+		stack = reversed(t, stack, len);
+		len = trim_empty(stack, len);
+	}
+	bool fresh = add_forward(t, stack, len, value);
+	struct render_node *n = &t->nodes[t->last];
+	bool first = !(n->flags & RENDER_SELF);
+	n->flags |= RENDER_SELF;
+	n->self += value;
+	t->time += value;
+	if (value != floor(value) || fabs(value) > 9007199254740992.0)
+		t->fractional = true;
+	if (t->flamechart) /* the stack's frames end at the new time */
+		for (uint32_t id = t->last; id != RENDER_NONE; id = t->nodes[id].parent)
+			t->end[id] = t->time;
+	if (has_delta) {
+		if (fabs(delta) > t->maxdelta)
+			t->maxdelta = fabs(delta);
+		if (t->flamechart ? fresh : first)
+			t->delta[t->last] += delta;
+	}
 }
