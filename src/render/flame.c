@@ -118,10 +118,10 @@ static size_t line_order(struct render_tree *t, uint32_t node, struct item **ite
 			 size_t *cap)
 {
 	size_t n = 0;
-	if (node == 0 && (t->nodes[0].flags & RENDER_SELF))
+	if (node == 0 && t->nodes[0].has_self)
 		add_item(items, &n, cap, 0, ' ');
 	for (uint32_t c = t->nodes[node].child; c != RENDER_NONE; c = t->nodes[c].next) {
-		if (t->nodes[c].flags & RENDER_SELF)
+		if (t->nodes[c].has_self)
 			add_item(items, &n, cap, c, ' ');
 		if (t->nodes[c].child != RENDER_NONE)
 			add_item(items, &n, cap, c, ';');
@@ -158,14 +158,15 @@ static void push_children(struct walk *k, const struct frame *f)
 		struct item it = k->items[i];
 		const struct render_node *c = &t->nodes[it.node];
 		if (it.node == 0) {
-			push(k, 0, f->depth, PART_ROOT, c->self);
+			push(k, 0, f->depth, PART_ROOT, render_tree_self(t, 0));
 		} else if (it.term == ';' && i > 0 && k->items[i - 1].node == it.node) {
 			push(k, it.node, f->depth + 1, PART_ALL, c->value);
 			i--;
 		} else if (it.term == ' ') {
-			push(k, it.node, f->depth + 1, PART_SELF, c->self);
-		} else if (c->flags & RENDER_SELF) {
-			push(k, it.node, f->depth + 1, PART_KIDS, c->value - c->self);
+			push(k, it.node, f->depth + 1, PART_SELF, render_tree_self(t, it.node));
+		} else if (c->has_self) {
+			push(k, it.node, f->depth + 1, PART_KIDS,
+			     c->value - render_tree_self(t, it.node));
 		} else {
 			push(k, it.node, f->depth + 1, PART_ALL, c->value);
 		}
@@ -191,13 +192,12 @@ static void close_frame(struct walk *k, struct layout *l, size_t i)
 /* One frame popped from the stack, visited in line order. */
 static void visit(struct walk *k, struct layout *l, struct frame f)
 {
-	const struct render_node *n = &k->t->nodes[f.node];
 	if (f.part == PART_END) {
 		close_frame(k, l, f.node);
 		return;
 	}
 	if (f.part == PART_ROOT) {
-		k->now += n->self;
+		k->now += f.end;
 		return;
 	}
 	double width = f.end;
@@ -209,7 +209,7 @@ static void visit(struct walk *k, struct layout *l, struct frame f)
 	f.start = k->now;
 	add_frame(l, &f);
 	if (f.node != 0 && f.part != PART_KIDS)
-		k->now += n->self;
+		k->now += render_tree_self(k->t, f.node);
 	if (f.part == PART_SELF) {
 		close_frame(k, l, i);
 		return;
@@ -628,8 +628,7 @@ static void add_diff_attrs(struct writer *w, const struct frame *f)
 {
 	if (!w->before)
 		return;
-	const struct render_node *n = &w->t->nodes[f->node];
-	double self_before = n->self - w->t->delta[f->node];
+	double self_before = render_tree_self(w->t, f->node) - w->t->delta[f->node];
 	double before = f->part == PART_ALL ? w->before[f->node]
 		      : f->part == PART_SELF ? self_before : w->before[f->node] - self_before;
 	sb_adds(&w->sb, " data-before=\"");

@@ -24,13 +24,13 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 	n->parent = parent;
 	n->child = RENDER_NONE;
 	n->nchild = 0;
-	n->flags = 0;
+	n->has_self = 0;
 	n->value = 0;
-	n->self = 0;
 	if (parent != RENDER_NONE) {
 		n->next = t->nodes[parent].child;
 		t->nodes[parent].child = id;
-		t->nodes[parent].nchild++;
+		if (t->nodes[parent].nchild < (1u << 31) - 1)
+			t->nodes[parent].nchild++;
 	} else {
 		n->next = RENDER_NONE;
 	}
@@ -40,6 +40,13 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 			t->delta_cap = t->cap;
 		}
 		t->delta[id] = 0;
+	}
+	if (t->self) {
+		if (t->self_cap < t->cap) {
+			t->self = xreallocarray(t->self, t->cap, sizeof(*t->self));
+			t->self_cap = t->cap;
+		}
+		t->self[id] = 0;
 	}
 	if (t->flamechart) {
 		if (t->start_cap < t->cap) {
@@ -69,6 +76,7 @@ void render_tree_release(struct render_tree *t)
 	free(t->nodes);
 	free(t->delta);
 	free(t->start);
+	free(t->self);
 	free(t->end);
 	u64map_release(&t->kids);
 	free(t->prev);
@@ -244,6 +252,30 @@ static size_t trim_empty(const char *s, size_t len)
 	return len;
 }
 
+double render_tree_self(const struct render_tree *t, uint32_t node)
+{
+	if (t->self)
+		return t->self[node];
+	double v = t->nodes[node].value;
+	for (uint32_t c = t->nodes[node].child; c != RENDER_NONE; c = t->nodes[c].next)
+		v -= t->nodes[c].value;
+	return v;
+}
+
+/* The first count that is not a whole number: self counts are kept from
+ * now on, those so far worked out exactly from the whole counts. */
+static void keep_self(struct render_tree *t)
+{
+	t->fractional = true;
+	t->self = xcalloc(t->cap, sizeof(*t->self));
+	t->self_cap = t->cap;
+	for (size_t id = 0; id < t->count; id++) {
+		t->self[id] += t->nodes[id].value;
+		if (id)
+			t->self[t->nodes[id].parent] -= t->nodes[id].value;
+	}
+}
+
 void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		     double value, double delta, bool has_delta)
 {
@@ -256,14 +288,15 @@ void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		stack = reversed(t, stack, len);
 		len = trim_empty(stack, len);
 	}
+	if (!t->fractional && (value != floor(value) || fabs(value) > 9007199254740992.0))
+		keep_self(t);
 	bool fresh = add_forward(t, stack, len, value);
 	struct render_node *n = &t->nodes[t->last];
-	bool first = !(n->flags & RENDER_SELF);
-	n->flags |= RENDER_SELF;
-	n->self += value;
+	bool first = !n->has_self;
+	n->has_self = 1;
+	if (t->self)
+		t->self[t->last] += value;
 	t->time += value;
-	if (value != floor(value) || fabs(value) > 9007199254740992.0)
-		t->fractional = true;
 	if (t->flamechart) /* the stack's frames end at the new time */
 		for (uint32_t id = t->last; id != RENDER_NONE; id = t->nodes[id].parent)
 			t->end[id] = t->time;

@@ -32,13 +32,10 @@ struct render_node {
 	uint32_t parent; /* RENDER_NONE for the root */
 	uint32_t child;  /* first child or RENDER_NONE */
 	uint32_t next;   /* next sibling or RENDER_NONE */
-	uint32_t nchild; /* number of children */
-	uint32_t flags;  /* RENDER_SELF */
+	uint32_t nchild : 31;   /* number of children (saturates) */
+	uint32_t has_self : 1;  /* a stack ends here (even with count 0) */
 	double value;    /* inclusive count (the 2nd column of diff lines) */
-	double self;     /* count of the stacks that end here */
 };
-
-#define RENDER_SELF 1u /* a stack ends at this node (even with count 0) */
 
 #define RENDER_NAME_CACHE_BITS 14
 
@@ -59,6 +56,10 @@ struct render_tree {
 	size_t start_cap;
 	double time;           /* sum of all values added, in input order */
 	bool fractional;       /* some value is not a whole number (below 2^53) */
+	double *self;          /* once fractional: the count of the stacks that
+				* end at each node (before, whole counts make it
+				* exactly value minus the children's values) */
+	size_t self_cap;
 	struct hmap names;     /* frame name -> id */
 	struct render_name_cache *ncache; /* recent names, before names */
 	struct u64map kids;    /* parent << 32 | name -> node, for the
@@ -87,6 +88,9 @@ void render_tree_release(struct render_tree *t);
  * to the root only. Cannot fail (allocation failure is fatal). */
 void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		     double value, double delta, bool has_delta);
+
+/* The count of the stacks that end at node. */
+double render_tree_self(const struct render_tree *t, uint32_t node);
 
 static inline const char *render_tree_name(struct render_tree *t, uint32_t node,
 					   size_t *len)

@@ -128,14 +128,18 @@ UNIT_TEST(tree_self_counts_and_flags)
 	add(&t, "a;b;c", 4);
 	add(&t, "a", 2);
 	const char *a[] = { "a" }, *ab[] = { "a", "b" }, *abc[] = { "a", "b", "c" };
-	CHECK(t.nodes[find(&t, a, 1)].self == 2);
-	CHECK(t.nodes[find(&t, ab, 2)].flags & RENDER_SELF); /* count 0 still ends here */
-	CHECK(t.nodes[find(&t, ab, 2)].self == 0);
-	CHECK(t.nodes[find(&t, abc, 3)].self == 4);
-	CHECK(!(t.nodes[0].flags & RENDER_SELF));
+	CHECK(render_tree_self(&t, find(&t, a, 1)) == 2);
+	CHECK(t.nodes[find(&t, ab, 2)].has_self); /* count 0 still ends here */
+	CHECK(render_tree_self(&t, find(&t, ab, 2)) == 0);
+	CHECK(render_tree_self(&t, find(&t, abc, 3)) == 4);
+	CHECK(!t.nodes[0].has_self);
 	CHECK(!t.fractional);
 	add(&t, "x", 0.5);
 	CHECK(t.fractional);
+	add(&t, "a;b", 0.25); /* self counts kept from now on */
+	CHECK(render_tree_self(&t, find(&t, a, 1)) == 2);
+	CHECK(render_tree_self(&t, find(&t, ab, 2)) == 0.25);
+	CHECK(render_tree_self(&t, 0) == 0);
 	render_tree_release(&t);
 }
 
@@ -147,8 +151,8 @@ UNIT_TEST(tree_trailing_empty_frames_dropped)
 	add(&t, ";", 2);     /* the root */
 	const char *ab[] = { "a", "b" };
 	CHECK(t.count == 3);
-	CHECK(t.nodes[find(&t, ab, 2)].self == 1);
-	CHECK(t.nodes[0].self == 2);
+	CHECK(render_tree_self(&t, find(&t, ab, 2)) == 1);
+	CHECK(render_tree_self(&t, 0) == 2);
 	render_tree_release(&t);
 
 	render_tree_init(&t, false, true); /* reversed: ";a;b" is "b;a;" is "b;a" */
