@@ -413,8 +413,8 @@ struct writer {
 	double scale;     /* px per count unit */
 	double maxdelta;
 	double *before;   /* differential: inclusive first-column count */
-	int height;
-	int ypad1, ypad2;
+	double height;    /* px; fractional with a fractional --fontsize */
+	double ypad1, ypad2;
 	uint32_t depthmax;
 };
 
@@ -479,7 +479,7 @@ static void write_header(struct writer *w)
 	sb_adds(sb, " standalone=\"no\"?>\n"
 		"<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
 		"\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n");
-	sb_addf(sb, "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	sb_addf(sb, "<svg version=\"1.1\" width=\"%d\" height=\"%.15g\" viewBox=\"0 0 %d %.15g\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
 		o->width, w->height, o->width, w->height);
 	sb_adds(sb, "<!-- Flame graph drawn by scorch. -->\n<!-- NOTES: ");
@@ -491,7 +491,7 @@ static void write_header(struct writer *w)
 		"\t\t<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 		"\t</linearGradient>\n", top, bottom);
 	sb_addf(sb, "\t<clipPath id=\"frameclip\"><rect x=\"%d\" y=\"0\" width=\"%d\" "
-		"height=\"%d\"/></clipPath>\n</defs>\n", XPAD, o->width - 2 * XPAD, w->height);
+		"height=\"%.15g\"/></clipPath>\n</defs>\n", XPAD, o->width - 2 * XPAD, w->height);
 	write_style(w);
 }
 
@@ -500,7 +500,7 @@ static void write_texts(struct writer *w)
 {
 	const struct render_flame_opts *o = w->o;
 	struct strbuf *sb = &w->sb;
-	sb_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"url(#background)\"/>\n",
+	sb_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.15g\" fill=\"url(#background)\"/>\n",
 		o->width, w->height);
 	sb_addf(sb, "<text id=\"title\" x=\"%g\" y=\"%g\">", o->width / 2.0, o->fontsize * 2);
 	const char *title = default_title(o);
@@ -616,6 +616,8 @@ static void write_title(struct writer *w, const struct frame *f, const char *nam
 		double d = frame_delta(w, f);
 		if (o->negate)
 			d = -d;
+		if (d == 0)
+			d = 0; /* Perl's integer 0 when negated: "0.00", not "-0.00" */
 		double dp = all > 0 ? 100.0 * d / all : 0;
 		sb_addf(sb, "; %s%.2f%%", d > 0 ? "+" : "", dp);
 	}
@@ -757,11 +759,11 @@ int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 	w.maxdelta = t->maxdelta < 1 ? 1 : t->maxdelta;
 	if (t->delta)
 		w.before = inclusive_before(t);
-	w.ypad1 = (int)(o->fontsize * 3);
-	w.ypad2 = (int)(o->fontsize * 2 + 10);
+	w.ypad1 = o->fontsize * 3;
+	w.ypad2 = o->fontsize * 2 + 10;
 	if (o->subtitle && *o->subtitle)
-		w.ypad1 += (int)(o->fontsize * 2);
-	w.height = (int)(l.depthmax + 1) * o->frameheight + w.ypad1 + w.ypad2;
+		w.ypad1 += o->fontsize * 2; /* flamegraph.pl draws icicles over it */
+	w.height = (double)(l.depthmax + 1) * o->frameheight + w.ypad1 + w.ypad2;
 	write_preamble(&w);
 	for (size_t i = 0; i < l.count; i++)
 		write_frame(&w, &l.frames[i]);
