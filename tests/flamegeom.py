@@ -2,7 +2,7 @@
 """flamegeom: frame geometry of a flame graph, as "title<TAB>x<TAB>y<TAB>width" rows.
 
 usage: flamegeom.py svg FILE.svg
-       flamegeom.py model [--reverse] [--inverted] [--flamechart]
+       flamegeom.py model [--reverse] [--inverted] [--flamechart] [--chain]
                           [--width N] [--minwidth N[%]] FOLDED
 
 `svg` reads the frames of a scorch SVG (the <title> text and the <rect>'s x, y and
@@ -10,7 +10,9 @@ width). `model` computes them from folded input by flamegraph.pl's rules as
 described in ../shared/flamegraph-notes.md (section 1): lines sorted as whole
 strings (input order with --flamechart), adjacent lines merged from the root
 (flow), x from the running total, frames narrower than minwidth dropped, x and
-width printed "%0.1f" with the width the difference of the rounded edges. It
+width printed "%0.1f" with the width the difference of the rounded edges;
+--chain (for --colors chain) rewrites each sorted line's stack as the notes say
+(after the first ";--;" every frame gets "_[w]"; no ";--;": a last "--"). It
 does not use scorch. Titles are printed unescaped; x and width with one decimal;
 y as Perl prints a number. Rows are not sorted.
 """
@@ -55,7 +57,17 @@ def parse(line):
     return stack, samples, None
 
 
-def model(path, reverse=False, inverted=False, flamechart=False, width=1200,
+def chain_rewrite(stack):
+    """--colors chain: waker;--;wakee_[w] (Perl split: trailing empty parts go)."""
+    parts = stack.split(";--;")
+    while parts and parts[-1] == "":
+        parts.pop()
+    first = parts.pop(0) if parts else ""
+    rest = [p.replace(";", "_[w];") + "_[w]" for p in parts]
+    return first + ";--;" + ";--;".join(rest)
+
+
+def model(path, reverse=False, inverted=False, flamechart=False, chain=False, width=1200,
           minwidth="0.1", fontsize=12.0, frameheight=16):
     with open(path, "rb") as fp:
         lines = [raw.decode("utf-8", "surrogateescape").rstrip("\n") for raw in fp]
@@ -97,6 +109,8 @@ def model(path, reverse=False, inverted=False, flamechart=False, width=1200,
         if p is None:
             continue
         stack, s1, s2 = p
+        if chain:
+            stack = chain_rewrite(stack)
         delta = None
         if s2 is not None:
             delta = float(s2) - float(s1)
@@ -170,7 +184,7 @@ def main(argv):
         args = argv[1:]
         while args and args[0].startswith("--"):
             a = args.pop(0)
-            if a in ("--reverse", "--inverted", "--flamechart"):
+            if a in ("--reverse", "--inverted", "--flamechart", "--chain"):
                 opts[a[2:]] = True
             elif a == "--width":
                 opts["width"] = int(args.pop(0))

@@ -83,6 +83,7 @@ void render_tree_release(struct render_tree *t)
 	free(t->path);
 	free(t->ends);
 	free(t->rev);
+	free(t->chained);
 	free(t->ncache);
 	hmap_release(&t->names);
 	memset(t, 0, sizeof(*t));
@@ -244,6 +245,60 @@ static const char *reversed(struct render_tree *t, const char *s, size_t len)
 	return t->rev;
 }
 
+/* The end of the part of s (a part of a "--"-separated chain) that
+ * starts at p: the next ";--;" or the end. */
+static const char *part_end(const char *p, const char *end)
+{
+	const char *sep = memmem(p, (size_t)(end - p), ";--;", 4);
+	return sep ? sep : end;
+}
+
+/* --colors chain, as flamegraph.pl rewrites a stack: split at ";--;"
+ * (empty trailing parts dropped), the first part (the waker) kept, then
+ * ";--;", then the other parts joined by ";--;" with every frame marked
+ * "_[w]". A stack without ";--;" so gets a last frame "--". */
+static const char *chained(struct render_tree *t, const char *s, size_t *len)
+{
+	const char *end = s + *len, *first = part_end(s, end);
+	if (*len > (SIZE_MAX - 8) / 5)
+		xmalloc((size_t)-1); /* cannot grow that far: out of memory */
+	if (*len * 5 + 8 > t->chained_cap) {
+		t->chained_cap = *len * 5 + 8;
+		t->chained = xrealloc(t->chained, t->chained_cap);
+	}
+	char *o = t->chained;
+	size_t n = (size_t)(first - s);
+	memcpy(o, s, n);
+	memcpy(o + n, ";--;", 4);
+	n += 4;
+	const char *stop = NULL; /* end of the last part that is not empty */
+	for (const char *p = first; p < end;) {
+		const char *e = part_end(p + 4, end);
+		if (e > p + 4)
+			stop = e;
+		p = e;
+	}
+	for (const char *p = first; stop && p < stop;) {
+		const char *e = part_end(p + 4, end);
+		if (p > first) {
+			memcpy(o + n, ";--;", 4);
+			n += 4;
+		}
+		for (const char *c = p + 4; c < e; c++) {
+			if (*c == ';') {
+				memcpy(o + n, "_[w]", 4);
+				n += 4;
+			}
+			o[n++] = *c;
+		}
+		memcpy(o + n, "_[w]", 4);
+		n += 4;
+		p = e;
+	}
+	*len = n;
+	return o;
+}
+
 /* Perl's split drops trailing empty fields: "a;b;;" is "a;b". */
 static size_t trim_empty(const char *s, size_t len)
 {
@@ -283,11 +338,13 @@ void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		t->delta = xcalloc(t->cap, sizeof(*t->delta));
 		t->delta_cap = t->cap;
 	}
-	len = trim_empty(stack, len);
 	if (t->reverse) {
-		stack = reversed(t, stack, len);
 		len = trim_empty(stack, len);
+		stack = reversed(t, stack, len);
 	}
+	if (t->chain)
+		stack = chained(t, stack, &len);
+	len = trim_empty(stack, len);
 	if (!t->fractional && (value != floor(value) || fabs(value) > 9007199254740992.0))
 		keep_self(t);
 	bool fresh = add_forward(t, stack, len, value);

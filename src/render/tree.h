@@ -66,6 +66,8 @@ struct render_tree {
 				* children of nodes wider than a few */
 	bool flamechart;       /* merge only with the most recent child */
 	bool reverse;          /* stacks are merged leaf first */
+	bool chain;            /* --colors chain: "waker;--;wakee" stacks get
+				* flamegraph.pl's rewrite (set after init) */
 	/* The previous stack and its path, to skip lookups for a shared
 	 * prefix (folded input is usually sorted). */
 	char *prev;
@@ -75,6 +77,8 @@ struct render_tree {
 	size_t depth, path_cap;
 	char *rev;             /* scratch for --reverse: the reversed stack */
 	size_t rev_cap;
+	char *chained;         /* scratch for chain: the rewritten stack */
+	size_t chained_cap;
 	uint32_t last;         /* leaf of the stack added last */
 };
 

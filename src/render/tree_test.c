@@ -191,3 +191,17 @@ UNIT_TEST(tree_delta_first_line_only)
 	CHECK(t.maxdelta == 5);
 	render_tree_release(&t);
 }
+
+UNIT_TEST(tree_chain_rewrite)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	t.chain = true;
+	add(&t, "a;b", 1);            /* no waker: a;b;-- */
+	add(&t, "w;--;x;y;--;", 2);   /* w;--;x_[w];y_[w] */
+	const char *abd[] = { "a", "b", "--" }, *wxy[] = { "w", "--", "x_[w]", "y_[w]" };
+	CHECK(find(&t, abd, 3) != RENDER_NONE);
+	CHECK(find(&t, wxy, 4) != RENDER_NONE);
+	CHECK(t.nodes[find(&t, wxy, 4)].value == 2);
+	render_tree_release(&t);
+}
