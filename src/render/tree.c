@@ -228,7 +228,7 @@ static bool add_forward(struct render_tree *t, const char *s, size_t len, double
 /* The frames of s in reverse order, in t->rev. */
 static const char *reversed(struct render_tree *t, const char *s, size_t len)
 {
-	if (len > t->rev_cap) {
+	if (!t->rev || len > t->rev_cap) {
 		t->rev_cap = len + 64;
 		t->rev = xrealloc(t->rev, t->rev_cap);
 	}
