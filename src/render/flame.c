@@ -1,8 +1,11 @@
 /*
  * flame: call tree to SVG flame graph (see flame.h).
- * Stage: render. Two steps: layout walks the tree depth first and keeps
- * the frames wide enough to draw (x in count units, depth), ordering
- * children only where it draws; then the writer prints the preamble
+ * Stage: render. Two steps: layout walks the tree depth first in
+ * flamegraph.pl's line order and keeps the frames wide enough to draw (x
+ * in count units, depth), ordering children only where it draws (with
+ * whole counts it skips narrow subtrees; with fractional ones it visits
+ * them, so every x is the same running sum Perl computes); then the
+ * writer prints the preamble
  * (whose height needs the deepest drawn level), the frames and the
  * viewer script. Geometry follows flamegraph.pl: xpad 10, top padding
  * 3*fontsize (+2*fontsize with a subtitle), bottom 2*fontsize+10, frame
