@@ -38,12 +38,13 @@ printf 'main 3\nmain;parse 2\nmain;parse;lex 4\nmain;parse;lex;next 1\nmain;run 
 printf 'a;b 3\na;b-x 2\na;b;c 4\na;b;c;d 1\na;b2 1\na;b.part.0;z 2\na;b:q 1\na;b;c-y 2\n' > names.folded
 printf 'a;b;c 1.5\na;b 2.25\na 0.1\na;b;c;d 0.2\nx;y 3.3\nx 0.7\n' > frac.folded
 printf 'a;b 0\na;b;c 4\na 2\na;;c 3\na;d; 2\nq;r 0\n' > empty.folded
+printf 'a;b 1\na 2\na;b 1\nc;d 3\nc 0.5\nc;d 0.25\na;b 1.1\n' > mixed.folded # fractional midway
 printf 'a 5 7\na;b 3 1\na;b;c 2 6\nd;e 4 4\nd 1 0\n' > diff.folded
 printf 'm;a 2\nm 1\nm;a 3\nm;a;b 1\nm 2\nm;c 1\nm;a 1\n' > time.folded
 printf ' 5\n;; 2\na 1\n' > root.folded # the root's own lines first (empty stacks)
 awk 'BEGIN { s = "f0"; for (d = 1; d <= 14; d++) { print s, d; print s ";g" d, 2 * d;
 	print s ";h" d ";k", 1; s = s ";f" d } }' > deep.folded
-for f in root depth names frac empty diff time deep; do
+for f in root depth names frac mixed empty diff time deep; do
 	for opts in "" --reverse --inverted --flamechart "--width 500 --minwidth 2" "--minwidth 10%" \
 		"--reverse --inverted"; do
 		# shellcheck disable=SC2086

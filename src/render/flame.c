@@ -256,7 +256,8 @@ static void layout_timed(struct render_tree *t, double total, double min_value,
 		 * last and pops first */
 		for (uint32_t c = t->nodes[f.node].child; c != RENDER_NONE; c = t->nodes[c].next) {
 			XGROW(st, scap, sn + 1);
-			st[sn++] = (struct frame){ c, f.depth + 1, PART_ALL, t->start[c], t->end[c] };
+			st[sn++] = (struct frame){ c, f.depth + 1, PART_ALL, t->start[c],
+						   render_tree_end(t, c) };
 		}
 	}
 	free(st);

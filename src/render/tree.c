@@ -51,11 +51,13 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 	if (t->flamechart) {
 		if (t->start_cap < t->cap) {
 			t->start = xreallocarray(t->start, t->cap, sizeof(*t->start));
-			t->end = xreallocarray(t->end, t->cap, sizeof(*t->end));
+			if (t->end)
+				t->end = xreallocarray(t->end, t->cap, sizeof(*t->end));
 			t->start_cap = t->cap;
 		}
 		t->start[id] = t->time;
-		t->end[id] = t->time;
+		if (t->end)
+			t->end[id] = t->time;
 	}
 	return id;
 }
@@ -307,6 +309,11 @@ static size_t trim_empty(const char *s, size_t len)
 	return len;
 }
 
+double render_tree_end(const struct render_tree *t, uint32_t node)
+{
+	return t->end ? t->end[node] : t->start[node] + t->nodes[node].value;
+}
+
 double render_tree_self(const struct render_tree *t, uint32_t node)
 {
 	if (t->self)
@@ -329,6 +336,12 @@ static void keep_self(struct render_tree *t)
 		if (id)
 			t->self[t->nodes[id].parent] -= t->nodes[id].value;
 	}
+	if (!t->flamechart)
+		return;
+	double *end = xreallocarray(NULL, t->start_cap, sizeof(*end));
+	for (size_t id = 0; id < t->count; id++)
+		end[id] = t->start[id] + t->nodes[id].value;
+	t->end = end;
 }
 
 void render_tree_add(struct render_tree *t, const char *stack, size_t len,
@@ -354,7 +367,7 @@ void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 	if (t->self)
 		t->self[t->last] += value;
 	t->time += value;
-	if (t->flamechart) /* the stack's frames end at the new time */
+	if (t->end) /* the stack's frames end at the new time */
 		for (uint32_t id = t->last; id != RENDER_NONE; id = t->nodes[id].parent)
 			t->end[id] = t->time;
 	if (has_delta) {

@@ -52,7 +52,8 @@ struct render_tree {
 	size_t delta_cap;
 	double maxdelta;       /* largest |delta| of one input stack */
 	double *start;         /* flame chart: time each node starts, or NULL */
-	double *end;           /* flame chart: time each node ends */
+	double *end;           /* flame chart, once fractional: time each node
+				* ends (before, exactly start + value) */
 	size_t start_cap;
 	double time;           /* sum of all values added, in input order */
 	bool fractional;       /* some value is not a whole number (below 2^53) */
@@ -92,6 +93,9 @@ void render_tree_release(struct render_tree *t);
  * to the root only. Cannot fail (allocation failure is fatal). */
 void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		     double value, double delta, bool has_delta);
+
+/* Flame chart: the time node ends (its start is t->start[node]). */
+double render_tree_end(const struct render_tree *t, uint32_t node);
 
 /* The count of the stacks that end at node. */
 double render_tree_self(const struct render_tree *t, uint32_t node);

@@ -174,9 +174,11 @@ UNIT_TEST(tree_flamechart_times)
 	uint32_t mi = find(&t, m, 1);
 	CHECK(t.nodes[mi].nchild == 2);
 	uint32_t a2 = t.nodes[mi].child, a1 = t.nodes[a2].next;
-	CHECK(t.start[a1] == 0 && t.end[a1] == 1);
-	CHECK(t.start[a2] == 3 && t.end[a2] == 4);
-	CHECK(t.start[mi] == 0 && t.end[mi] == 4);
+	CHECK(t.start[a1] == 0 && render_tree_end(&t, a1) == 1);
+	CHECK(t.start[a2] == 3 && render_tree_end(&t, a2) == 4);
+	CHECK(t.start[mi] == 0 && render_tree_end(&t, mi) == 4);
+	add(&t, "m;b", 0.5); /* fractional: end times kept from now on */
+	CHECK(t.end && t.end[mi] == 4.5 && t.end[a2] == 4 && t.end[a1] == 1);
 	render_tree_release(&t);
 }
 
