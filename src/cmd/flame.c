@@ -368,6 +368,7 @@ int cmd_flame(int argc, char **argv)
 	if ((rc = load_side_files(&r)) != 0)
 		goto out;
 	render_tree_init(&r.tree, r.o.flamechart, r.reverse);
+	r.tree.chain = r.o.palette == PAL_CHAIN;
 	r.only_input = st.ind >= argc ? "<stdin>" : st.ind + 1 == argc ? argv[st.ind] : NULL;
 	if (st.ind >= argc)
 		rc = read_input(&r, NULL);

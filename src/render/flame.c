@@ -1,8 +1,11 @@
 /*
  * flame: call tree to SVG flame graph (see flame.h).
- * Stage: render. Two steps: layout walks the tree depth first and keeps
- * the frames wide enough to draw (x in count units, depth), ordering
- * children only where it draws; then the writer prints the preamble
+ * Stage: render. Two steps: layout walks the tree depth first in
+ * flamegraph.pl's line order and keeps the frames wide enough to draw (x
+ * in count units, depth), ordering children only where it draws (with
+ * whole counts it skips narrow subtrees; with fractional ones it visits
+ * them, so every x is the same running sum Perl computes); then the
+ * writer prints the preamble
  * (whose height needs the deepest drawn level), the frames and the
  * viewer script. Geometry follows flamegraph.pl: xpad 10, top padding
  * 3*fontsize (+2*fontsize with a subtitle), bottom 2*fontsize+10, frame
@@ -40,93 +43,235 @@ void render_flame_opts_init(struct render_flame_opts *o)
 /* ---------------------------------------------------------------- */
 /* layout                                                            */
 
+/* A drawn frame is a node, or part of one: flamegraph.pl draws the
+ * folded lines in sorted order and merges only adjacent lines, so a node
+ * whose own lines ("a;b 5") and deeper lines ("a;b;c 1") are kept apart
+ * by a sibling's ("a;b-x 2", since '-' sorts between ' ' and ';') is
+ * drawn as two frames: its self time, and its children. */
+enum part {
+	PART_ALL,   /* the node: its own lines, then its children */
+	PART_SELF,  /* its own lines only */
+	PART_KIDS,  /* its children only */
+	PART_ROOT,  /* (layout only) the root's own lines: no frame */
+	PART_END,   /* (layout only) end of the frame at index node */
+};
+
 struct frame {
 	uint32_t node;
 	uint32_t depth;
-	double start; /* in count units from the left edge */
+	enum part part;
+	double start; /* count units from the left edge: the sum of the */
+	double end;   /* counts of the lines before (and up to) the frame */
 };
 
 struct layout {
 	struct frame *frames;
 	size_t count, cap;
 	uint32_t depthmax;
-	double maxdelta;
 };
 
-static int by_name(const void *a, const void *b, void *arg)
+/* One entry of a node's children in flamegraph.pl's line order: the
+ * lines that end at child node (term ' ') or go through it (term ';').
+ * node 0 with ' ' stands for the root's own lines (" 5"). */
+struct item {
+	uint32_t node;
+	char term;
+};
+
+static const char *item_name(struct render_tree *t, const struct item *it, size_t *len)
 {
-	struct render_tree *t = arg;
-	size_t la, lb;
-	const char *sa = render_tree_name(t, *(const uint32_t *)a, &la);
-	const char *sb = render_tree_name(t, *(const uint32_t *)b, &lb);
-	int c = memcmp(sa, sb, la < lb ? la : lb);
-	return c ? c : (la > lb) - (la < lb);
+	if (it->node == 0) {
+		*len = 0;
+		return "";
+	}
+	return render_tree_name(t, it->node, len);
 }
 
-/* Children of node in drawing order, into *kids. */
-static size_t children(struct render_tree *t, uint32_t node, uint32_t **kids, size_t *cap)
+/* Sort key: the name followed by term, compared bytewise, as Perl's sort
+ * compares the lines. (Where a name continues with ' ' after another
+ * name, Perl compares it with that line's count text; we sort the
+ * shorter name first.) */
+static int by_line(const void *a, const void *b, void *arg)
+{
+	struct render_tree *t = arg;
+	const struct item *ia = a, *ib = b;
+	size_t la, lb;
+	const unsigned char *sa = (const unsigned char *)item_name(t, ia, &la);
+	const unsigned char *sb = (const unsigned char *)item_name(t, ib, &lb);
+	int c = memcmp(sa, sb, la < lb ? la : lb);
+	if (c)
+		return c;
+	unsigned char ta = (unsigned char)ia->term, tb = (unsigned char)ib->term;
+	if (la == lb)
+		return (ta > tb) - (ta < tb);
+	if (la < lb)
+		return ta > sb[la] ? 1 : -1;
+	return tb > sa[lb] ? -1 : 1;
+}
+
+static void add_item(struct item **items, size_t *n, size_t *cap, uint32_t node, char term)
+{
+	XGROW(*items, *cap, *n + 1);
+	(*items)[*n].node = node;
+	(*items)[(*n)++].term = term;
+}
+
+/* The children of node in line order, into *items. */
+static size_t line_order(struct render_tree *t, uint32_t node, struct item **items,
+			 size_t *cap)
 {
 	size_t n = 0;
+	if (node == 0 && t->nodes[0].has_self)
+		add_item(items, &n, cap, 0, ' ');
 	for (uint32_t c = t->nodes[node].child; c != RENDER_NONE; c = t->nodes[c].next) {
-		XGROW(*kids, *cap, n + 1);
-		(*kids)[n++] = c;
+		if (t->nodes[c].has_self)
+			add_item(items, &n, cap, c, ' ');
+		if (t->nodes[c].child != RENDER_NONE)
+			add_item(items, &n, cap, c, ';');
 	}
-	if (t->flamechart) {
-		for (size_t i = 0; i < n / 2; i++) {
-			uint32_t x = (*kids)[i];
-			(*kids)[i] = (*kids)[n - 1 - i];
-			(*kids)[n - 1 - i] = x;
-		}
-	} else if (n > 1) {
-		qsort_r(*kids, n, sizeof(**kids), by_name, t);
-	}
+	if (n > 1)
+		qsort_r(*items, n, sizeof(**items), by_line, t);
 	return n;
 }
 
-static void add_frame(struct layout *l, uint32_t node, uint32_t depth, double start)
+struct walk {
+	struct render_tree *t;
+	struct frame *st;     /* frames still to visit; end holds the width */
+	size_t sn, scap;
+	struct item *items;
+	size_t icap;
+	double now;           /* running total of the lines visited */
+	double min_value;
+	bool exact;           /* visit narrow frames too (fractional counts) */
+};
+
+static void push(struct walk *k, uint32_t node, uint32_t depth, enum part part, double width)
 {
-	XGROW(l->frames, l->cap, l->count + 1);
-	l->frames[l->count].node = node;
-	l->frames[l->count].depth = depth;
-	l->frames[l->count].start = start;
-	l->count++;
-	if (depth > l->depthmax)
-		l->depthmax = depth;
+	XGROW(k->st, k->scap, k->sn + 1);
+	k->st[k->sn++] = (struct frame){ node, depth, part, 0, width };
 }
 
-/* Depth-first pre-order over frames at least min_value wide. */
-static void layout(struct render_tree *t, double min_value, struct layout *l)
+/* The frames under f onto the stack, the leftmost on top. A node's own
+ * lines and its deeper lines are one frame when adjacent in line order. */
+static void push_children(struct walk *k, const struct frame *f)
 {
-	struct frame *stack = NULL;
-	size_t sn = 0, scap = 0, kcap = 0;
-	uint32_t *kids = NULL;
-	XGROW(stack, scap, 1);
-	stack[sn++] = (struct frame){ 0, 0, 0 };
-	while (sn) {
-		struct frame f = stack[--sn];
-		add_frame(l, f.node, f.depth, f.start);
-		if (t->delta && fabs(t->delta[f.node]) > l->maxdelta)
-			l->maxdelta = fabs(t->delta[f.node]);
-		size_t n = children(t, f.node, &kids, &kcap);
-		double x = f.start;
-		size_t first = sn;
-		for (size_t i = 0; i < n; i++) {
-			double v = t->nodes[kids[i]].value;
-			if (v >= min_value && v > 0) {
-				XGROW(stack, scap, sn + 1);
-				stack[sn++] = (struct frame){ kids[i], f.depth + 1, x };
-			}
-			x += v;
-		}
-		/* reverse the pushed children so the first pops first */
-		for (size_t i = first, j = sn; i + 1 < j; i++, j--) {
-			struct frame tmp = stack[i];
-			stack[i] = stack[j - 1];
-			stack[j - 1] = tmp;
+	struct render_tree *t = k->t;
+	size_t n = line_order(t, f->node, &k->items, &k->icap);
+	for (size_t i = n; i-- > 0;) {
+		struct item it = k->items[i];
+		const struct render_node *c = &t->nodes[it.node];
+		if (it.node == 0) {
+			push(k, 0, f->depth, PART_ROOT, render_tree_self(t, 0));
+		} else if (it.term == ';' && i > 0 && k->items[i - 1].node == it.node) {
+			push(k, it.node, f->depth + 1, PART_ALL, c->value);
+			i--;
+		} else if (it.term == ' ') {
+			push(k, it.node, f->depth + 1, PART_SELF, render_tree_self(t, it.node));
+		} else if (c->has_self) {
+			push(k, it.node, f->depth + 1, PART_KIDS,
+			     c->value - render_tree_self(t, it.node));
+		} else {
+			push(k, it.node, f->depth + 1, PART_ALL, c->value);
 		}
 	}
-	free(stack);
-	free(kids);
+}
+
+static void add_frame(struct layout *l, const struct frame *f)
+{
+	XGROW(l->frames, l->cap, l->count + 1);
+	l->frames[l->count++] = *f;
+}
+
+/* The end of frames[i] is known: drop it (and what follows it, its
+ * descendants) when narrower than the minimum, as flamegraph.pl does. */
+static void close_frame(struct walk *k, struct layout *l, size_t i)
+{
+	struct frame *fr = &l->frames[i];
+	fr->end = k->now;
+	if (fr->end - fr->start < k->min_value)
+		l->count = i;
+}
+
+/* One frame popped from the stack, visited in line order. */
+static void visit(struct walk *k, struct layout *l, struct frame f)
+{
+	if (f.part == PART_END) {
+		close_frame(k, l, f.node);
+		return;
+	}
+	if (f.part == PART_ROOT) {
+		k->now += f.end;
+		return;
+	}
+	double width = f.end;
+	if (!k->exact && width < k->min_value) { /* integer sums: exact */
+		k->now += width;
+		return;
+	}
+	size_t i = l->count;
+	f.start = k->now;
+	add_frame(l, &f);
+	if (f.node != 0 && f.part != PART_KIDS)
+		k->now += render_tree_self(k->t, f.node);
+	if (f.part == PART_SELF) {
+		close_frame(k, l, i);
+		return;
+	}
+	push(k, (uint32_t)i, 0, PART_END, 0);
+	push_children(k, &f);
+}
+
+/* Flame graph: frames in flamegraph.pl's sorted line order, depth-first
+ * pre-order, at least min_value wide. With whole counts the widths of
+ * skipped frames are exact and their subtrees are not visited. */
+static void layout_sorted(struct render_tree *t, double total, double min_value,
+			  struct layout *l)
+{
+	struct walk k = { .t = t, .min_value = min_value, .exact = t->fractional };
+	push(&k, 0, 0, PART_ALL, total);
+	while (k.sn) {
+		struct frame f = k.st[--k.sn];
+		visit(&k, l, f);
+	}
+	if (l->count)
+		l->frames[0].end = total; /* the root spans --total too */
+	free(k.st);
+	free(k.items);
+}
+
+/* Flame chart: children in time order, each where it started. */
+static void layout_timed(struct render_tree *t, double total, double min_value,
+			 struct layout *l)
+{
+	struct frame *st = NULL;
+	size_t sn = 0, scap = 0;
+	XGROW(st, scap, 1);
+	st[sn++] = (struct frame){ 0, 0, PART_ALL, 0, total };
+	while (sn) {
+		struct frame f = st[--sn];
+		if (f.end - f.start < min_value)
+			continue;
+		add_frame(l, &f);
+		/* children are linked newest first: the oldest is pushed
+		 * last and pops first */
+		for (uint32_t c = t->nodes[f.node].child; c != RENDER_NONE; c = t->nodes[c].next) {
+			XGROW(st, scap, sn + 1);
+			st[sn++] = (struct frame){ c, f.depth + 1, PART_ALL, t->start[c],
+						   render_tree_end(t, c) };
+		}
+	}
+	free(st);
+}
+
+static void layout(struct render_tree *t, double total, double min_value, struct layout *l)
+{
+	if (t->flamechart)
+		layout_timed(t, total, min_value, l);
+	else
+		layout_sorted(t, total, min_value, l);
+	for (size_t i = 0; i < l->count; i++)
+		if (l->frames[i].depth > l->depthmax)
+			l->depthmax = l->frames[i].depth;
 }
 
 /* ---------------------------------------------------------------- */
@@ -149,6 +294,14 @@ static void add_num(struct strbuf *sb, double v)
 			strcpy(buf, "0");
 	}
 	sb_adds(sb, buf);
+}
+
+/* v rounded to 0.1 as printf's "%.1f" rounds it (Perl's sprintf). */
+static double tenth(double v)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.1f", v);
+	return strtod(buf, NULL);
 }
 
 /* Count with thousands separators, as flamegraph.pl prints it. */
@@ -264,8 +417,8 @@ struct writer {
 	double scale;     /* px per count unit */
 	double maxdelta;
 	double *before;   /* differential: inclusive first-column count */
-	int height;
-	int ypad1, ypad2;
+	double height;    /* px; fractional with a fractional --fontsize */
+	double ypad1, ypad2;
 	uint32_t depthmax;
 };
 
@@ -330,7 +483,7 @@ static void write_header(struct writer *w)
 	sb_adds(sb, " standalone=\"no\"?>\n"
 		"<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
 		"\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n");
-	sb_addf(sb, "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	sb_addf(sb, "<svg version=\"1.1\" width=\"%d\" height=\"%.15g\" viewBox=\"0 0 %d %.15g\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
 		o->width, w->height, o->width, w->height);
 	sb_adds(sb, "<!-- Flame graph drawn by scorch. -->\n<!-- NOTES: ");
@@ -342,7 +495,7 @@ static void write_header(struct writer *w)
 		"\t\t<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 		"\t</linearGradient>\n", top, bottom);
 	sb_addf(sb, "\t<clipPath id=\"frameclip\"><rect x=\"%d\" y=\"0\" width=\"%d\" "
-		"height=\"%d\"/></clipPath>\n</defs>\n", XPAD, o->width - 2 * XPAD, w->height);
+		"height=\"%.15g\"/></clipPath>\n</defs>\n", XPAD, o->width - 2 * XPAD, w->height);
 	write_style(w);
 }
 
@@ -351,7 +504,7 @@ static void write_texts(struct writer *w)
 {
 	const struct render_flame_opts *o = w->o;
 	struct strbuf *sb = &w->sb;
-	sb_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"url(#background)\"/>\n",
+	sb_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.15g\" fill=\"url(#background)\"/>\n",
 		o->width, w->height);
 	sb_addf(sb, "<text id=\"title\" x=\"%g\" y=\"%g\">", o->width / 2.0, o->fontsize * 2);
 	const char *title = default_title(o);
@@ -408,30 +561,40 @@ static double *inclusive_before(const struct render_tree *t)
 	return b;
 }
 
-static struct render_rgb frame_color(struct writer *w, uint32_t node,
+/* Self delta of a drawn frame: a node's children drawn apart from its
+ * own lines have none. */
+static double frame_delta(const struct writer *w, const struct frame *f)
+{
+	return f->part == PART_KIDS ? 0 : w->t->delta[f->node];
+}
+
+static struct render_rgb frame_color(struct writer *w, const struct frame *f,
 				     const char *name, size_t len)
 {
 	const struct render_flame_opts *o = w->o;
+	uint32_t node = f->node;
+	if (len == 2 && memcmp(name, "--", 2) == 0 && node)
+		return (struct render_rgb){ 160, 160, 160 };
+	if (len == 1 && name[0] == '-' && node)
+		return (struct render_rgb){ 200, 200, 200 };
 	if (w->t->delta) {
-		double d = w->t->delta[node];
+		double d = frame_delta(w, f);
 		return render_palette_delta(o->negate ? -d : d, w->maxdelta);
 	}
 	if (node == 0) {
 		name = "";
 		len = 0;
 	}
-	if (len == 2 && memcmp(name, "--", 2) == 0)
-		return (struct render_rgb){ 160, 160, 160 };
-	if (len == 1 && name[0] == '-')
-		return (struct render_rgb){ 200, 200, 200 };
 	struct render_rgb c = render_palette_color(o->palette, o->color_mode, name, len);
 	if (o->palette_map)
 		c = render_palette_map_get(o->palette_map, name, len, c);
 	return c;
 }
 
-static void write_title(struct writer *w, uint32_t node, const char *name, size_t dlen,
-			const struct render_attr *a)
+/* "name (N samples, P%)" as flamegraph.pl writes it: N is the frame's
+ * width rounded, P is computed from N; the root is always 100%. */
+static void write_title(struct writer *w, const struct frame *f, const char *name,
+			size_t dlen, const struct render_attr *a)
 {
 	const struct render_flame_opts *o = w->o;
 	struct strbuf *sb = &w->sb;
@@ -442,21 +605,24 @@ static void write_title(struct writer *w, uint32_t node, const char *name, size_
 		return;
 	}
 	sb_add_xml(sb, name, dlen);
-	double v = w->t->nodes[node].value;
+	double n = rint((f->end - f->start) * o->factor); /* "%.0f" */
+	double all = w->total * o->factor;
 	sb_adds(sb, " (");
-	add_count(sb, v * o->factor);
+	add_count(sb, n);
 	sb_addc(sb, ' ');
 	sb_add_xml(sb, o->countname, strlen(o->countname));
-	double pct = w->total > 0 ? 100.0 * v / w->total : 0;
-	if (node == 0 && v >= w->total)
-		sb_adds(sb, ", 100%");
-	else
-		sb_addf(sb, ", %.2f%%", pct);
+	if (f->node == 0) {
+		sb_adds(sb, ", 100%)</title>");
+		return;
+	}
+	sb_addf(sb, ", %.2f%%", all > 0 ? 100.0 * n / all : 0);
 	if (w->t->delta) {
-		double d = w->t->delta[node];
+		double d = frame_delta(w, f);
 		if (o->negate)
 			d = -d;
-		double dp = w->total > 0 ? 100.0 * d / w->total : 0;
+		if (d == 0)
+			d = 0; /* Perl's integer 0 when negated: "0.00", not "-0.00" */
+		double dp = all > 0 ? 100.0 * d / all : 0;
 		sb_addf(sb, "; %s%.2f%%", d > 0 ? "+" : "", dp);
 	}
 	sb_adds(sb, ")</title>");
@@ -464,28 +630,31 @@ static void write_title(struct writer *w, uint32_t node, const char *name, size_
 
 /* Differential frames carry their before and after counts for the
  * viewer's hover line. */
-static void add_diff_attrs(struct writer *w, uint32_t node)
+static void add_diff_attrs(struct writer *w, const struct frame *f)
 {
 	if (!w->before)
 		return;
+	double self_before = render_tree_self(w->t, f->node) - w->t->delta[f->node];
+	double before = f->part == PART_ALL ? w->before[f->node]
+		      : f->part == PART_SELF ? self_before : w->before[f->node] - self_before;
 	sb_adds(&w->sb, " data-before=\"");
-	add_num(&w->sb, w->before[node] * w->o->factor);
+	add_num(&w->sb, before * w->o->factor);
 	sb_adds(&w->sb, "\" data-after=\"");
-	add_num(&w->sb, w->t->nodes[node].value * w->o->factor);
+	add_num(&w->sb, (f->end - f->start) * w->o->factor);
 	sb_addc(&w->sb, '"');
 }
 
-static void open_frame(struct writer *w, const struct render_attr *a, uint32_t node)
+static void open_frame(struct writer *w, const struct render_attr *a, const struct frame *f)
 {
 	struct strbuf *sb = &w->sb;
 	if (!a) {
 		sb_adds(sb, "<g");
-		add_diff_attrs(w, node);
+		add_diff_attrs(w, f);
 		sb_addc(sb, '>');
 		return;
 	}
 	sb_adds(sb, a->href ? "<a" : "<g");
-	add_diff_attrs(w, node);
+	add_diff_attrs(w, f);
 	if (a->href) {
 		add_attr(sb, "xlink:href", a->href);
 		add_attr(sb, "target", a->target ? a->target : "_top");
@@ -503,11 +672,11 @@ static void open_frame(struct writer *w, const struct render_attr *a, uint32_t n
 
 /* Pixel box of a drawn frame. */
 static void frame_box(const struct writer *w, const struct frame *f, double *x1,
-		      double *width, double *y1)
+		      double *x2, double *y1)
 {
 	const struct render_flame_opts *o = w->o;
 	*x1 = XPAD + f->start * w->scale;
-	*width = w->t->nodes[f->node].value * w->scale;
+	*x2 = XPAD + f->end * w->scale;
 	*y1 = o->inverted ? w->ypad1 + (double)f->depth * o->frameheight
 			  : w->height - w->ypad2 - (double)(f->depth + 1) * o->frameheight + 1;
 }
@@ -519,17 +688,21 @@ static void write_frame(struct writer *w, const struct frame *f)
 	size_t len;
 	const char *name = render_tree_name(w->t, f->node, &len);
 	const struct render_attr *a = f->node ? render_nameattr_find(o->nameattr, name, len) : NULL;
-	double x1, width, y1;
-	frame_box(w, f, &x1, &width, &y1);
-	struct render_rgb c = frame_color(w, f->node, name, len);
-	open_frame(w, a, f->node);
-	write_title(w, f->node, name, display_len(name, len), a);
+	double x1, x2, y1;
+	frame_box(w, f, &x1, &x2, &y1);
+	struct render_rgb c = frame_color(w, f, name, len);
+	open_frame(w, a, f);
+	write_title(w, f, name, display_len(name, len), a);
+	/* flamegraph.pl's numbers: both edges to 0.1 px, the width their
+	 * difference */
+	x1 = tenth(x1);
+	x2 = tenth(x2);
 	sb_adds(sb, "<rect x=\"");
 	add_num(sb, x1);
 	sb_adds(sb, "\" y=\"");
 	add_num(sb, y1);
 	sb_adds(sb, "\" width=\"");
-	add_num(sb, width);
+	add_num(sb, tenth(x2 - x1));
 	sb_addf(sb, "\" height=\"%d\" fill=\"rgb(%d,%d,%d)\"/>", o->frameheight - 1,
 		c.r, c.g, c.b);
 	sb_adds(sb, a && a->href ? "</a>\n" : "</g>\n");
@@ -543,8 +716,9 @@ static void write_label(struct writer *w, const struct frame *f)
 	struct strbuf *sb = &w->sb;
 	size_t len;
 	const char *name = render_tree_name(w->t, f->node, &len);
-	double x1, width, y1;
-	frame_box(w, f, &x1, &width, &y1);
+	double x1, x2, y1;
+	frame_box(w, f, &x1, &x2, &y1);
+	double width = x2 - x1;
 	size_t mark = sb->len;
 	sb_adds(sb, "<text x=\"");
 	add_num(sb, x1 + 3);
@@ -585,15 +759,15 @@ int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 	double min_value = o->minwidth_pct ? w.total * o->minwidth / 100
 					   : (w.scale > 0 ? o->minwidth / w.scale : 0);
 	struct layout l = { 0 };
-	layout(t, min_value, &l);
-	w.maxdelta = l.maxdelta < 1 ? 1 : l.maxdelta;
+	layout(t, w.total, min_value, &l);
+	w.maxdelta = t->maxdelta < 1 ? 1 : t->maxdelta;
 	if (t->delta)
 		w.before = inclusive_before(t);
-	w.ypad1 = (int)(o->fontsize * 3);
-	w.ypad2 = (int)(o->fontsize * 2 + 10);
+	w.ypad1 = o->fontsize * 3;
+	w.ypad2 = o->fontsize * 2 + 10;
 	if (o->subtitle && *o->subtitle)
-		w.ypad1 += (int)(o->fontsize * 2);
-	w.height = (int)(l.depthmax + 1) * o->frameheight + w.ypad1 + w.ypad2;
+		w.ypad1 += o->fontsize * 2; /* flamegraph.pl draws icicles over it */
+	w.height = (double)(l.depthmax + 1) * o->frameheight + w.ypad1 + w.ypad2;
 	write_preamble(&w);
 	for (size_t i = 0; i < l.count; i++)
 		write_frame(&w, &l.frames[i]);

@@ -54,8 +54,10 @@ struct render_flame_opts {
 void render_flame_opts_init(struct render_flame_opts *o);
 
 /* Write the SVG for t. Returns 0, or -errno when writing failed.
- * Frames are laid out from t's counts; children are ordered by name
- * unless t->flamechart. */
+ * Frames sit where flamegraph.pl draws them: left to right in the order
+ * of the folded lines sorted as text (a frame's own samples before its
+ * children), or in time order when t->flamechart; rect edges rounded to
+ * 0.1 px as flamegraph.pl rounds them. */
 int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 		       FILE *out, struct diag *d);
 

@@ -2,12 +2,14 @@
  * tree: merging folded stacks into a call tree (see tree.h).
  * Stage: render. Child lookup is a hash table keyed by (parent, name id)
  * over the node array; a stack that shares a prefix with the previous one
- * reuses the previous path for that prefix without hashing.
+ * reuses the previous path for that prefix without hashing. A flame chart
+ * merges only that shared prefix: every frame after it is a new node.
  */
 #include "render/tree.h"
 
 #include "base/xalloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +24,13 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 	n->parent = parent;
 	n->child = RENDER_NONE;
 	n->nchild = 0;
+	n->has_self = 0;
 	n->value = 0;
 	if (parent != RENDER_NONE) {
 		n->next = t->nodes[parent].child;
 		t->nodes[parent].child = id;
-		t->nodes[parent].nchild++;
+		if (t->nodes[parent].nchild < (1u << 31) - 1)
+			t->nodes[parent].nchild++;
 	} else {
 		n->next = RENDER_NONE;
 	}
@@ -36,6 +40,24 @@ static uint32_t new_node(struct render_tree *t, uint32_t parent, uint32_t name)
 			t->delta_cap = t->cap;
 		}
 		t->delta[id] = 0;
+	}
+	if (t->self) {
+		if (t->self_cap < t->cap) {
+			t->self = xreallocarray(t->self, t->cap, sizeof(*t->self));
+			t->self_cap = t->cap;
+		}
+		t->self[id] = 0;
+	}
+	if (t->flamechart) {
+		if (t->start_cap < t->cap) {
+			t->start = xreallocarray(t->start, t->cap, sizeof(*t->start));
+			if (t->end)
+				t->end = xreallocarray(t->end, t->cap, sizeof(*t->end));
+			t->start_cap = t->cap;
+		}
+		t->start[id] = t->time;
+		if (t->end)
+			t->end[id] = t->time;
 	}
 	return id;
 }
@@ -55,12 +77,15 @@ void render_tree_release(struct render_tree *t)
 {
 	free(t->nodes);
 	free(t->delta);
+	free(t->start);
+	free(t->self);
+	free(t->end);
 	u64map_release(&t->kids);
 	free(t->prev);
 	free(t->path);
 	free(t->ends);
-	free(t->frames);
-	free(t->frame_lens);
+	free(t->rev);
+	free(t->chained);
 	free(t->ncache);
 	hmap_release(&t->names);
 	memset(t, 0, sizeof(*t));
@@ -108,15 +133,6 @@ static uint32_t child_hashed(struct render_tree *t, uint32_t parent, uint32_t na
 	return (uint32_t)*v;
 }
 
-/* Flame chart: merge only with the most recent child (time order). */
-static uint32_t child_recent(struct render_tree *t, uint32_t parent, uint32_t name)
-{
-	uint32_t c = t->nodes[parent].child;
-	if (c != RENDER_NONE && t->nodes[c].name == name)
-		return c;
-	return new_node(t, parent, name);
-}
-
 /* Name id of a frame. A direct-mapped cache keyed by the frame's first and
  * last 8 bytes and length answers most lookups with one cache line and a
  * memcmp, before the full hash and probe of the names map. */
@@ -140,7 +156,7 @@ static uint32_t intern(struct render_tree *t, const char *f, size_t len)
 static uint32_t child(struct render_tree *t, uint32_t parent, const char *f, size_t len)
 {
 	uint32_t name = intern(t, f, len);
-	return t->flamechart ? child_recent(t, parent, name)
+	return t->flamechart ? new_node(t, parent, name) /* after the shared prefix */
 			     : child_hashed(t, parent, name);
 }
 
@@ -177,7 +193,8 @@ static size_t shared_frames(const struct render_tree *t, const char *s, size_t l
 	return k;
 }
 
-static void add_forward(struct render_tree *t, const char *s, size_t len, double value)
+/* Merges s; returns true when its leaf is a node made by this stack. */
+static bool add_forward(struct render_tree *t, const char *s, size_t len, double value)
 {
 	size_t k = shared_frames(t, s, len);
 	uint32_t node = 0;
@@ -188,6 +205,7 @@ static void add_forward(struct render_tree *t, const char *s, size_t len, double
 	}
 	size_t pos = k ? t->ends[k - 1] + 1 : 0;
 	size_t depth = k;
+	bool fresh = false;
 	while (pos <= len && len > 0) {
 		const char *semi = memchr(s + pos, ';', len - pos);
 		size_t end = semi ? (size_t)(semi - s) : len;
@@ -195,6 +213,7 @@ static void add_forward(struct render_tree *t, const char *s, size_t len, double
 		t->nodes[node].value += value;
 		remember(t, depth++, node, end);
 		pos = end + 1;
+		fresh = true;
 	}
 	t->depth = depth;
 	if (len > t->prev_cap) {
@@ -205,32 +224,124 @@ static void add_forward(struct render_tree *t, const char *s, size_t len, double
 		memcpy(t->prev, s, len);
 	t->prev_len = len;
 	t->last = node;
+	return fresh;
 }
 
-static void add_reverse(struct render_tree *t, const char *s, size_t len, double value)
+/* The frames of s in reverse order, in t->rev. */
+static const char *reversed(struct render_tree *t, const char *s, size_t len)
 {
-	size_t n = 0, pos = 0;
-	while (pos <= len && len > 0) {
-		const char *semi = memchr(s + pos, ';', len - pos);
-		size_t end = semi ? (size_t)(semi - s) : len;
-		if (n >= t->frames_cap) {
-			size_t cap = t->frames_cap;
-			XGROW(t->frames, cap, n + 1);
-			t->frame_lens = xreallocarray(t->frame_lens, cap,
-						      sizeof(*t->frame_lens));
-			t->frames_cap = cap;
+	if (!t->rev || len > t->rev_cap) {
+		t->rev_cap = len + 64;
+		t->rev = xrealloc(t->rev, t->rev_cap);
+	}
+	size_t out = 0, end = len;
+	for (size_t i = len + 1; i-- > 0;) {
+		if (i > 0 && s[i - 1] != ';')
+			continue;
+		memcpy(t->rev + out, s + i, end - i);
+		out += end - i;
+		if (i > 0)
+			t->rev[out++] = ';';
+		end = i ? i - 1 : 0;
+	}
+	return t->rev;
+}
+
+/* The end of the part of s (a part of a "--"-separated chain) that
+ * starts at p: the next ";--;" or the end. */
+static const char *part_end(const char *p, const char *end)
+{
+	const char *sep = memmem(p, (size_t)(end - p), ";--;", 4);
+	return sep ? sep : end;
+}
+
+/* --colors chain, as flamegraph.pl rewrites a stack: split at ";--;"
+ * (empty trailing parts dropped), the first part (the waker) kept, then
+ * ";--;", then the other parts joined by ";--;" with every frame marked
+ * "_[w]". A stack without ";--;" so gets a last frame "--". */
+static const char *chained(struct render_tree *t, const char *s, size_t *len)
+{
+	const char *end = s + *len, *first = part_end(s, end);
+	if (*len > (SIZE_MAX - 8) / 5)
+		xmalloc((size_t)-1); /* cannot grow that far: out of memory */
+	if (*len * 5 + 8 > t->chained_cap) {
+		t->chained_cap = *len * 5 + 8;
+		t->chained = xrealloc(t->chained, t->chained_cap);
+	}
+	char *o = t->chained;
+	size_t n = (size_t)(first - s);
+	memcpy(o, s, n);
+	memcpy(o + n, ";--;", 4);
+	n += 4;
+	const char *stop = NULL; /* end of the last part that is not empty */
+	for (const char *p = first; p < end;) {
+		const char *e = part_end(p + 4, end);
+		if (e > p + 4)
+			stop = e;
+		p = e;
+	}
+	for (const char *p = first; stop && p < stop;) {
+		const char *e = part_end(p + 4, end);
+		if (p > first) {
+			memcpy(o + n, ";--;", 4);
+			n += 4;
 		}
-		t->frames[n] = s + pos;
-		t->frame_lens[n++] = end - pos;
-		pos = end + 1;
+		for (const char *c = p + 4; c < e; c++) {
+			if (*c == ';') {
+				memcpy(o + n, "_[w]", 4);
+				n += 4;
+			}
+			o[n++] = *c;
+		}
+		memcpy(o + n, "_[w]", 4);
+		n += 4;
+		p = e;
 	}
-	uint32_t node = 0;
-	t->nodes[0].value += value;
-	while (n-- > 0) {
-		node = child(t, node, t->frames[n], t->frame_lens[n]);
-		t->nodes[node].value += value;
+	*len = n;
+	return o;
+}
+
+/* Perl's split drops trailing empty fields: "a;b;;" is "a;b". */
+static size_t trim_empty(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == ';')
+		len--;
+	return len;
+}
+
+double render_tree_end(const struct render_tree *t, uint32_t node)
+{
+	return t->end ? t->end[node] : t->start[node] + t->nodes[node].value;
+}
+
+double render_tree_self(const struct render_tree *t, uint32_t node)
+{
+	if (t->self)
+		return t->self[node];
+	double v = t->nodes[node].value;
+	for (uint32_t c = t->nodes[node].child; c != RENDER_NONE; c = t->nodes[c].next)
+		v -= t->nodes[c].value;
+	return v;
+}
+
+/* The first count that is not a whole number: self counts are kept from
+ * now on, those so far worked out exactly from the whole counts. */
+static void keep_self(struct render_tree *t)
+{
+	t->fractional = true;
+	t->self = xcalloc(t->cap, sizeof(*t->self));
+	t->self_cap = t->cap;
+	for (size_t id = 0; id < t->count; id++) {
+		t->self[id] += t->nodes[id].value;
+		if (id)
+			t->self[t->nodes[id].parent] -= t->nodes[id].value;
 	}
-	t->last = node;
+	if (!t->flamechart)
+		return;
+	double *end = xreallocarray(NULL, t->start_cap, sizeof(*end));
+	for (size_t id = 0; id < t->count; id++)
+		end[id] = t->start[id] + t->nodes[id].value;
+	t->end = end;
 }
 
 void render_tree_add(struct render_tree *t, const char *stack, size_t len,
@@ -240,10 +351,29 @@ void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		t->delta = xcalloc(t->cap, sizeof(*t->delta));
 		t->delta_cap = t->cap;
 	}
-	if (t->reverse)
-		add_reverse(t, stack, len, value);
-	else
-		add_forward(t, stack, len, value);
-	if (has_delta)
-		t->delta[t->last] += delta;
+	if (t->reverse) {
+		len = trim_empty(stack, len);
+		stack = reversed(t, stack, len);
+	}
+	if (t->chain)
+		stack = chained(t, stack, &len);
+	len = trim_empty(stack, len);
+	if (!t->fractional && (value != floor(value) || fabs(value) > 9007199254740992.0))
+		keep_self(t);
+	bool fresh = add_forward(t, stack, len, value);
+	struct render_node *n = &t->nodes[t->last];
+	bool first = !n->has_self;
+	n->has_self = 1;
+	if (t->self)
+		t->self[t->last] += value;
+	t->time += value;
+	if (t->end) /* the stack's frames end at the new time */
+		for (uint32_t id = t->last; id != RENDER_NONE; id = t->nodes[id].parent)
+			t->end[id] = t->time;
+	if (has_delta) {
+		if (fabs(delta) > t->maxdelta)
+			t->maxdelta = fabs(delta);
+		if (t->flamechart ? fresh : first)
+			t->delta[t->last] += delta;
+	}
 }

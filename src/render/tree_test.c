@@ -119,3 +119,91 @@ UNIT_TEST(tree_empty_stack_and_empty_frames)
 	CHECK(t.nodes[0].value == 6);
 	render_tree_release(&t);
 }
+
+UNIT_TEST(tree_self_counts_and_flags)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	add(&t, "a;b", 0);
+	add(&t, "a;b;c", 4);
+	add(&t, "a", 2);
+	const char *a[] = { "a" }, *ab[] = { "a", "b" }, *abc[] = { "a", "b", "c" };
+	CHECK(render_tree_self(&t, find(&t, a, 1)) == 2);
+	CHECK(t.nodes[find(&t, ab, 2)].has_self); /* count 0 still ends here */
+	CHECK(render_tree_self(&t, find(&t, ab, 2)) == 0);
+	CHECK(render_tree_self(&t, find(&t, abc, 3)) == 4);
+	CHECK(!t.nodes[0].has_self);
+	CHECK(!t.fractional);
+	add(&t, "x", 0.5);
+	CHECK(t.fractional);
+	add(&t, "a;b", 0.25); /* self counts kept from now on */
+	CHECK(render_tree_self(&t, find(&t, a, 1)) == 2);
+	CHECK(render_tree_self(&t, find(&t, ab, 2)) == 0.25);
+	CHECK(render_tree_self(&t, 0) == 0);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_trailing_empty_frames_dropped)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	add(&t, "a;b;;", 1); /* Perl's split: "a;b" */
+	add(&t, ";", 2);     /* the root */
+	const char *ab[] = { "a", "b" };
+	CHECK(t.count == 3);
+	CHECK(render_tree_self(&t, find(&t, ab, 2)) == 1);
+	CHECK(render_tree_self(&t, 0) == 2);
+	render_tree_release(&t);
+
+	render_tree_init(&t, false, true); /* reversed: ";a;b" is "b;a;" is "b;a" */
+	add(&t, ";a;b", 1);
+	const char *ba[] = { "b", "a" };
+	CHECK(t.count == 3);
+	CHECK(find(&t, ba, 2) != RENDER_NONE);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_flamechart_times)
+{
+	struct render_tree t;
+	render_tree_init(&t, true, false);
+	add(&t, "m;a", 1);
+	add(&t, "m", 2);   /* ends the first "a" */
+	add(&t, "m;a", 1); /* a new "a", not merged */
+	const char *m[] = { "m" };
+	uint32_t mi = find(&t, m, 1);
+	CHECK(t.nodes[mi].nchild == 2);
+	uint32_t a2 = t.nodes[mi].child, a1 = t.nodes[a2].next;
+	CHECK(t.start[a1] == 0 && render_tree_end(&t, a1) == 1);
+	CHECK(t.start[a2] == 3 && render_tree_end(&t, a2) == 4);
+	CHECK(t.start[mi] == 0 && render_tree_end(&t, mi) == 4);
+	add(&t, "m;b", 0.5); /* fractional: end times kept from now on */
+	CHECK(t.end && t.end[mi] == 4.5 && t.end[a2] == 4 && t.end[a1] == 1);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_delta_first_line_only)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	render_tree_add(&t, "a", 1, 3, 2, true);
+	render_tree_add(&t, "a", 1, 3, -5, true); /* flamegraph.pl drops it */
+	const char *a[] = { "a" };
+	CHECK(t.delta[find(&t, a, 1)] == 2);
+	CHECK(t.maxdelta == 5);
+	render_tree_release(&t);
+}
+
+UNIT_TEST(tree_chain_rewrite)
+{
+	struct render_tree t;
+	render_tree_init(&t, false, false);
+	t.chain = true;
+	add(&t, "a;b", 1);            /* no waker: a;b;-- */
+	add(&t, "w;--;x;y;--;", 2);   /* w;--;x_[w];y_[w] */
+	const char *abd[] = { "a", "b", "--" }, *wxy[] = { "w", "--", "x_[w]", "y_[w]" };
+	CHECK(find(&t, abd, 3) != RENDER_NONE);
+	CHECK(find(&t, wxy, 4) != RENDER_NONE);
+	CHECK(t.nodes[find(&t, wxy, 4)].value == 2);
+	render_tree_release(&t);
+}

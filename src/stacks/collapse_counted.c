@@ -7,14 +7,23 @@
  *   with that count (even when empty) and a new stack starts;
  *   a line of spaces only is skipped;
  *   otherwise a frame: leading spaces removed, then everything from the
- *   last '+' removed; DTrace then cuts at the first '(' or '<' that has two
- *   bytes before it; SystemTap removes everything up to the last " : ";
- *   an empty result becomes "-".
+ *   last '+' removed;
+ *   DTrace (stackcollapse.pl since 2015): a name with "::" loses its
+ *   arguments, from the last '(' or '<' after the first "::"
+ *   (s/(::.*)[(<].*\/$1/: "ns::f(int)" is "ns::f", "f(int)" stays); an
+ *   empty result becomes "-"; then it is split at "->" (Java inlining;
+ *   empty trailing parts dropped), and each part has ';' changed to ':'
+ *   and a leading 'L' removed ("Lcom/foo/Bar;run" is "com/foo/Bar:run");
+ *   the parts after the first are inlined frames, marked "_[i]";
+ *   SystemTap: everything up to the last " : " removed; an empty result
+ *   becomes "-".
  * Frames come leaf first; stacks are joined root first with ';'.
- * Known difference: the scripts print each line with printf, so a '%' in
- * a frame is mangled there; we print it as is.
+ * Known difference: stackcollapse-stap.pl prints each line with printf,
+ * so a '%' in a frame is mangled there; we print it as is.
  */
 #include "stacks/collapse_counted.h"
+
+#include "base/strbuf.h"
 
 #include <string.h>
 
@@ -69,14 +78,48 @@ static uint64_t count_value(const char *s, size_t len)
 	return v;
 }
 
-/* s/(..)[(<].*\/$1/ (no backslash): keep up to the first '(' or '<' at
- * index 2 or later. */
+/* s/(::.*)[(<].*\/$1/: after the first "::", cut at the last '(' or '<'. */
 static size_t dtrace_cut(const char *s, size_t len)
 {
-	for (size_t i = 2; i < len; i++)
+	const char *colons = memmem(s, len, "::", 2);
+	if (!colons)
+		return len;
+	size_t from = (size_t)(colons - s) + 2;
+	for (size_t i = len; i-- > from;)
 		if (s[i] == '(' || s[i] == '<')
 			return i;
 	return len;
+}
+
+/* One part of a "->" chain as a frame: ';' as ':', no leading 'L', and
+ * "_[i]" when inlined. */
+static void push_part(struct collapse_counted *c, const char *s, size_t len, bool inlined)
+{
+	struct strbuf *sb = stack_builder_begin_frame(&c->frames);
+	size_t i = len > 0 && s[0] == 'L' ? 1 : 0;
+	for (; i < len; i++)
+		sb_addc(sb, s[i] == ';' ? ':' : s[i]);
+	if (inlined)
+		sb_adds(sb, "_[i]");
+	stack_builder_end_frame(&c->frames);
+}
+
+/* split /->/: the parts, leaf first (the last part is the innermost);
+ * Perl drops empty trailing parts, so "->" alone adds no frame. */
+static void push_dtrace(struct collapse_counted *c, const char *s, size_t len)
+{
+	while (len >= 2 && s[len - 2] == '-' && s[len - 1] == '>')
+		len -= 2;
+	if (len == 0)
+		return;
+	size_t end = len;
+	for (size_t i = len - 1; i-- > 0;) {
+		if (s[i] != '-' || s[i + 1] != '>')
+			continue;
+		push_part(c, s + i + 2, end - (i + 2), true);
+		end = i;
+	}
+	push_part(c, s, end, false);
 }
 
 /* s/.* : //: drop through the last " : ". */
@@ -98,11 +141,15 @@ static void add_frame(struct collapse_counted *c, const char *s, size_t len)
 		len = (size_t)(plus - s);
 	if (c->kind == COUNTED_DTRACE) {
 		len = dtrace_cut(s, len);
-	} else {
-		size_t skip = stap_skip(s, len);
-		s += skip;
-		len -= skip;
+		if (len == 0)
+			push_dtrace(c, "-", 1);
+		else
+			push_dtrace(c, s, len);
+		return;
 	}
+	size_t skip = stap_skip(s, len);
+	s += skip;
+	len -= skip;
 	if (len == 0)
 		stack_builder_push(&c->frames, "-", 1);
 	else

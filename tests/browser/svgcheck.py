@@ -59,7 +59,8 @@ y0 = frames[0]["y"]
 stack = []
 for i, f in enumerate(frames):
     expect = f["count"] * scale
-    if abs(f["w"] - expect) > 0.5 * scale + 0.01:
+    # edges are rounded to 0.1 px as flamegraph.pl rounds them
+    if abs(f["w"] - expect) > 0.5 * scale + 0.1 + 1e-6:
         problems.append("frame %d %s: width %.4f for count %g (expected %.4f)"
                         % (i, f["name"], f["w"], f["count"], expect))
     d = round((f["y"] - y0) / fh) if inverted else round((y0 - f["y"]) / fh)
