@@ -96,3 +96,18 @@ mkdir -p adir
 "$SCORCH" fold adir > out 2> err; rc=$?
 check "directory: non-zero exit" test $rc -ne 0
 check_grep "directory: says so, naming DIR/data" 'adir: a directory, read as perf record --threads output, but adir/data cannot be opened: No such file' err
+
+# a --format given (as the drop-in names do) still refuses binary input
+# at once, naming the byte, instead of reading it as lines
+for f in perf-script stap dtrace; do
+	timeout 20 "$SCORCH" fold --format $f /dev/zero > out 2> err; rc=$?
+	check "--format $f on endless zero bytes: exit 1, at once" test $rc -eq 1
+	check_grep "--format $f on zero bytes: says binary" '/dev/zero: line 1: binary data \(byte 0x00 at offset 0\)' err
+done
+head -c 64 /dev/urandom > rnd.bin; printf '\037\213\010' > gz.bin
+printf 'ELF\000' | cat - rnd.bin > elf.bin
+"$SCORCH" fold --format perf-script elf.bin > out 2> err; rc=$?
+check "--format perf-script on an ELF-like file: exit 1" test $rc -eq 1 -a ! -s out
+check_grep "... names the binary byte" 'elf.bin: line 1: binary data \(byte 0x00 at offset 3\)' err
+"$SCORCH" fold --format perf-script gz.bin > out 2> err; rc=$?
+check_grep "--format perf-script on gzip data: says decompress" 'gz.bin: line 1: gzip-compressed data; decompress it first' err

@@ -164,6 +164,11 @@ static enum stack_format binary_error(const char *data, size_t len, struct diag 
 	return FMT_EMPTY;
 }
 
+bool stack_format_is_text(const char *data, size_t len, struct diag *d)
+{
+	return !compressed_error(data, len, d) && binary_error(data, len, d) != FMT_UNKNOWN;
+}
+
 enum stack_format stack_format_detect(const char *data, size_t len, bool at_eof,
 				      struct diag *d)
 {
