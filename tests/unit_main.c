@@ -2,7 +2,9 @@
 #include "unit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int failed;
 static const char *current;
@@ -13,6 +15,22 @@ void unit_check(bool ok, const char *file, int line, const char *what)
 	       file, line, what);
 	if (!ok)
 		failed++;
+}
+
+const char *unit_need_shared(char *buf, size_t len, const char *rel)
+{
+	const char *sh = getenv("SHARED");
+	snprintf(buf, len, "%s/%s", sh && *sh ? sh : "../shared", rel);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	if (getenv("CI") && *getenv("CI")) {
+		printf("not ok - unit %s: reference data missing: %s\n", current, buf);
+		failed++;
+	} else {
+		printf("ok - unit %s: reference data # SKIP ../shared (the optional "
+		       "reference corpus) lacks %s\n", current, rel);
+	}
+	return NULL;
 }
 
 #undef UNIT_TEST

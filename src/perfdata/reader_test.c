@@ -233,13 +233,13 @@ UNIT_TEST(perfdata_helpers)
  * is not there: the offcpu case's sched_switch id resolves to it. */
 UNIT_TEST(perfdata_tracepoint_names_from_tracing_data)
 {
-	const char *sh = getenv("SHARED");
 	char path[4096];
 	struct diag d = DIAG_INIT;
 	struct pd_reader *r;
 	size_t size = 0;
 
-	snprintf(path, sizeof(path), "%s/corpus/offcpu/perf.data", sh ? sh : "../shared");
+	if (!unit_need_shared(path, sizeof(path), "corpus/offcpu/perf.data"))
+		return;
 	r = pd_reader_open(path, &d);
 	CHECK(r != NULL);
 	if (!r)
@@ -255,7 +255,6 @@ UNIT_TEST(perfdata_tracepoint_names_from_tracing_data)
 /* BUILD_ID feature entries of the fp case: the four DSOs perf lists. */
 UNIT_TEST(perfdata_build_id_feature_walk)
 {
-	const char *sh = getenv("SHARED");
 	char path[4096], hex[41];
 	struct diag d = DIAG_INIT;
 	struct pd_build_id b;
@@ -263,7 +262,8 @@ UNIT_TEST(perfdata_build_id_feature_walk)
 	int n = 0, rc;
 	bool found = false;
 
-	snprintf(path, sizeof(path), "%s/corpus/fp/perf.data", sh ? sh : "../shared");
+	if (!unit_need_shared(path, sizeof(path), "corpus/fp/perf.data"))
+		return;
 	struct pd_reader *r = pd_reader_open(path, &d);
 	CHECK(r != NULL);
 	if (!r)
