@@ -6,7 +6,10 @@
  */
 #include "profile/chain.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/xalloc.h"
 
 /* The fixed part of a chain key, in an order without padding before
  * its last byte (only bytes up to it are hashed). */
@@ -20,14 +23,17 @@ struct chain_head {
 void prof_chain_cache_init(struct prof_chain_cache *cc, size_t max)
 {
 	hmap_init(&cc->map);
-	sb_init(&cc->key);
+	cc->key = NULL;
+	cc->key_cap = 0;
 	cc->max = max;
 }
 
 void prof_chain_cache_release(struct prof_chain_cache *cc)
 {
 	hmap_release(&cc->map);
-	sb_release(&cc->key);
+	free(cc->key);
+	cc->key = NULL;
+	cc->key_cap = 0;
 }
 
 void prof_chain_cache_clear(struct prof_chain_cache *cc)
@@ -36,8 +42,9 @@ void prof_chain_cache_clear(struct prof_chain_cache *cc)
 	hmap_init(&cc->map);
 }
 
-static void chain_key(struct strbuf *k, struct proc_session *ses,
-		      const struct proc_sample *ps)
+/* Build ps's key in cc->key; returns its length. */
+static size_t chain_key(struct prof_chain_cache *cc, struct proc_session *ses,
+			const struct proc_sample *ps)
 {
 	const struct pd_sample *s = ps->s;
 	struct chain_head head = { ses->machine.generation, ps->thread->comm, s->pid,
@@ -50,11 +57,12 @@ static void chain_key(struct strbuf *k, struct proc_session *ses,
 	else if ((s->sample_type & PD_SAMPLE_CALLCHAIN) && s->nr_callchain)
 		chain = s->callchain, n = (size_t)s->nr_callchain;
 	size_t hlen = offsetof(struct chain_head, hooked) + 1;
-	sb_reset(k);
-	sb_grow(k, hlen + n * 8);
-	memcpy(k->buf, &head, hlen);
-	memcpy(k->buf + hlen, chain, n * 8);
-	sb_setlen(k, hlen + n * 8);
+	if (n > (SIZE_MAX - hlen) / 8)
+		xmalloc((size_t)-1); /* cannot be: the chain is in memory */
+	XGROW(cc->key, cc->key_cap, hlen + n * 8);
+	memcpy(cc->key, &head, hlen);
+	memcpy(cc->key + hlen, chain, n * 8);
+	return hlen + n * 8;
 }
 
 uint64_t *prof_chain_cache_slot(struct prof_chain_cache *cc, struct proc_session *ses,
@@ -62,7 +70,7 @@ uint64_t *prof_chain_cache_slot(struct prof_chain_cache *cc, struct proc_session
 {
 	if (cc->map.count > cc->max)
 		prof_chain_cache_clear(cc);
-	chain_key(&cc->key, ses, ps);
-	size_t id = hmap_put(&cc->map, cc->key.buf, cc->key.len, added);
+	size_t len = chain_key(cc, ses, ps);
+	size_t id = hmap_put(&cc->map, cc->key, len, added);
 	return &hmap_at(&cc->map, id)->value;
 }

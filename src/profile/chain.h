@@ -30,12 +30,12 @@
 #include <stdint.h>
 
 #include "base/hmap.h"
-#include "base/strbuf.h"
 #include "process/session.h"
 
 struct prof_chain_cache {
 	struct hmap map;        /* chain key -> the caller's value */
-	struct strbuf key;      /* scratch: the key being looked up */
+	unsigned char *key;     /* scratch: the key being looked up */
+	size_t key_cap;
 	size_t max;             /* more entries than this: emptied first */
 };
 

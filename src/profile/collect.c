@@ -55,16 +55,28 @@ void prof_desc_of_comm(const char *comm, int32_t pid, int32_t tid,
  * What one address of a chain resolves to (its frame, or its inline
  * rows) depends only on the address space resolving it (the kernel's,
  * or the thread's maps as of the machine's generation) and whether it
- * expands into inline rows: each such address is resolved once and its
- * frame ids kept. A DWARF recording makes many distinct chains of few
+ * expands into inline rows; their names also on the java flag: each
+ * such address is resolved once and its frame ids and name ids kept. A
+ * DWARF recording makes many distinct chains of few
  * addresses (the leaf's exact pc, recursion depths), and resolving
  * every frame of each new chain cost more than unwinding it.
  */
 struct prof_ip_variant {
 	uint64_t generation;
-	uint64_t space;   /* (maps_id + 1, 0: the kernel) << 1 | inl */
-	size_t at;        /* its entry in ids: count, then frame ids */
+	uint64_t space;   /* (maps_id + 1, 0: the kernel) << 2 | inl << 1 | java */
+	size_t at;        /* its entry in ids: frame count, name count,
+			   * frame ids, name ids leaf first */
 	size_t next;      /* index + 1 of the ip's previous variant, 0: none */
+};
+
+/* A resolved frame by the session's pointers (symbol, object, inline
+ * name: they live as long as the session), so that a frame met again
+ * (a new chain, a new generation of the same maps) finds its id with
+ * one hash of these 40 bytes instead of interning its strings. */
+struct frame_ptrs {
+	uint64_t addr;    /* 0 when a symbol or inline name names it */
+	uintptr_t sym, dso, inl;
+	uint64_t kernel;
 };
 
 enum { MEMO_MAX = 1u << 20, FRAMES_MAX = 1u << 21, IDS_MAX = 1u << 24 };
@@ -78,6 +90,7 @@ void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o
 	collapse_opts_finish(&c->copts);
 	prof_frames_init(&c->frames);
 	prof_names_init(&c->names, &c->copts);
+	hmap_init(&c->frame_ids);
 	prof_chain_cache_init(&c->chains, MEMO_MAX);
 	stack_builder_init(&c->b);
 	sb_init(&c->pname);
@@ -88,6 +101,7 @@ void prof_collector_release(struct prof_collector *c)
 {
 	prof_frames_release(&c->frames);
 	prof_names_release(&c->names);
+	hmap_release(&c->frame_ids);
 	prof_chain_cache_release(&c->chains);
 	u64map_release(&c->ip_memo);
 	free(c->ipv);
@@ -112,6 +126,8 @@ static void memo_bound(struct prof_collector *c)
 		prof_frames_init(&c->frames);
 		prof_names_release(&c->names);
 		prof_names_init(&c->names, &c->copts);
+		hmap_release(&c->frame_ids);
+		hmap_init(&c->frame_ids);
 	}
 }
 
@@ -130,22 +146,48 @@ static size_t ip_memo_find(const struct prof_collector *c, uint64_t ip,
 	return SIZE_MAX;
 }
 
-/* Resolve ip and record its frame ids as a new memo entry. */
+static uint32_t frame_id(struct prof_collector *c, const struct proc_frame *f)
+{
+	struct frame_ptrs k = { f->sym || f->inline_name ? 0 : f->addr, (uintptr_t)f->sym,
+				(uintptr_t)f->dso, (uintptr_t)f->inline_name, f->kernel };
+	bool added;
+	size_t at = hmap_put(&c->frame_ids, &k, sizeof(k), &added);
+	if (added) {
+		struct prof_frame_desc d;
+		prof_desc_of_frame(f, &d);
+		hmap_at(&c->frame_ids, at)->value = prof_frames_intern(&c->frames, &d);
+	}
+	return (uint32_t)hmap_at(&c->frame_ids, at)->value;
+}
+
+/* Append the names of frame id, leaf first, to the memo entry at. */
+static void add_names(struct prof_collector *c, size_t at, uint32_t id, bool java)
+{
+	const uint32_t *names;
+	size_t k = prof_names_of(&c->names, &c->frames, id, java, &names);
+	XGROW(c->ids, c->ids_cap, c->nids + k);
+	while (k-- > 0) { /* names are root first, the builder leaf first */
+		c->ids[c->nids++] = names[k];
+		c->ids[at + 1]++;
+	}
+}
+
+/* Resolve ip and record its frame and name ids as a new memo entry. */
 static size_t ip_memo_add(struct prof_collector *c, struct proc_session *ses,
 			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
-			  uint64_t space)
+			  bool java, uint64_t space)
 {
 	struct proc_frame *frames;
 	size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &frames);
 	size_t at = c->nids;
-	XGROW(c->ids, c->ids_cap, at + n + 1);
+	XGROW(c->ids, c->ids_cap, at + n + 2);
 	c->ids[at] = (uint32_t)n;
-	for (size_t i = 0; i < n; i++) {
-		struct prof_frame_desc d;
-		prof_desc_of_frame(&frames[i], &d);
-		c->ids[at + 1 + i] = prof_frames_intern(&c->frames, &d);
-	}
-	c->nids = at + n + 1;
+	c->ids[at + 1] = 0;
+	for (size_t i = 0; i < n; i++)
+		c->ids[at + 2 + i] = frame_id(c, &frames[i]);
+	c->nids = at + n + 2;
+	for (size_t i = 0; i < n; i++)
+		add_names(c, at, c->ids[at + 2 + i], java);
 	bool added;
 	uint64_t *head = u64map_put(&c->ip_memo, ip, &added);
 	XGROW(c->ipv, c->ipv_cap, c->nipv + 1);
@@ -161,20 +203,17 @@ static size_t push_ip(struct prof_collector *c, struct proc_session *ses,
 		      struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
 		      bool java)
 {
-	uint64_t space = (kernel ? 0 : (uint64_t)t->maps_id + 1) << 1 | (uint64_t)inl;
+	uint64_t space = (kernel ? 0 : (uint64_t)t->maps_id + 1) << 2 |
+			 (uint64_t)inl << 1 | (uint64_t)java;
 	size_t at = ip_memo_find(c, ip, ses->machine.generation, space);
 	if (at == SIZE_MAX)
-		at = ip_memo_add(c, ses, t, ip, kernel, inl, space);
-	size_t n = c->ids[at];
-	for (size_t i = 0; i < n; i++) {
-		const uint32_t *names;
-		size_t k = prof_names_of(&c->names, &c->frames, c->ids[at + 1 + i], java,
-					 &names);
-		while (k-- > 0) { /* names are root first, the builder leaf first */
-			size_t len;
-			const char *s = prof_name_text(&c->names, names[k], &len);
-			stack_builder_push(&c->b, s, len);
-		}
+		at = ip_memo_add(c, ses, t, ip, kernel, inl, java, space);
+	size_t n = c->ids[at], k = c->ids[at + 1];
+	const uint32_t *names = c->ids + at + 2 + n;
+	for (size_t i = 0; i < k; i++) {
+		size_t len;
+		const char *s = prof_name_text(&c->names, names[i], &len);
+		stack_builder_push(&c->b, s, len);
 	}
 	return n;
 }

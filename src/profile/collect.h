@@ -52,6 +52,7 @@ struct prof_collector {
 	struct collapse_opts copts;   /* finished */
 	struct prof_frames frames;    /* every frame met, by identity */
 	struct prof_names names;      /* their folded names */
+	struct hmap frame_ids;        /* session's frame pointers -> frame id */
 	struct prof_chain_cache chains; /* chain -> stack id in out */
 	struct u64map ip_memo;        /* address -> index + 1 in ipv of its
 				       * latest variant (see collect.c) */
