@@ -79,7 +79,7 @@ struct frame_ptrs {
 	uint64_t kernel;
 };
 
-enum { MEMO_MAX = 1u << 20, FRAMES_MAX = 1u << 21, IDS_MAX = 1u << 24 };
+enum { MEMO_MAX = 1u << 20, FRAMES_MAX = 1u << 20, IDS_MAX = 1u << 24 };
 
 void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o,
 			 struct stack_table *out)
