@@ -19,12 +19,12 @@ SCORCH_COMMAND(script, "print the samples of a perf.data file as perf script doe
 
 #include "analysis/tracepoint.h"
 #include "base/diag.h"
-#include "base/hmap.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "cmd/symopts.h"
 #include "unwind/sample.h"
 #include "process/session.h"
+#include "profile/chain.h"
 #include "unwind/sample.h"
 
 enum { O_INPUT = 1 };
@@ -49,9 +49,8 @@ struct script {
 	struct an_tp tp;
 	struct trace_seq seq;
 	int write_err;         /* errno of a failed write, or 0 */
-	struct hmap chains;    /* chain key -> offset of its frame lines in blocks */
+	struct prof_chain_cache chains; /* chain -> offset of its frame lines in blocks */
 	struct strbuf blocks;  /* u32 length + frame lines, back to back */
-	struct strbuf key;
 };
 
 /* "+0x%llx" of v (once per frame line). */
@@ -207,47 +206,30 @@ static int flush_out(struct script *sc)
 }
 
 /* The frame lines of a call chain, from the cache when the same chain
- * of the same thread was printed since the last COMM/FORK/MMAP (see
- * fold_perfdata.c: chain_key). A DWARF sample's chain is the one the
- * unwinder gave, kept apart from a recorded chain of the same ips by a
- * flag (it resolves with inline rows). */
+ * of the same thread was printed since the last COMM/FORK/MMAP (the
+ * chain cache fold uses, profile/chain.h). */
 static void add_chain(struct script *sc, struct proc_session *ses,
 		      const struct proc_sample *ps)
 {
-	const struct pd_sample *s = ps->s;
 	struct proc_frame *frames;
-	uint8_t hooked = proc_session_hooked(ses, s);
-	const uint64_t *chain = s->callchain;
-	size_t nr = (size_t)s->nr_callchain;
-	if (hooked)
-		nr = proc_session_chain(ses, s, &chain);
 	if (sc->blocks.len > (64u << 20)) {
-		hmap_release(&sc->chains);
-		hmap_init(&sc->chains);
+		prof_chain_cache_clear(&sc->chains);
 		sb_reset(&sc->blocks);
 	}
-	struct strbuf *k = &sc->key;
-	sb_reset(k);
-	sb_add(k, &ses->machine.generation, 8);
-	sb_add(k, &s->pid, 4);
-	sb_add(k, &s->tid, 4);
-	sb_add(k, &hooked, 1);
-	sb_add(k, chain, nr * 8);
 	bool added;
-	size_t id = hmap_put(&sc->chains, k->buf, k->len, &added);
+	uint64_t *slot = prof_chain_cache_slot(&sc->chains, ses, ps, &added);
 	if (!added) {
-		uint64_t off = hmap_at(&sc->chains, id)->value;
 		uint32_t len;
-		memcpy(&len, sc->blocks.buf + off, 4);
-		sb_add(&sc->out, sc->blocks.buf + off + 4, len);
+		memcpy(&len, sc->blocks.buf + *slot, 4);
+		sb_add(&sc->out, sc->blocks.buf + *slot + 4, len);
 		return;
 	}
+	*slot = sc->blocks.len;
 	size_t start = sc->out.len;
 	size_t n = proc_session_frames(ses, ps, &frames);
 	for (size_t i = 0; i < n; i++)
 		add_frame(&sc->out, &frames[i]);
 	uint32_t len = (uint32_t)(sc->out.len - start);
-	hmap_at(&sc->chains, id)->value = sc->blocks.len;
 	sb_add(&sc->blocks, &len, 4);
 	sb_add(&sc->blocks, sc->out.buf + start, len);
 }
@@ -309,7 +291,7 @@ int cmd_script(int argc, char **argv)
 	an_tp_init(&sc.tp);
 	sc.tp.keep_print = true;
 	trace_seq_init(&sc.seq);
-	hmap_init(&sc.chains);
+	prof_chain_cache_init(&sc.chains, 1u << 20);
 	struct proc_session ses;
 	int rc = proc_session_open(&ses, input, &cfg);
 	if (rc == 0) {
@@ -329,9 +311,8 @@ int cmd_script(int argc, char **argv)
 	trace_seq_destroy(&sc.seq);
 	an_tp_release(&sc.tp);
 	sb_release(&sc.out);
-	hmap_release(&sc.chains);
+	prof_chain_cache_release(&sc.chains);
 	sb_release(&sc.blocks);
-	sb_release(&sc.key);
 	symopts_release(&so);
 	if (sc.write_err) {
 		diag_write_error(NULL, sc.write_err);

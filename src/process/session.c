@@ -175,6 +175,26 @@ size_t proc_session_chain(struct proc_session *ses, const struct pd_sample *s,
 	return sample_chain(ses, s, chain, &hooked);
 }
 
+/* True when a recorded chain holds, among the entries perf reads (up to
+ * max addresses), a value above PD_CONTEXT_MAX that is no context
+ * marker: perf reports "invalid callchain context" and resolves none of
+ * the chain (perf script prints the sample with no frames). A context
+ * scorch knows is kept, though perf 6.1 takes only HV, KERNEL and USER. */
+static bool bad_context(const uint64_t *chain, uint64_t nr, size_t max)
+{
+	size_t ips = 0;
+	for (uint64_t i = 0; i < nr && ips < max; i++) {
+		uint64_t v = chain[i];
+		if (v < PD_CONTEXT_MAX)
+			ips++;
+		else if (v != PD_CONTEXT_HV && v != PD_CONTEXT_KERNEL &&
+			 v != PD_CONTEXT_USER && v != PD_CONTEXT_USER_DEFERRED &&
+			 v != PD_CONTEXT_GUEST_KERNEL && v != PD_CONTEXT_GUEST_USER)
+			return true;
+	}
+	return false;
+}
+
 void proc_chain_walk_init(struct proc_session *ses, const struct pd_sample *s,
 			  struct proc_chain_walk *w)
 {
@@ -191,6 +211,8 @@ void proc_chain_walk_init(struct proc_session *ses, const struct pd_sample *s,
 	w->markers = true;
 	w->max_frames = ses->max_stack;
 	w->inl = ses->inl && (w->hooked || ses->inline_all);
+	if (!w->hooked && bad_context(w->chain, w->nr, w->max_frames))
+		w->nr = 0; /* perf drops the whole chain */
 }
 
 bool proc_chain_walk_next(struct proc_chain_walk *w, uint64_t *ip, bool *kernel,

@@ -1,12 +1,18 @@
 /*
- * collect: resolved frames and threads as frame descriptions (see
- * collect.h). Stage: profile. Key invariant: a description holds what
- * perf script prints for the frame (symbol or inline name, dso), so its
- * folded name equals the pipeline's.
+ * collect: resolved frames and threads as frame descriptions, and the
+ * sample collector of fold's perf.data input (see collect.h). Stage:
+ * profile. Key invariant: a description holds what perf script prints
+ * for the frame (symbol or inline name, dso), so its folded name equals
+ * the pipeline's; a sample folds to what stackcollapse-perf.pl makes of
+ * perf script's lines for it.
  */
 #include "profile/collect.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/xalloc.h"
 
 void prof_desc_of_frame(const struct proc_frame *f, struct prof_frame_desc *d)
 {
@@ -41,4 +47,269 @@ void prof_desc_of_comm(const char *comm, int32_t pid, int32_t tid,
 	d->name_len = comm ? strlen(comm) : 0;
 	d->pid = pid;
 	d->tid = tid;
+}
+
+/* ---- the collector ---- */
+
+/*
+ * What one address of a chain resolves to (its frame, or its inline
+ * rows) depends only on the address space resolving it (the kernel's,
+ * or the thread's maps as of the machine's generation) and whether it
+ * expands into inline rows; their names also on the java flag: each
+ * such address is resolved once and its frame ids and name ids kept. A
+ * DWARF recording makes many distinct chains of few
+ * addresses (the leaf's exact pc, recursion depths), and resolving
+ * every frame of each new chain cost more than unwinding it.
+ */
+struct prof_ip_variant {
+	uint64_t generation;
+	uint64_t space;   /* (maps_id + 1, 0: the kernel) << 2 | inl << 1 | java */
+	size_t at;        /* its entry in ids: frame count, name count,
+			   * frame ids, name ids leaf first */
+	size_t next;      /* index + 1 of the ip's previous variant, 0: none */
+};
+
+/* A resolved frame by the session's pointers (symbol, object, inline
+ * name: they live as long as the session), so that a frame met again
+ * (a new chain, a new generation of the same maps) finds its id with
+ * one hash of these 40 bytes instead of interning its strings. */
+struct frame_ptrs {
+	uint64_t addr;    /* 0 when a symbol or inline name names it */
+	uintptr_t sym, dso, inl;
+	uint64_t kernel;
+};
+
+enum { MEMO_MAX = 1u << 20, FRAMES_MAX = 1u << 20, IDS_MAX = 1u << 24 };
+
+void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o,
+			 struct stack_table *out)
+{
+	memset(c, 0, sizeof(*c));
+	c->out = out;
+	c->copts = *o;
+	collapse_opts_finish(&c->copts);
+	prof_frames_init(&c->frames);
+	prof_names_init(&c->names, &c->copts);
+	hmap_init(&c->frame_ids);
+	prof_chain_cache_init(&c->chains, MEMO_MAX);
+	stack_builder_init(&c->b);
+	sb_init(&c->pname);
+	sb_init(&c->scratch);
+}
+
+void prof_collector_release(struct prof_collector *c)
+{
+	prof_frames_release(&c->frames);
+	prof_names_release(&c->names);
+	hmap_release(&c->frame_ids);
+	prof_chain_cache_release(&c->chains);
+	u64map_release(&c->ip_memo);
+	free(c->ipv);
+	free(c->ids);
+	stack_builder_release(&c->b);
+	sb_release(&c->pname);
+	sb_release(&c->scratch);
+}
+
+/* Bound the memory of the address memo and the frames it points to
+ * (the stacks already in out keep their names). */
+static void memo_bound(struct prof_collector *c)
+{
+	if (c->nipv <= MEMO_MAX && c->nids <= IDS_MAX &&
+	    prof_frames_count(&c->frames) <= FRAMES_MAX)
+		return;
+	u64map_clear(&c->ip_memo);
+	c->nipv = 0;
+	c->nids = 0;
+	if (prof_frames_count(&c->frames) > FRAMES_MAX) {
+		prof_frames_release(&c->frames);
+		prof_frames_init(&c->frames);
+		prof_names_release(&c->names);
+		prof_names_init(&c->names, &c->copts);
+		hmap_release(&c->frame_ids);
+		hmap_init(&c->frame_ids);
+	}
+}
+
+/* The memo entry of ip in space as of generation, or SIZE_MAX. An
+ * address's variants are newest first, and generations only grow: the
+ * walk stops at the first older one (a shell starting programs makes
+ * thousands of generations). */
+static size_t ip_memo_find(const struct prof_collector *c, uint64_t ip,
+			   uint64_t generation, uint64_t space)
+{
+	const uint64_t *head = u64map_find(&c->ip_memo, ip);
+	for (size_t v = head ? *head : 0; v && c->ipv[v - 1].generation == generation;
+	     v = c->ipv[v - 1].next)
+		if (c->ipv[v - 1].space == space)
+			return c->ipv[v - 1].at;
+	return SIZE_MAX;
+}
+
+static uint32_t frame_id(struct prof_collector *c, const struct proc_frame *f)
+{
+	struct frame_ptrs k = { f->sym || f->inline_name ? 0 : f->addr, (uintptr_t)f->sym,
+				(uintptr_t)f->dso, (uintptr_t)f->inline_name, f->kernel };
+	bool added;
+	size_t at = hmap_put(&c->frame_ids, &k, sizeof(k), &added);
+	if (added) {
+		struct prof_frame_desc d;
+		prof_desc_of_frame(f, &d);
+		hmap_at(&c->frame_ids, at)->value = prof_frames_intern(&c->frames, &d);
+	}
+	return (uint32_t)hmap_at(&c->frame_ids, at)->value;
+}
+
+/* Append the names of frame id, leaf first, to the memo entry at. */
+static void add_names(struct prof_collector *c, size_t at, uint32_t id, bool java)
+{
+	const uint32_t *names;
+	size_t k = prof_names_of(&c->names, &c->frames, id, java, &names);
+	XGROW(c->ids, c->ids_cap, c->nids + k);
+	while (k-- > 0) { /* names are root first, the builder leaf first */
+		c->ids[c->nids++] = names[k];
+		c->ids[at + 1]++;
+	}
+}
+
+/* Resolve ip and record its frame and name ids as a new memo entry. */
+static size_t ip_memo_add(struct prof_collector *c, struct proc_session *ses,
+			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
+			  bool java, uint64_t space)
+{
+	struct proc_frame *frames;
+	size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &frames);
+	size_t at = c->nids;
+	XGROW(c->ids, c->ids_cap, at + n + 2);
+	c->ids[at] = (uint32_t)n;
+	c->ids[at + 1] = 0;
+	for (size_t i = 0; i < n; i++)
+		c->ids[at + 2 + i] = frame_id(c, &frames[i]);
+	c->nids = at + n + 2;
+	for (size_t i = 0; i < n; i++)
+		add_names(c, at, c->ids[at + 2 + i], java);
+	bool added;
+	uint64_t *head = u64map_put(&c->ip_memo, ip, &added);
+	XGROW(c->ipv, c->ipv_cap, c->nipv + 1);
+	c->ipv[c->nipv] = (struct prof_ip_variant){ ses->machine.generation, space, at,
+						    (size_t)*head };
+	*head = ++c->nipv;
+	return at;
+}
+
+/* Push the names of one address's frames, leaf first; returns how many
+ * frames (not names) it resolved to. */
+static size_t push_ip(struct prof_collector *c, struct proc_session *ses,
+		      struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
+		      bool java)
+{
+	uint64_t space = (kernel ? 0 : (uint64_t)t->maps_id + 1) << 2 |
+			 (uint64_t)inl << 1 | (uint64_t)java;
+	size_t at = ip_memo_find(c, ip, ses->machine.generation, space);
+	if (at == SIZE_MAX)
+		at = ip_memo_add(c, ses, t, ip, kernel, inl, java, space);
+	size_t n = c->ids[at], k = c->ids[at + 1];
+	const uint32_t *names = c->ids + at + 2 + n;
+	for (size_t i = 0; i < k; i++) {
+		size_t len;
+		const char *s = prof_name_text(&c->names, names[i], &len);
+		stack_builder_push(&c->b, s, len);
+	}
+	return n;
+}
+
+/* "%d" of v into buf (room for 12 bytes), without printf: twice per
+ * new chain, snprintf was 4% of the instructions folding a DWARF
+ * recording of many distinct chains. */
+static size_t int_text(char *buf, int v)
+{
+	char tmp[12];
+	size_t n = 0, len = 0;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
+/*
+ * An exiting task sampled system-wide has pid/tid -1, which perf script
+ * prints as ":-1    -1 [000] ...": the Perl header regex wants a space
+ * before the id, so it takes the id from the period and the process
+ * name from everything before it (or finds none in a tracepoint's
+ * fields, whose values follow '='). Give its rules the header perf
+ * script prints (the event name and field values cannot hold " N ");
+ * false: Perl drops the sample.
+ */
+static bool minus_one_pname(struct prof_collector *c, const struct proc_sample *ps,
+			    const char *ev)
+{
+	const struct pd_sample *s = ps->s;
+	struct strbuf *h = &c->scratch;
+	if (!ev)
+		return false; /* a tracepoint: "name=value" fields only */
+	sb_reset(h);
+	sb_addf(h, "%s %5d ", ps->thread->comm, (int)s->tid);
+	if (s->sample_type & PD_SAMPLE_CPU)
+		sb_addf(h, "[%03u] ", s->cpu);
+	if (s->sample_type & PD_SAMPLE_TIME)
+		sb_addf(h, "%5llu.%06llu: ", (unsigned long long)(s->time / 1000000000u),
+			(unsigned long long)(s->time % 1000000000u / 1000u));
+	sb_addf(h, "%10llu %s: ", (unsigned long long)s->period, ev);
+	return collapse_perf_header_pname(&c->copts, h->buf, h->len, &c->pname);
+}
+
+static void comm_pname(struct prof_collector *c, const struct proc_sample *ps)
+{
+	char pid[16], tid[16];
+	size_t pl = int_text(pid, (int)ps->s->pid);
+	size_t tl = int_text(tid, (int)ps->s->tid);
+	sb_reset(&c->pname);
+	const char *comm = ps->thread->comm;
+	collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl, &c->pname);
+}
+
+/* Add the stack of ps (its process name in c->pname) to out. */
+static size_t build_stack(struct prof_collector *c, struct proc_session *ses,
+			  const struct proc_sample *ps, uint64_t weight)
+{
+	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
+	stack_builder_reset(&c->b);
+	memo_bound(c);
+	struct proc_chain_walk w;
+	uint64_t ip;
+	bool kernel, inl;
+	size_t n = 0;
+	proc_chain_walk_init(ses, ps->s, &w);
+	while (n < w.max_frames && proc_chain_walk_next(&w, &ip, &kernel, &inl))
+		n += push_ip(c, ses, ps->thread, ip, kernel, inl, java);
+	stack_builder_push(&c->b, c->pname.buf, c->pname.len);
+	return stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
+}
+
+bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
+			const struct proc_sample *ps, uint64_t weight, const char *ev)
+{
+	if ((int)ps->s->tid < 0) { /* rare, and its name holds the time */
+		if (!minus_one_pname(c, ps, ev))
+			return false;
+		build_stack(c, ses, ps, weight);
+		return true;
+	}
+	bool added;
+	uint64_t *slot = prof_chain_cache_slot(&c->chains, ses, ps, &added);
+	if (!added) {
+		stack_table_add_id(c->out, (size_t)*slot, weight);
+		return true;
+	}
+	comm_pname(c, ps);
+	size_t sid = build_stack(c, ses, ps, weight);
+	*slot = sid; /* build_stack leaves the chain cache alone */
+	return true;
 }

@@ -1,24 +1,38 @@
 /*
  * collect: the producer side of the profile model: what a resolved
  * sample gives the model. Stage: profile.
- * Today it holds the mapping of a session's resolved frame (struct
- * proc_frame) and thread to frame descriptions; the wiring step puts
- * the sample collector here (filter, chain cache, per-address memo of
- * frame ids: docs/profile-model.md), out of cmd/fold_perfdata.c.
+ * It maps a session's resolved frame (struct proc_frame) and thread to
+ * frame descriptions, and holds the sample collector of `scorch fold`'s
+ * perf.data input: the chain cache (profile/chain.h), the per-address
+ * memo of frame ids, and the folded stack of each sample, named from
+ * the frames' fields by prof_names (no "sym (dso)" text printed and
+ * parsed back). The caller decides which samples count (filters, the
+ * event) and their weight.
  *
  *   struct prof_frame_desc d;
  *   prof_desc_of_frame(&ps->frames[i], &d);
  *   uint32_t id = prof_frames_intern(&profile.frames, &d);
  *
+ *   struct prof_collector c;
+ *   prof_collector_init(&c, &collapse_options, &table);
+ *   ... per sample, in proc_session_run's callback (the session opened
+ *   with resolve false: frames are resolved here, on demand):
+ *   prof_collector_add(&c, ses, ps, weight, event_name);
+ *   prof_collector_release(&c);
+ *
  * Ownership: the descriptions borrow the frame's and thread's strings
  * (symbol, inline and dso names, comm); prof_frames_intern copies them.
- * Cannot fail.
+ * The collector adds to a stack_table it does not own. Cannot fail but
+ * for allocation (fatal).
  */
 #ifndef SCORCH_PROFILE_COLLECT_H
 #define SCORCH_PROFILE_COLLECT_H
 
+#include "base/u64map.h"
 #include "process/session.h"
+#include "profile/chain.h"
 #include "profile/frame.h"
+#include "stacks/table.h"
 
 /* A resolved frame: a SYMBOL (an inline row is a SYMBOL named by its
  * function, flagged PROF_F_INLINE, in the object of the address), or an
@@ -30,5 +44,36 @@ void prof_desc_of_frame(const struct proc_frame *f, struct prof_frame_desc *d);
 /* The process frame of a sample: comm, pid and tid. */
 void prof_desc_of_comm(const char *comm, int32_t pid, int32_t tid,
 		       struct prof_frame_desc *d);
+
+struct prof_ip_variant;
+
+struct prof_collector {
+	struct stack_table *out;      /* where stacks go (not owned) */
+	struct collapse_opts copts;   /* finished */
+	struct prof_frames frames;    /* every frame met, by identity */
+	struct prof_names names;      /* their folded names */
+	struct hmap frame_ids;        /* session's frame pointers -> frame id */
+	struct prof_chain_cache chains; /* chain -> stack id in out */
+	struct u64map ip_memo;        /* address -> index + 1 in ipv of its
+				       * latest variant (see collect.c) */
+	struct prof_ip_variant *ipv;
+	size_t nipv, ipv_cap;
+	uint32_t *ids;                /* per memo entry: count, frame ids */
+	size_t nids, ids_cap;
+	struct stack_builder b;
+	struct strbuf pname, scratch;
+};
+
+/* o: the naming options (copied, then finished). */
+void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o,
+			 struct stack_table *out);
+void prof_collector_release(struct prof_collector *c);
+/* Add ps's folded stack to out with weight: what stackcollapse-perf.pl
+ * makes of perf script's lines for it. ev is the event name perf script
+ * ends the header with (NULL: a tracepoint, whose fields follow), used
+ * only to name a task of tid -1 as Perl does. Returns false when Perl
+ * would drop the sample (nothing added). */
+bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
+			const struct proc_sample *ps, uint64_t weight, const char *ev);
 
 #endif

@@ -237,6 +237,19 @@ static void name_text(struct prof_names *nm, const struct prof_frames *fs,
 	stack_builder_push(&nm->b, s ? s : "", len);
 }
 
+/* "%llx" of v into buf (room for 17 bytes), without printf: once per
+ * frame named, which is every frame of a system-wide recording. */
+static size_t hex_text(char *buf, uint64_t v)
+{
+	size_t n = 1;
+	for (uint64_t t = v >> 4; t; t >>= 4)
+		n++;
+	for (size_t i = n; i-- > 0; v >>= 4)
+		buf[i] = "0123456789abcdef"[v & 15];
+	buf[n] = '\0';
+	return n;
+}
+
 static void name_code(struct prof_names *nm, const struct prof_frames *fs,
 		      const struct prof_frame *f, bool java)
 {
@@ -249,10 +262,10 @@ static void name_code(struct prof_names *nm, const struct prof_frames *fs,
 	else if (f->dso != PROF_NONE)
 		dso = prof_frames_str(fs, f->dso, &dlen);
 	char pc[20];
-	int pl = snprintf(pc, sizeof(pc), "%llx", (unsigned long long)f->addr);
+	size_t pl = hex_text(pc, f->addr);
 	struct split sp;
 	split_like_perl(&nm->scratch, sym, slen, dso, dlen, &sp);
-	struct collapse_frame cf = { pc, (size_t)pl, sp.func, sp.func_len, sp.mod,
+	struct collapse_frame cf = { pc, pl, sp.func, sp.func_len, sp.mod,
 				     sp.mod_len, NULL, NULL };
 	collapse_perf_frame(&nm->opts, java, &cf, &nm->b);
 }
@@ -263,7 +276,7 @@ static void grow_at(struct prof_names *nm, size_t need)
 	size_t old = nm->at_cap;
 	if (need <= old)
 		return;
-	size_t cap = old * 2 > need ? old * 2 : need + 1024;
+	size_t cap = old * 2 > need ? old * 2 : need + 64;
 	for (int j = 0; j < 2; j++) {
 		nm->at[j] = xreallocarray(nm->at[j], cap, sizeof(uint32_t));
 		memset(nm->at[j] + old, 0, (cap - old) * sizeof(uint32_t));
@@ -271,8 +284,9 @@ static void grow_at(struct prof_names *nm, size_t need)
 	nm->at_cap = cap;
 }
 
-size_t prof_names_of(struct prof_names *nm, const struct prof_frames *fs,
-		     uint32_t id, bool java, const uint32_t **ids)
+/* prof_names_of's slow path (frame.h): name frame id, then look up. */
+size_t prof_names_name(struct prof_names *nm, const struct prof_frames *fs,
+		       uint32_t id, bool java, const uint32_t **ids)
 {
 	int j = java ? 1 : 0;
 	grow_at(nm, (size_t)id + 1);

@@ -141,8 +141,17 @@ void prof_names_release(struct prof_names *nm);
  * many (0 when the frame is left out). A COMM frame names the process
  * ("comm", "comm-PID", "comm-PID/TID" by the options). nm must be used
  * with one fs only. */
-size_t prof_names_of(struct prof_names *nm, const struct prof_frames *fs,
-		     uint32_t id, bool java, const uint32_t **ids);
+size_t prof_names_name(struct prof_names *nm, const struct prof_frames *fs,
+		       uint32_t id, bool java, const uint32_t **ids);
+static inline size_t prof_names_of(struct prof_names *nm, const struct prof_frames *fs,
+				   uint32_t id, bool java, const uint32_t **ids)
+{
+	uint32_t at = id < nm->at_cap ? nm->at[java][id] : 0;
+	if (!at) /* not named yet: name it */
+		return prof_names_name(nm, fs, id, java, ids);
+	*ids = nm->parts + at;
+	return nm->parts[at - 1];
+}
 static inline const char *prof_name_text(const struct prof_names *nm, uint32_t id,
 					 size_t *len)
 {
