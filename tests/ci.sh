@@ -30,6 +30,7 @@ phase() { # NAME CMD...
 	echo "## $name"
 	"$@" > "$log" 2>&1
 	grep -E '^(not ok|#   )|error|Error' "$log" | grep -v '^ok' | head -60
+	grep -E '^ok .*# SKIP' "$log" | head -40 # every skip, with its reason
 	tally "$log" "$name"
 	rm -f "$log"
 }

@@ -18,7 +18,7 @@ if [ -z "$pattern" ] || [ "$pattern" = unit ]; then
 	if [ -x "$UNIT_TESTS" ]; then
 		"$UNIT_TESTS" > "$log.unit" 2>&1; rc=$?
 		cat "$log.unit" >> "$log"
-		grep '^not ok' "$log.unit"
+		grep -E '^not ok|^ok .*# SKIP' "$log.unit"
 		if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log.unit"; then
 			echo "not ok - unit-tests exited with status $rc" | tee -a "$log"
 			tail -5 "$log.unit"
@@ -39,6 +39,7 @@ for t in "$here"/t[0-9][0-9][0-9][0-9]-*.sh; do
 	rc=$?
 	cat "$tmp.out" >> "$log"
 	grep -E '^not ok' -A20 "$tmp.out" | grep -E '^(not ok|#)' || true
+	grep -E '^ok .*# SKIP' "$tmp.out" || true # every skip, with its reason
 	if [ $rc -ne 0 ]; then
 		echo "not ok - $name: test script exited with status $rc" | tee -a "$log"
 		tail -5 "$tmp.out"
