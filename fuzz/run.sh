@@ -9,7 +9,10 @@
 # Seeds: fuzz/TARGET.seeds lists paths (globs allowed; $here is fuzz/,
 # $SHARED the reference corpus ../shared). A path that names no file is
 # said in one line; when ../shared is absent (a fresh clone) its seeds are
-# said missing once per target and the target runs on the rest.
+# said missing once per target and the target runs on the rest. A line
+# starting with "-" is a libFuzzer option for that target, e.g.
+# -max_len=65536 where big seeds would make every execution slow (the
+# default is 1 MB; libFuzzer cuts longer seeds to it).
 # Leaks are detected (LSan) with tests/lsan.supp: only the library's.
 # A failing target's crash/leak/timeout input is kept in
 # build-fuzz/crashes/ (the path the log prints) and its log in
@@ -39,7 +42,7 @@ copy_seeds() {
 		return
 	fi
 	while read -r pat; do
-		case $pat in ''|'#'*) continue ;; esac
+		case $pat in ''|'#'*|-*) continue ;; esac
 		case $pat in
 		'$SHARED'*) if [ ! -d "$SHARED" ]; then
 				shared_missing=$((shared_missing + 1))
@@ -66,11 +69,12 @@ for bin in "$fb"/fuzz-*; do
 	mkdir -p "$work/corpus"
 	case $mode in smoke|long) copy_seeds "$name" "$work/corpus" ;; esac
 	log=$fb/logs/$name.log
+	opts=$(grep -s '^-' "$here/$name.seeds")
 	# UBSan recovers by default in these builds: halt, so undefined
 	# behaviour fails the run as it aborts the SAN=1 binary
 	if ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$bin" -max_total_time="$secs" -rss_limit_mb=2048 \
-		-max_len=1048576 -timeout=10 -artifact_prefix="$fb/crashes/$name-" "$work/corpus" > "$log" 2>&1; then
+		-max_len=1048576 -timeout=10 $opts -artifact_prefix="$fb/crashes/$name-" "$work/corpus" > "$log" 2>&1; then
 		runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
 		echo "ok - fuzz $name ($mode, $secs s, ${runs:-?} runs, $(ls "$work/corpus" | wc -l) corpus files)"
 		passed=$((passed + 1))

@@ -1,7 +1,8 @@
 # t0904: fuzz/run.sh, driven with stand-in targets (shell scripts that
 # answer as libFuzzer does): a crash input stays where the log names it,
 # a seed path that names nothing is said, a missing reference corpus is
-# said once and does not fail the run, the empty modes start from an
+# said once and does not fail the run, a seed list's "-option" lines
+# reach the target, the empty modes start from an
 # empty corpus, and leak detection is on.
 
 mkdir -p fb
@@ -12,6 +13,7 @@ cat > fb/fuzz-kallsyms <<'EOS'
 for a; do case $a in -artifact_prefix=*) pre=${a#*=} ;; -*) ;; *) dir=$a ;; esac; done
 ls "$dir" | wc -l > "$FAKE_OUT.corpus"
 echo "$ASAN_OPTIONS|$LSAN_OPTIONS" > "$FAKE_OUT.env"
+echo "$*" > "$FAKE_OUT.args"
 if [ -n "${CRASH:-}" ]; then
 	echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow"
 	echo x > "${pre}crash-abc"
@@ -47,7 +49,9 @@ else fail "empty mode starts from an empty corpus" "$(cat out.corpus) $(cat empt
 # a seed list naming a file that does not exist: one line naming it
 mkdir -p fz
 cp "$ROOT/fuzz/run.sh" fz/
-printf '%s\n' '$here/seeds/no-such-seed.bin' > fz/fuzz-kallsyms.seeds
+printf '%s\n' '$here/seeds/no-such-seed.bin' -max_len=4242 > fz/fuzz-kallsyms.seeds
 bash fz/run.sh smoke fuzz-kallsyms > missing.log 2>&1
 check_grep "a seed path that names no file is said" \
 	'^# fuzz-kallsyms: seed not found: \$here/seeds/no-such-seed.bin$' missing.log
+check_grep "a seed list's option line reaches the target, after the default" \
+	'max_len=1048576 .*-max_len=4242 ' out.args
