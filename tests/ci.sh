@@ -46,7 +46,7 @@ fi
 bash tools/install-deps.sh --test || echo "# warning: some dependencies could not be installed"
 
 phase "build+test" bash -c "make -j$jobs all unit >/dev/null && make test"
-phase "asan+ubsan" bash -c "make SAN=1 -j$jobs all unit >/dev/null && ASAN_OPTIONS=detect_leaks=0 make SAN=1 test"
+phase "asan+ubsan" bash -c "make SAN=1 -j$jobs all unit >/dev/null && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp make SAN=1 test"
 if command -v clang >/dev/null; then
 	phase "fuzz" bash -c "make -j$jobs fuzz >/dev/null && bash fuzz/run.sh smoke"
 else

@@ -9,6 +9,8 @@ export SCORCH=${SCORCH:-$root/build/scorch}
 export UNIT_TESTS=${UNIT_TESTS:-$root/build/unit-tests}
 export SHARED=${SHARED:-$(cd "$root/.." && pwd)/shared}
 export ROOT=$root
+# sanitizer builds: leaks are detected; only the libraries' are suppressed
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp}
 export LC_ALL=C
 pattern=${1:-}
 log=$(mktemp)

@@ -144,6 +144,14 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
+/* Whether the record's name field (max bytes, not always NUL-terminated)
+ * starts with the literal lit. */
+static bool name_starts(const uint8_t *name, size_t max, const char *lit)
+{
+	size_t n = strlen(lit);
+	return max >= n && memcmp(name, lit, n) == 0;
+}
+
 static void sample(struct rec_dsos *ds, const uint8_t *r, size_t len,
 		   uint64_t st)
 {
@@ -197,7 +205,7 @@ void rec_dsos_record(struct rec_dsos *ds, const uint8_t *r, size_t len,
 		add_map(ds, rd32(r + 8), rd64(r + 16), rd64(r + 24),
 			(const char *)r + 40, len - 40);
 	} else if (type == PERF_RECORD_MMAP && len > 40 &&
-		   strncmp((const char *)r + 40, "[kernel.kallsyms]", 17)) {
+		   !name_starts(r + 40, len - 40, "[kernel.kallsyms]")) {
 		/* a kernel module */
 		add_map(ds, KERNEL_PID, rd64(r + 16), rd64(r + 24),
 			(const char *)r + 40, len - 40);
