@@ -1,4 +1,4 @@
-# t0904: fuzz/run.sh, driven with stand-in targets (shell scripts that
+# t0905: fuzz/run.sh, driven with stand-in targets (shell scripts that
 # answer as libFuzzer does): a crash input stays where the log names it,
 # a seed path that names nothing is said, a missing reference corpus is
 # said once and does not fail the run, a seed list's "-option" lines
