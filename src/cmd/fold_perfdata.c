@@ -136,9 +136,9 @@ static int run(struct pd_reader *r, const char *shown,
 	}
 	prof_collector_init(&c.col, &o->collapse, out);
 	struct proc_session ses;
-	int rc = proc_session_attach(&ses, r, &cfg);
-	if (rc >= 0)
-		ses.resolve = false; /* frames on demand: the collector's */
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.lazy = true; /* frames on demand: the collector's */
+	int rc = proc_session_attach(&ses, r, &cfg, &sopts);
 	if (rc < 0) {
 		diag_print(&ses.diag, shown);
 		proc_session_close(&ses);

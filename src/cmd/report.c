@@ -354,9 +354,10 @@ int cmd_report(int argc, char **argv)
 	if (symopts_config(&so, &cfg))
 		return 1;
 	struct proc_session ses;
-	int rc = proc_session_open(&ses, input, &cfg);
+	/* -g none: only the sample address matters */
+	const struct proc_session_opts sopts = { .max_stack = 0 };
+	int rc = proc_session_open(&ses, input, &cfg, &sopts);
 	if (rc == 0) {
-		ses.max_stack = 0; /* -g none: only the sample address matters */
 		rc = proc_session_run(&ses, on_sample, &r);
 		bool all_dropped = symopts_report_run(&ses, rc, input);
 		if (rc >= 0)

@@ -293,9 +293,10 @@ int cmd_script(int argc, char **argv)
 	trace_seq_init(&sc.seq);
 	prof_chain_cache_init(&sc.chains, 1u << 20);
 	struct proc_session ses;
-	int rc = proc_session_open(&ses, input, &cfg);
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.lazy = true; /* frames on demand: see add_chain */
+	int rc = proc_session_open(&ses, input, &cfg, &sopts);
 	if (rc == 0) {
-		ses.resolve = false; /* frames on demand: see add_chain */
 		rc = symopts_run_unwound(&ses, UNW_INLINE_DWARF, on_sample, &sc, input);
 		if (rc == 0)
 			flush_out(&sc);

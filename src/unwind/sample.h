@@ -74,14 +74,14 @@ struct unw_perf {
 /* Which frames get inline rows (perf: DWARF chains by default). */
 enum unw_inline { UNW_INLINE_NONE, UNW_INLINE_DWARF, UNW_INLINE_ALL };
 
-/* The one call a perf.data command makes after proc_session_open: sets
- * the session's chain hook to DWARF unwinding and its inline rows as
- * asked (--no-inline: NONE, default: DWARF, --inline: ALL). */
+/* The one call a perf.data command makes after proc_session_open: hands
+ * the session a chain source (proc_session_chain_source) of DWARF
+ * unwinding and inline rows as asked (--no-inline: NONE, default: DWARF, --inline: ALL). */
 void unw_perf_attach(struct unw_perf *p, struct proc_session *ses,
 		     enum unw_inline inl);
 /* After proc_session_run, before proc_session_close: appends the
  * summary line (see unw_perf_summary) to sb and returns true when there
- * is one to warn about; unhooks and frees everything. */
+ * is one to warn about; takes the chain source back and frees everything. */
 bool unw_perf_detach(struct unw_perf *p, struct proc_session *ses,
 		     struct strbuf *sb);
 
