@@ -264,3 +264,13 @@ bool unw_perf_detach(struct unw_perf *p, struct proc_session *ses,
 	unw_perf_release(p);
 	return warn;
 }
+
+int unw_perf_run(struct proc_session *ses, enum unw_inline inl,
+		 proc_sample_fn fn, void *ctx, struct strbuf *summary)
+{
+	struct unw_perf up;
+	unw_perf_attach(&up, ses, inl);
+	int rc = proc_session_run(ses, fn, ctx);
+	unw_perf_detach(&up, ses, summary);
+	return rc;
+}
