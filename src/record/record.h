@@ -161,4 +161,23 @@ void rec_dsos_record(struct rec_dsos *ds, const uint8_t *rec, size_t len,
  * cache under $HOME/.debug when cache is set. */
 void rec_dsos_buildids(struct rec_dsos *ds, struct strbuf *out, bool cache);
 
+/* ---- the workload (workload.c) ---- */
+
+struct rec_workload {
+	pid_t pid;     /* 0: none */
+	int go;        /* write end: one byte starts the exec */
+	int err;       /* read end: errno of a failed exec, or EOF */
+};
+#define REC_WORKLOAD_INIT { 0, -1, -1 }
+
+/* Fork argv[0] (PATH searched), held before its exec; the child has
+ * SIGINT, SIGTERM and SIGPIPE at their defaults. pipe_mode: our stdout
+ * carries perf.data, so the workload's stdout goes to stderr (as perf
+ * does). Returns 0 or -errno (pipe, fork). */
+int rec_workload_prepare(struct rec_workload *w, char **argv, bool pipe_mode);
+/* Let the workload exec; returns 0 or the errno of a failed exec. */
+int rec_workload_start(struct rec_workload *w);
+/* Close what is still open and reap the child, if any. */
+void rec_workload_abort(struct rec_workload *w);
+
 #endif
