@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 SCORCH_COMMAND(record, "sample a command or processes with perf_event_open and write perf.data")
@@ -361,45 +360,6 @@ static int setup_writer(struct record_args *a, struct rec_session *s,
 	return 0;
 }
 
-/* ---- the loop ---- */
-
-static int exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
-/* Run until the workload exits, the targets are gone, or a signal.
- * Returns the workload's wait status in *status (or -1). */
-static int run(struct rec_session *s, struct rec_workload *wl, int *status)
-{
-	bool got;
-	int r = 0, waited = 0;
-	*status = -1;
-	while (r == 0) {
-		r = rec_session_poll(s, 100, &got);
-		if (wl->pid > 0 && *status == -1 &&
-		    waitpid(wl->pid, status, WNOHANG) == wl->pid)
-			break;
-		if (wl->pid <= 0 && rec_session_targets_gone(s))
-			break;
-		if (!stop_signal)
-			continue;
-		if (wl->pid <= 0)
-			break;
-		/* stop the workload too, and keep draining until it is gone */
-		kill(wl->pid, waited++ < 50 ? SIGTERM : SIGKILL);
-	}
-	if (wl->pid > 0 && *status == -1 && r < 0) {
-		kill(wl->pid, SIGKILL);
-		waitpid(wl->pid, status, 0);
-	}
-	return r;
-}
-
 static void summary(struct record_args *a, struct rec_session *s,
 		    uint64_t size)
 {
@@ -553,7 +513,7 @@ static int record(struct record_args *a, int argc, char **argv)
 			rc = 127;
 		}
 	}
-	int r = run(&s, &wl, &status);
+	int r = rec_workload_run(&s, &wl, &stop_signal, &status);
 	if (r == 0)
 		r = rec_session_stop(&s, !a->no_cache);
 	if (r < 0 && !w.err)
@@ -566,7 +526,7 @@ static int record(struct record_args *a, int argc, char **argv)
 	if (r == 0) {
 		summary(a, &s, size);
 		if (rc != 127)
-			rc = status != -1 ? exit_status(status) : 0;
+			rc = status != -1 ? rec_workload_exit_status(status) : 0;
 		if ((a->svg || a->folded) && oneshot(a) != 0 && rc == 0)
 			rc = 1;
 	}

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
@@ -179,5 +180,14 @@ int rec_workload_prepare(struct rec_workload *w, char **argv, bool pipe_mode);
 int rec_workload_start(struct rec_workload *w);
 /* Close what is still open and reap the child, if any. */
 void rec_workload_abort(struct rec_workload *w);
+/* Copy the rings to the writer until the workload exits (wl->pid > 0),
+ * the targets are gone (no workload), or *stop is set (by a signal
+ * handler): then the workload gets SIGTERM, SIGKILL after 50 polls,
+ * and the rings are drained until it is gone. Its wait status goes to
+ * *status (-1: none). Returns what rec_session_poll returned. */
+int rec_workload_run(struct rec_session *s, struct rec_workload *wl,
+		     const volatile sig_atomic_t *stop, int *status);
+/* The exit code that passes a wait status through (128 + signal). */
+int rec_workload_exit_status(int status);
 
 #endif

@@ -72,3 +72,39 @@ void rec_workload_abort(struct rec_workload *w)
 	if (w->pid > 0)
 		waitpid(w->pid, NULL, 0);
 }
+
+int rec_workload_exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+int rec_workload_run(struct rec_session *s, struct rec_workload *wl,
+		     const volatile sig_atomic_t *stop, int *status)
+{
+	bool got;
+	int r = 0, waited = 0;
+	*status = -1;
+	while (r == 0) {
+		r = rec_session_poll(s, 100, &got);
+		if (wl->pid > 0 && *status == -1 &&
+		    waitpid(wl->pid, status, WNOHANG) == wl->pid)
+			break;
+		if (wl->pid <= 0 && rec_session_targets_gone(s))
+			break;
+		if (!*stop)
+			continue;
+		if (wl->pid <= 0)
+			break;
+		/* stop the workload too, and keep draining until it is gone */
+		kill(wl->pid, waited++ < 50 ? SIGTERM : SIGKILL);
+	}
+	if (wl->pid > 0 && *status == -1 && r < 0) {
+		kill(wl->pid, SIGKILL);
+		waitpid(wl->pid, status, 0);
+	}
+	return r;
+}
