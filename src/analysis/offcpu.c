@@ -200,7 +200,7 @@ int an_offcpu_read(struct an_offcpu *a, const char *path,
 	r.t.ctx = &r;
 	an_stackname_init(&r.names, &a->o.collapse);
 	sb_init(&r.key);
-	int rc = proc_session_open(&ses, path, cfg);
+	int rc = proc_session_open(&ses, path, cfg, NULL);
 	if (rc < 0) {
 		*d = ses.diag;
 		goto out;

@@ -366,12 +366,13 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 	r.t.find_fields = find_fields;
 	r.t.on_event = on_event;
 	r.t.ctx = &r;
-	int rc = proc_session_open(&ses, path, cfg);
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.lazy = true; /* no frames asked */
+	int rc = proc_session_open(&ses, path, cfg, &sopts);
 	if (rc < 0) {
 		*d = ses.diag;
 		goto out;
 	}
-	ses.resolve = false;
 	rc = an_tpsession_run(&r.t, "no tracing data (event formats) in the file; record with "
 			      "perf sched record");
 	if (rc >= 0)

@@ -216,11 +216,12 @@ int an_offsets_read_perfdata(struct an_offsets *a, struct pd_reader *r,
 	struct pd_state st = { .a = a };
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
 	an_stackname_init(&st.names, &co);
-	int rc = proc_session_attach(&ses, r, cfg);
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.lazy = !a->o.stacks;
+	int rc = proc_session_attach(&ses, r, cfg, &sopts);
 	if (rc < 0) {
 		*d = ses.diag;
 	} else {
-		ses.resolve = a->o.stacks;
 		rc = proc_session_run(&ses, pd_sample, &st);
 		if (rc < 0)
 			*d = ses.diag;

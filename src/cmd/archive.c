@@ -201,7 +201,7 @@ int cmd_archive(int argc, char **argv)
 		return 1;
 	}
 	struct proc_session ses;
-	int rc = proc_session_open(&ses, input, &cfg);
+	int rc = proc_session_open(&ses, input, &cfg, NULL);
 	size_t count = 0;
 	if (rc == 0) {
 		rc = proc_session_run(&ses, on_sample, NULL);

@@ -91,7 +91,9 @@ int cmd_buildid_list(int argc, char **argv)
 	struct sym_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
 	struct proc_session ses;
-	if (proc_session_open(&ses, input, &cfg) < 0) {
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.lazy = true; /* no frames asked */
+	if (proc_session_open(&ses, input, &cfg, &sopts) < 0) {
 		diag_print(&ses.diag, input);
 		proc_session_close(&ses);
 		return 1;
@@ -103,7 +105,6 @@ int cmd_buildid_list(int argc, char **argv)
 	struct bl b = { NULL, 0 };
 	int rc = 0;
 	if (with_hits) {
-		ses.resolve = false;
 		rc = proc_session_run(&ses, on_sample, &b);
 		if (rc < 0)
 			diag_print(&ses.diag, input);

@@ -27,7 +27,7 @@
 struct fold_ctx {
 	const struct fold_perfdata_opts *o;
 	struct prof_collector col; /* folds the samples kept into the table */
-	struct sample_filter filter;
+	struct prof_filter filter;
 	struct strbuf event;       /* the event kept (given or first seen) */
 	bool event_set, event_defaulted, warned, info_set;
 	uint64_t samples;
@@ -44,7 +44,7 @@ static const char *header_event(const struct proc_sample *ps)
 	const struct pd_attr *a = ps->s->attr;
 	if (!a || a->type == PD_TYPE_TRACEPOINT)
 		return NULL;
-	return sample_event_name(ps);
+	return prof_event_name(ps);
 }
 
 static bool keep_event(struct fold_ctx *c, const char *ev)
@@ -70,7 +70,7 @@ static void note_event(struct fold_perfdata_info *in, const struct proc_sample *
 		       bool weighted)
 {
 	sb_reset(&in->event);
-	sb_adds(&in->event, sample_event_name(ps));
+	sb_adds(&in->event, prof_event_name(ps));
 	in->weighted = weighted;
 	in->have_attr = ps->s->attr != NULL;
 	if (ps->s->attr) {
@@ -93,7 +93,7 @@ static void note_cmdline(struct fold_perfdata_info *in, const struct proc_sessio
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct fold_ctx *c = ctx;
-	if (!sample_filter_keep(&c->filter, ps))
+	if (!prof_filter_keep(&c->filter, ps))
 		return 0;
 	const char *ev = header_event(ps);
 	if (!keep_event(c, ev))
@@ -124,7 +124,7 @@ static int run(struct pd_reader *r, const char *shown,
 	struct fold_ctx c;
 	memset(&c, 0, sizeof(c));
 	c.o = o;
-	int bad = sample_filter_init(&c.filter, o->time, o->cpu, o->comm, o->event, "fold");
+	int bad = symopts_filter(&c.filter, o->time, o->cpu, o->comm, o->event);
 	if (bad) {
 		pd_reader_free(r);
 		symopts_release(&so);
@@ -136,9 +136,9 @@ static int run(struct pd_reader *r, const char *shown,
 	}
 	prof_collector_init(&c.col, &o->collapse, out);
 	struct proc_session ses;
-	int rc = proc_session_attach(&ses, r, &cfg);
-	if (rc >= 0)
-		ses.resolve = false; /* frames on demand: the collector's */
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.lazy = true; /* frames on demand: the collector's */
+	int rc = proc_session_attach(&ses, r, &cfg, &sopts);
 	if (rc < 0) {
 		diag_print(&ses.diag, shown);
 		proc_session_close(&ses);
@@ -150,7 +150,7 @@ static int run(struct pd_reader *r, const char *shown,
 				 on_sample, &c, shown);
 	bool all_dropped = symopts_report_run(&ses, rc, shown);
 	if (rc >= 0)
-		sample_filter_report(&c.filter, shown);
+		symopts_report_filter(&c.filter, shown);
 	if (rc >= 0 && o->info)
 		note_cmdline(o->info, &ses);
 	if (all_dropped)

@@ -8,7 +8,6 @@
  * (header, features) before we return, whatever stopped the recording.
  */
 #include "cmd/cmd.h"
-#include "base/fdio.h"
 #include "cmd/perfinput.h"
 #include "base/diag.h"
 #include "base/opt.h"
@@ -24,9 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 SCORCH_COMMAND(record, "sample a command or processes with perf_event_open and write perf.data")
@@ -272,75 +269,6 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* ---- the workload ---- */
-
-struct workload {
-	pid_t pid;
-	int go;        /* write end: one byte starts the exec */
-	int err;       /* read end: errno of a failed exec, or EOF */
-};
-
-/* pipe_mode: our stdout carries perf.data, so the workload's stdout goes
- * to stderr (as perf does). */
-static int workload_prepare(struct workload *w, char **argv, bool pipe_mode)
-{
-	int go[2], err[2];
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		return -errno;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		char c;
-		close(go[1]);
-		close(err[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);   /* ignored by us, not by the command */
-		prctl(PR_SET_NAME, "scorch-exec");
-		if (pipe_mode)
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	w->pid = pid;
-	w->go = go[1];
-	w->err = err[0];
-	return 0;
-}
-
-/* Let the workload exec; returns 0 or the errno of a failed exec. */
-static int workload_start(struct workload *w)
-{
-	int e = 0;
-	ssize_t n;
-	if (write(w->go, "g", 1) != 1)
-		return errno;
-	close(w->go);
-	w->go = -1;
-	n = fd_read(w->err, &e, sizeof(e));
-	close(w->err);
-	w->err = -1;
-	return n == (ssize_t)sizeof(e) ? e : 0;
-}
-
-static void workload_abort(struct workload *w)
-{
-	if (w->go >= 0)
-		close(w->go);
-	if (w->err >= 0)
-		close(w->err);
-	if (w->pid > 0)
-		waitpid(w->pid, NULL, 0);
-}
-
 /* ---- signals ---- */
 
 static volatile sig_atomic_t stop_signal;
@@ -430,45 +358,6 @@ static int setup_writer(struct record_args *a, struct rec_session *s,
 	if (!pipe_mode && !a->no_buildid)
 		s->dsos = rec_dsos_new();
 	return 0;
-}
-
-/* ---- the loop ---- */
-
-static int exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
-/* Run until the workload exits, the targets are gone, or a signal.
- * Returns the workload's wait status in *status (or -1). */
-static int run(struct rec_session *s, struct workload *wl, int *status)
-{
-	bool got;
-	int r = 0, waited = 0;
-	*status = -1;
-	while (r == 0) {
-		r = rec_session_poll(s, 100, &got);
-		if (wl->pid > 0 && *status == -1 &&
-		    waitpid(wl->pid, status, WNOHANG) == wl->pid)
-			break;
-		if (wl->pid <= 0 && rec_session_targets_gone(s))
-			break;
-		if (!stop_signal)
-			continue;
-		if (wl->pid <= 0)
-			break;
-		/* stop the workload too, and keep draining until it is gone */
-		kill(wl->pid, waited++ < 50 ? SIGTERM : SIGKILL);
-	}
-	if (wl->pid > 0 && *status == -1 && r < 0) {
-		kill(wl->pid, SIGKILL);
-		waitpid(wl->pid, status, 0);
-	}
-	return r;
 }
 
 static void summary(struct record_args *a, struct rec_session *s,
@@ -587,14 +476,14 @@ static void print_warnings(struct rec_session *s)
 
 static int record(struct record_args *a, int argc, char **argv)
 {
-	struct workload wl = { 0, -1, -1 };
+	struct rec_workload wl = REC_WORKLOAD_INIT;
 	struct rec_session s;
 	struct pd_writer w;
 	bool pipe_mode;
 	int status = -1, fd = -1, rc = 1;
 
 	set_signals();
-	if (a->argv && workload_prepare(&wl, a->argv, !strcmp(a->output, "-")) < 0) {
+	if (a->argv && rec_workload_prepare(&wl, a->argv, !strcmp(a->output, "-")) < 0) {
 		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
 		return 1;
 	}
@@ -618,13 +507,13 @@ static int record(struct record_args *a, int argc, char **argv)
 	if (a->o.system_wide || !target)
 		rec_session_enable(&s);
 	if (wl.pid) {
-		int e = workload_start(&wl);
+		int e = rec_workload_start(&wl);
 		if (e) {
 			diag_error("cannot run %s: %s", a->argv[0], strerror(e));
 			rc = 127;
 		}
 	}
-	int r = run(&s, &wl, &status);
+	int r = rec_workload_run(&s, &wl, &stop_signal, &status);
 	if (r == 0)
 		r = rec_session_stop(&s, !a->no_cache);
 	if (r < 0 && !w.err)
@@ -637,14 +526,14 @@ static int record(struct record_args *a, int argc, char **argv)
 	if (r == 0) {
 		summary(a, &s, size);
 		if (rc != 127)
-			rc = status != -1 ? exit_status(status) : 0;
+			rc = status != -1 ? rec_workload_exit_status(status) : 0;
 		if ((a->svg || a->folded) && oneshot(a) != 0 && rc == 0)
 			rc = 1;
 	}
 	wl.pid = 0;
 out_session:
 	rec_session_close(&s);
-	workload_abort(&wl);
+	rec_workload_abort(&wl);
 	if (fd > STDOUT_FILENO)
 		close(fd);
 	return rc;

@@ -65,7 +65,7 @@ struct event_rows {
 struct report {
 	enum key keys[4];
 	size_t nkeys;
-	struct sample_filter filter;
+	struct prof_filter filter;
 	struct event_rows *ev;  /* by attr index */
 	size_t nev;
 	struct strbuf key;
@@ -126,7 +126,7 @@ static struct event_rows *rows_of(struct report *r, const struct pd_attr *a)
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct report *r = ctx;
-	if (!sample_filter_keep(&r->filter, ps))
+	if (!prof_filter_keep(&r->filter, ps))
 		return 0;
 	const struct pd_sample *s = ps->s;
 	bool kernel = pd_cpumode_is_kernel(s->cpumode);
@@ -348,19 +348,20 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	if (parse_sort(&r, sort) < 0)
 		return opt_usage_error(&report_cmd, "bad --sort '%s': use comm, pid, dso and sym, each once", sort);
-	if (sample_filter_init(&r.filter, so.time, so.cpu, so.comm, so.event, "report"))
+	if (symopts_filter(&r.filter, so.time, so.cpu, so.comm, so.event))
 		return 2;
 	struct sym_config cfg;
 	if (symopts_config(&so, &cfg))
 		return 1;
 	struct proc_session ses;
-	int rc = proc_session_open(&ses, input, &cfg);
+	/* -g none: only the sample address matters */
+	const struct proc_session_opts sopts = { .max_stack = 0 };
+	int rc = proc_session_open(&ses, input, &cfg, &sopts);
 	if (rc == 0) {
-		ses.max_stack = 0; /* -g none: only the sample address matters */
 		rc = proc_session_run(&ses, on_sample, &r);
 		bool all_dropped = symopts_report_run(&ses, rc, input);
 		if (rc >= 0)
-			sample_filter_report(&r.filter, input);
+			symopts_report_filter(&r.filter, input);
 		if (all_dropped)
 			rc = -1; /* every sample dropped: no report */
 		if (rc >= 0) {

@@ -42,7 +42,7 @@ static const struct opt_cmd script_cmd = {
 };
 
 struct script {
-	struct sample_filter filter;
+	struct prof_filter filter;
 	struct strbuf out;
 	int name_width;
 	bool tp_loaded;
@@ -187,7 +187,7 @@ static void add_header(struct script *sc, struct proc_session *ses,
 	}
 	if (!sc->name_width)
 		sc->name_width = max_name_width(ses);
-	const char *ev = sample_event_name(ps);
+	const char *ev = prof_event_name(ps);
 	for (int n = (int)strlen(ev); n < sc->name_width; n++)
 		sb_addc(o, ' ');
 	sb_adds(o, ev);
@@ -237,7 +237,7 @@ static void add_chain(struct script *sc, struct proc_session *ses,
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct script *sc = ctx;
-	if (!sample_filter_keep(&sc->filter, ps))
+	if (!prof_filter_keep(&sc->filter, ps))
 		return 0;
 	bool chain = (ps->s->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
 	add_header(sc, ses, ps, chain);
@@ -283,7 +283,7 @@ int cmd_script(int argc, char **argv)
 		return 2;
 	struct script sc;
 	memset(&sc, 0, sizeof(sc));
-	if (sample_filter_init(&sc.filter, so.time, so.cpu, so.comm, so.event, "script"))
+	if (symopts_filter(&sc.filter, so.time, so.cpu, so.comm, so.event))
 		return 2;
 	struct sym_config cfg;
 	if (symopts_config(&so, &cfg))
@@ -293,15 +293,16 @@ int cmd_script(int argc, char **argv)
 	trace_seq_init(&sc.seq);
 	prof_chain_cache_init(&sc.chains, 1u << 20);
 	struct proc_session ses;
-	int rc = proc_session_open(&ses, input, &cfg);
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.lazy = true; /* frames on demand: see add_chain */
+	int rc = proc_session_open(&ses, input, &cfg, &sopts);
 	if (rc == 0) {
-		ses.resolve = false; /* frames on demand: see add_chain */
 		rc = symopts_run_unwound(&ses, UNW_INLINE_DWARF, on_sample, &sc, input);
 		if (rc == 0)
 			flush_out(&sc);
 		bool all_dropped = symopts_report_run(&ses, rc, input);
 		if (rc >= 0)
-			sample_filter_report(&sc.filter, input);
+			symopts_report_filter(&sc.filter, input);
 		if (all_dropped)
 			rc = 1; /* every sample dropped */
 	} else {

@@ -1,7 +1,8 @@
 /*
  * symopts: what the perf.data commands (fold, script, report,
  * buildid-list, archive) share: symbol source options turned into a
- * sym_config, and the sample filters --time, --cpu, --comm, --event.
+ * sym_config, the sample filter options --time, --cpu, --comm, --event
+ * (the filter itself is profile/filter.h), and the messages after a run.
  * Stage: command helpers. The build-id caches searched are --buildid-dir
  * (a directory, or a tar made by `scorch archive`/`perf archive`, which
  * is unpacked into a private temporary directory removed at exit), else
@@ -18,6 +19,7 @@
 
 #include "base/opt.h"
 #include "process/session.h"
+#include "profile/filter.h"
 #include "symbols/dso.h"
 #include "unwind/sample.h"
 
@@ -68,34 +70,12 @@ int symopts_operand(struct opt_state *st, int argc, char **argv,
 int symopts_config(struct symopts *so, struct sym_config *cfg);
 void symopts_release(struct symopts *so);
 
-struct sample_filter {
-	bool have_start, have_end, relative;
-	uint64_t start, end;   /* ns (relative: from the first sample) */
-	uint64_t first_time;
-	bool have_first;
-	uint64_t cpus[16];     /* bitmap of CPUs 0..1023 */
-	bool have_cpus;
-	const char *comms;     /* comma-separated list, or NULL */
-	const char *event;     /* or NULL */
-	/* what the samples were, for the note when nothing is kept */
-	const char *time_arg, *cpu_arg;  /* as given */
-	uint64_t seen, kept, min_time, max_time;
-	uint64_t out_time, out_cpu, out_comm, out_event; /* left out by each */
-};
-
-/* Parse the option strings (each may be NULL). Returns 0, or 2 after
- * printing a usage message. */
-int sample_filter_init(struct sample_filter *f, const char *time,
-		       const char *cpu, const char *comm, const char *event,
-		       const char *cmd);
-/* true when the sample is kept. */
-bool sample_filter_keep(struct sample_filter *f, const struct proc_sample *ps);
-/* When samples were seen but a filter left none: one warning saying
- * which filter and, for --time, the time range of the file's samples
- * (perf script's seconds). Nothing otherwise. */
-void sample_filter_report(const struct sample_filter *f, const char *path);
-/* Event name of a sample as perf script prints it. */
-const char *sample_event_name(const struct proc_sample *ps);
+/* The sample filters (profile/filter.h) from the option strings (each
+ * may be NULL): 0, or 2 after printing a usage message. */
+int symopts_filter(struct prof_filter *f, const char *time, const char *cpu,
+		   const char *comm, const char *event);
+/* prof_filter_note as a warning. */
+void symopts_report_filter(const struct prof_filter *f, const char *path);
 
 /* Print the symbol loader's warnings (lying ELF files, bad map lines),
  * the reader's damage note and its dropped samples (see below); returns
@@ -112,9 +92,9 @@ int symopts_report_dropped(const struct pd_dropped *dr, const char *path);
 /* The same for the session's reader. */
 int symopts_report_session_dropped(struct proc_session *ses, const char *path);
 
-/* proc_session_run with the unwinder attached (mode as unw_perf_attach);
- * warns "PATH: summary" when the unwinder has one and the run did not
- * fail. Returns what proc_session_run returned. */
+/* unw_perf_run (the session run with the unwinder handed over); warns
+ * "PATH: summary" when the unwinder has one and the run did not fail.
+ * Returns what proc_session_run returned. */
 int symopts_run_unwound(struct proc_session *ses, enum unw_inline mode,
 			proc_sample_fn fn, void *ctx, const char *path);
 

@@ -57,22 +57,24 @@ static void read_buildid_feature(struct proc_session *ses)
 }
 
 int proc_session_open(struct proc_session *ses, const char *path,
-		      const struct sym_config *cfg)
+		      const struct sym_config *cfg,
+		      const struct proc_session_opts *opts)
 {
 	struct diag d = DIAG_INIT;
 	struct pd_reader *r = pd_reader_open(path, &d);
-	int rc = proc_session_attach(ses, r, cfg);
+	int rc = proc_session_attach(ses, r, cfg, opts);
 	if (!r)
 		ses->diag = d;
 	return rc;
 }
 
 int proc_session_attach(struct proc_session *ses, struct pd_reader *r,
-			const struct sym_config *cfg)
+			const struct sym_config *cfg,
+			const struct proc_session_opts *opts)
 {
 	memset(ses, 0, sizeof(*ses));
-	ses->max_stack = 127;
-	ses->resolve = true;
+	static const struct proc_session_opts defaults = PROC_SESSION_OPTS_INIT;
+	ses->opts = opts ? *opts : defaults;
 	ses->reader = r;
 	if (!ses->reader)
 		return -EINVAL;
@@ -80,6 +82,16 @@ int proc_session_attach(struct proc_session *ses, struct pd_reader *r,
 	proc_machine_init(&ses->machine, &ses->dsos);
 	read_buildid_feature(ses);
 	return 0;
+}
+
+void proc_session_chain_source(struct proc_session *ses,
+			       const struct proc_chain_source *src)
+{
+	if (src)
+		ses->src = *src;
+	else
+		memset(&ses->src, 0, sizeof(ses->src));
+	ses->chain_valid = false;
 }
 
 void proc_session_close(struct proc_session *ses)
@@ -137,7 +149,7 @@ static size_t add_inlines(struct proc_session *ses, size_t n)
 	const struct sym_inline_frame *fr;
 	if (!base.dso || !base.sym)
 		return n;
-	size_t k = sym_inline_dso_frames(ses->inl, base.dso, base.addr, &fr);
+	size_t k = sym_inline_dso_frames(ses->src.inl, base.dso, base.addr, &fr);
 	n--;
 	for (size_t i = 0; i < k; i++) {
 		struct proc_frame *f = frame_slot(ses, n++);
@@ -159,12 +171,12 @@ static size_t sample_chain(struct proc_session *ses, const struct pd_sample *s,
 		return s->nr_callchain;
 	}
 	if (!ses->chain_valid || ses->chain_of != s) {
-		ses->chain_len = ses->chain_hook(ses->chain_ctx, s, ses->chain_buf,
-						 ses->chain_max);
+		ses->chain_len = ses->src.chain(ses->src.ctx, s, ses->src.buf,
+						ses->src.max);
 		ses->chain_of = s;
 		ses->chain_valid = true;
 	}
-	*chain = ses->chain_buf;
+	*chain = ses->src.buf;
 	return ses->chain_len;
 }
 
@@ -209,8 +221,8 @@ void proc_chain_walk_init(struct proc_session *ses, const struct pd_sample *s,
 		return;
 	}
 	w->markers = true;
-	w->max_frames = ses->max_stack;
-	w->inl = ses->inl && (w->hooked || ses->inline_all);
+	w->max_frames = ses->opts.max_stack;
+	w->inl = ses->src.inl && (w->hooked || ses->src.inline_all);
 	if (!w->hooked && bad_context(w->chain, w->nr, w->max_frames))
 		w->nr = 0; /* perf drops the whole chain */
 }
@@ -274,7 +286,7 @@ size_t proc_session_frames(struct proc_session *ses, const struct proc_sample *p
 
 bool proc_session_hooked(const struct proc_session *ses, const struct pd_sample *s)
 {
-	return ses->chain_hook && s->regs_user.abi && s->stack_dyn_size;
+	return ses->src.chain && s->regs_user.abi && s->stack_dyn_size;
 }
 
 static int deliver_sample(struct proc_session *ses, const struct pd_sample *s)
@@ -283,7 +295,7 @@ static int deliver_sample(struct proc_session *ses, const struct pd_sample *s)
 	ses->chain_valid = false;
 	struct proc_thread *t = proc_machine_findnew_thread(&ses->machine, s->pid, s->tid);
 	struct proc_sample ps = { s, t, NULL, 0 };
-	if (ses->resolve) {
+	if (!ses->opts.lazy) {
 		ps.nframes = resolve_chain(ses, t, s);
 		ps.frames = ses->frames;
 		for (size_t i = 0; i < ps.nframes; i++)

@@ -50,31 +50,50 @@ struct proc_session;
 typedef int (*proc_sample_fn)(void *ctx, struct proc_session *ses,
 			      const struct proc_sample *ps);
 
+/* What a session is asked for, given at open (NULL: the defaults). */
+struct proc_session_opts {
+	size_t max_stack;            /* frames per chain (perf script: 127);
+				      * 0: only the sampled address */
+	bool lazy;                   /* samples arrive without frames: the
+				      * consumer resolves them on demand
+				      * (proc_session_frames, the walk) */
+};
+#define PROC_SESSION_MAX_STACK 127
+#define PROC_SESSION_OPTS_INIT { .max_stack = PROC_SESSION_MAX_STACK, .lazy = false }
+
+/*
+ * Where chains come from besides the recorded ones: an unwinder
+ * (unwind/sample.h, unw_perf_attach) hands this over once with
+ * proc_session_chain_source and owns everything it points to. For
+ * samples with user regs and a stack copy, chain writes the chain to
+ * resolve instead of the sample's (kernel part, PD_CONTEXT_USER,
+ * DWARF-unwound user frames) into buf (max entries) and returns its
+ * length. Inline rows (symbols/inline.h), NULL for none: added to the
+ * user frames of hooked chains, and of every chain when inline_all
+ * (--inline). Frames without a symbol get none, as perf.
+ */
+struct proc_chain_source {
+	size_t (*chain)(void *ctx, const struct pd_sample *s,
+			uint64_t *out, size_t max);
+	void *ctx;
+	uint64_t *buf;
+	size_t max;
+	struct sym_inline *inl;
+	bool inline_all;
+};
+
+/* The session's fields are its own: only src/process/ writes them. */
 struct proc_session {
 	struct pd_reader *reader;
 	struct sym_dsos dsos;
 	struct proc_machine machine;
 	proc_sample_fn on_sample;
 	void *ctx;
-	size_t max_stack;            /* default 127, as perf script */
-	bool resolve;                /* resolve call chains (default true) */
-	/* Call-chain hook, set by commands through unwind/sample.h
-	 * (unw_perf_attach): for samples with user regs and a stack copy it
-	 * writes the chain to resolve instead of the sample's (kernel part,
-	 * PD_CONTEXT_USER, DWARF-unwound user frames) and returns its length. */
-	size_t (*chain_hook)(void *ctx, const struct pd_sample *s,
-			     uint64_t *out, size_t max);
-	void *chain_ctx;
-	uint64_t *chain_buf;         /* hook output, chain_max entries */
-	size_t chain_max;
-	size_t chain_len;            /* chain_buf holds the hook's output */
+	struct proc_session_opts opts;
+	struct proc_chain_source src; /* chain == NULL: recorded chains only */
+	size_t chain_len;            /* src.buf holds the hook's output */
 	const struct pd_sample *chain_of; /* ... for this sample */
 	bool chain_valid;            /* ... since it was delivered */
-	/* Inline rows (symbols/inline.h), NULL for none: added to the user
-	 * frames of hooked (DWARF) chains, and of every chain when
-	 * inline_all (--inline). Frames without a symbol get none, as perf. */
-	struct sym_inline *inl;
-	bool inline_all;
 	/* queue */
 	struct proc_qev **q;
 	size_t nq, qcap;
@@ -94,15 +113,23 @@ struct proc_session {
 	struct diag diag;
 };
 
-/* Open path and read its header; cfg gives the symbol sources. Returns
- * 0 or negative with ses->diag filled. */
+/* Open path and read its header; cfg gives the symbol sources, opts
+ * what is asked (NULL: the defaults). Returns 0 or negative with
+ * ses->diag filled. */
 int proc_session_open(struct proc_session *ses, const char *path,
-		      const struct sym_config *cfg);
+		      const struct sym_config *cfg,
+		      const struct proc_session_opts *opts);
 /* Same over a reader the caller opened (pd_reader_open_fd): the session
  * takes it and frees it at proc_session_close. r NULL (the open failed)
  * gives -EINVAL, with ses->diag empty, and a session safe to close. */
 int proc_session_attach(struct proc_session *ses, struct pd_reader *r,
-			const struct sym_config *cfg);
+			const struct sym_config *cfg,
+			const struct proc_session_opts *opts);
+/* Hand the session a chain source (see struct proc_chain_source), once,
+ * before proc_session_run; NULL takes it back (recorded chains only).
+ * The session copies the struct; what it points to stays the caller's. */
+void proc_session_chain_source(struct proc_session *ses,
+			       const struct proc_chain_source *src);
 /* Replay all records; returns 0, the callback's non-zero value, or
  * negative (diag). Damage is not an error: see proc_session_damage. */
 int proc_session_run(struct proc_session *ses, proc_sample_fn fn, void *ctx);
@@ -110,7 +137,7 @@ int proc_session_run(struct proc_session *ses, proc_sample_fn fn, void *ctx);
 const struct diag *proc_session_damage(const struct proc_session *ses);
 void proc_session_close(struct proc_session *ses);
 
-/* With ses->resolve false, samples arrive without frames: resolve them
+/* With opts.lazy, samples arrive without frames: resolve them
  * on demand (frames borrowed until the next call). Returns the count. */
 size_t proc_session_frames(struct proc_session *ses, const struct proc_sample *ps,
 			   struct proc_frame **frames);
@@ -130,7 +157,7 @@ bool proc_session_hooked(const struct proc_session *ses, const struct pd_sample 
  * it: context markers skipped and switching between kernel and user
  * maps, and whether an address expands into inline rows. A sample
  * without a chain walks its sampled ip alone. Addresses are added while
- * fewer than max_frames frames are there (max_stack; 1 for the sampled
+ * fewer than max_frames frames are there (opts.max_stack; 1 for the sampled
  * ip alone). Borrows the chain (see proc_session_chain).
  */
 struct proc_chain_walk {

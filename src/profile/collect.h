@@ -16,7 +16,7 @@
  *   struct prof_collector c;
  *   prof_collector_init(&c, &collapse_options, &table);
  *   ... per sample, in proc_session_run's callback (the session opened
- *   with resolve false: frames are resolved here, on demand):
+ *   with opts.lazy: frames are resolved here, on demand):
  *   prof_collector_add(&c, ses, ps, weight, event_name);
  *   prof_collector_release(&c);
  *

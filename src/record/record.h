@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
@@ -160,5 +161,33 @@ void rec_dsos_record(struct rec_dsos *ds, const uint8_t *rec, size_t len,
 /* BUILD_ID feature payload for the DSOs with hits; fills the build-id
  * cache under $HOME/.debug when cache is set. */
 void rec_dsos_buildids(struct rec_dsos *ds, struct strbuf *out, bool cache);
+
+/* ---- the workload (workload.c) ---- */
+
+struct rec_workload {
+	pid_t pid;     /* 0: none */
+	int go;        /* write end: one byte starts the exec */
+	int err;       /* read end: errno of a failed exec, or EOF */
+};
+#define REC_WORKLOAD_INIT { 0, -1, -1 }
+
+/* Fork argv[0] (PATH searched), held before its exec; the child has
+ * SIGINT, SIGTERM and SIGPIPE at their defaults. pipe_mode: our stdout
+ * carries perf.data, so the workload's stdout goes to stderr (as perf
+ * does). Returns 0 or -errno (pipe, fork). */
+int rec_workload_prepare(struct rec_workload *w, char **argv, bool pipe_mode);
+/* Let the workload exec; returns 0 or the errno of a failed exec. */
+int rec_workload_start(struct rec_workload *w);
+/* Close what is still open and reap the child, if any. */
+void rec_workload_abort(struct rec_workload *w);
+/* Copy the rings to the writer until the workload exits (wl->pid > 0),
+ * the targets are gone (no workload), or *stop is set (by a signal
+ * handler): then the workload gets SIGTERM, SIGKILL after 50 polls,
+ * and the rings are drained until it is gone. Its wait status goes to
+ * *status (-1: none). Returns what rec_session_poll returned. */
+int rec_workload_run(struct rec_session *s, struct rec_workload *wl,
+		     const volatile sig_atomic_t *stop, int *status);
+/* The exit code that passes a wait status through (128 + signal). */
+int rec_workload_exit_status(int status);
 
 #endif

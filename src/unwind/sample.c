@@ -238,31 +238,39 @@ void unw_perf_attach(struct unw_perf *p, struct proc_session *ses,
 	p->reader = ses->reader;
 	update_arch(p);
 	p->chain = xmalloc(UNW_PERF_MAX_CHAIN * sizeof(*p->chain));
-	ses->chain_hook = session_hook;
-	ses->chain_ctx = p;
-	ses->chain_buf = p->chain;
-	ses->chain_max = UNW_PERF_MAX_CHAIN;
+	struct proc_chain_source src = {
+		.chain = session_hook, .ctx = p,
+		.buf = p->chain, .max = UNW_PERF_MAX_CHAIN,
+	};
 	if (inl != UNW_INLINE_NONE) {
 		p->inl = sym_inline_new();
 		/* a proc_frame carries the inline name, no file or line */
 		sym_inline_names_only(p->inl);
-		ses->inl = p->inl;
-		ses->inline_all = inl == UNW_INLINE_ALL;
+		src.inl = p->inl;
+		src.inline_all = inl == UNW_INLINE_ALL;
 	}
+	proc_session_chain_source(ses, &src);
 }
 
 bool unw_perf_detach(struct unw_perf *p, struct proc_session *ses,
 		     struct strbuf *sb)
 {
 	bool warn = unw_perf_summary(p, sb);
-	ses->chain_hook = NULL;
-	ses->chain_ctx = NULL;
-	ses->chain_buf = NULL;
-	ses->inl = NULL;
+	proc_session_chain_source(ses, NULL);
 	sym_inline_free(p->inl);
 	free(p->chain);
 	p->inl = NULL;
 	p->chain = NULL;
 	unw_perf_release(p);
 	return warn;
+}
+
+int unw_perf_run(struct proc_session *ses, enum unw_inline inl,
+		 proc_sample_fn fn, void *ctx, struct strbuf *summary)
+{
+	struct unw_perf up;
+	unw_perf_attach(&up, ses, inl);
+	int rc = proc_session_run(ses, fn, ctx);
+	unw_perf_detach(&up, ses, summary);
+	return rc;
 }

@@ -10,10 +10,11 @@
  * ran out before the outermost frame, as perf does. Any other sample gets
  * its callchain unchanged, so callers can route every sample through here.
  *
- * Commands over a proc_session need only (see unw_perf_attach):
- *   unw_perf_attach(&up, &ses, no_inline ? UNW_INLINE_NONE : UNW_INLINE_DWARF);
- *   proc_session_run(&ses, ...);
- *   if (unw_perf_detach(&up, &ses, &sb)) diag_warn("%s: %s", path, sb.buf);
+ * Commands over a proc_session need only (see unw_perf_run):
+ *   rc = unw_perf_run(&ses, no_inline ? UNW_INLINE_NONE : UNW_INLINE_DWARF,
+ *                     on_sample, ctx, &sb);
+ *   if (sb.len && rc >= 0) warn with sb.buf;
+ * which is unw_perf_attach, proc_session_run, unw_perf_detach.
  *
  * Direct use (once per run, then per sample):
  *   struct unw_perf up;
@@ -74,16 +75,22 @@ struct unw_perf {
 /* Which frames get inline rows (perf: DWARF chains by default). */
 enum unw_inline { UNW_INLINE_NONE, UNW_INLINE_DWARF, UNW_INLINE_ALL };
 
-/* The one call a perf.data command makes after proc_session_open: sets
- * the session's chain hook to DWARF unwinding and its inline rows as
- * asked (--no-inline: NONE, default: DWARF, --inline: ALL). */
+/* The one call a perf.data command makes after proc_session_open: hands
+ * the session a chain source (proc_session_chain_source) of DWARF
+ * unwinding and inline rows as asked (--no-inline: NONE, default: DWARF, --inline: ALL). */
 void unw_perf_attach(struct unw_perf *p, struct proc_session *ses,
 		     enum unw_inline inl);
 /* After proc_session_run, before proc_session_close: appends the
  * summary line (see unw_perf_summary) to sb and returns true when there
- * is one to warn about; unhooks and frees everything. */
+ * is one to warn about; takes the chain source back and frees everything. */
 bool unw_perf_detach(struct unw_perf *p, struct proc_session *ses,
 		     struct strbuf *sb);
+/* The run of a perf.data command: attach, proc_session_run(ses, fn,
+ * ctx), detach. Appends the summary line to summary when there is one
+ * to warn about (nothing otherwise). Returns what proc_session_run
+ * returned. */
+int unw_perf_run(struct proc_session *ses, enum unw_inline inl,
+		 proc_sample_fn fn, void *ctx, struct strbuf *summary);
 
 /* arch_name: the perf header's arch ("x86_64", "aarch64"); NULL or
  * unknown leaves the arch to be guessed from the register mask. */
