@@ -9,6 +9,7 @@
 
 #include "analysis/stackname.h"
 #include "analysis/tpsession.h"
+#include "base/opt.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "perfdata/feature.h"
@@ -73,21 +74,6 @@ static uint32_t stack_id(struct run *r, const struct proc_sample *ps, uint32_t t
 	return (uint32_t)hmap_put(&r->a->stacks, r->key.buf, r->key.len, NULL);
 }
 
-static bool in_list(const char *list, const char *s)
-{
-	size_t n = strlen(s);
-	for (const char *p = list; *p;) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-		if (len == n && memcmp(p, s, n) == 0)
-			return true;
-		if (!c)
-			break;
-		p = c + 1;
-	}
-	return false;
-}
-
 /* After the replay: keep the tasks of the recorded command's process
  * tree (every task with all, or when no command was found). */
 static void mark_tasks(struct an_offcpu *a, struct proc_session *ses)
@@ -134,7 +120,7 @@ static int on_switch(struct run *r, const struct proc_sample *ps)
 	}
 	struct an_offcpu *a = r->a;
 	a->nr_switch++;
-	bool comm_ok = !a->o.comms || in_list(a->o.comms, ps->thread->comm);
+	bool comm_ok = !a->o.comms || opt_list_has(a->o.comms, ps->thread->comm);
 	if (prev_pid != 0 && comm_ok && !(a->o.no_preempt && prev_state == 0)) {
 		struct an_offtask *t = task_of(a, (uint32_t)prev_pid);
 		t->out = s->time;

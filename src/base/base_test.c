@@ -1,4 +1,5 @@
 /* Unit tests for base/: strbuf, arena, hmap, cursor, lines. */
+#include "base/opt.h"
 #include "base/arena.h"
 #include "base/cursor.h"
 #include "base/hmap.h"
@@ -125,4 +126,15 @@ UNIT_TEST(lines_stream)
 	CHECK(rc == 0 && n == 300001 && ok);
 	lines_close(&lr);
 	unlink(path);
+}
+
+UNIT_TEST(opt_list_has_whole_names)
+{
+	CHECK(opt_list_has("sleep,work_fp", "sleep"));
+	CHECK(opt_list_has("sleep,work_fp", "work_fp"));
+	CHECK(!opt_list_has("sleep,work_fp", "work"));
+	CHECK(!opt_list_has("sleep,work_fp", "sleep,work_fp"));
+	CHECK(!opt_list_has("", "a"));
+	CHECK(opt_list_has("a,,b", ""));
+	CHECK(!opt_list_has("a,b", ""));
 }

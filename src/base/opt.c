@@ -162,3 +162,18 @@ int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
 		cmd->name);
 	return 2;
 }
+
+bool opt_list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = list; *p;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		if (len == n && memcmp(p, item, n) == 0)
+			return true;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return false;
+}

@@ -62,5 +62,8 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd);
 /* Print "try --help" hint for a usage error; returns 2. */
 int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Whether item is one of the comma-separated names of list (an option
+ * value such as --comm a,b,c), compared whole. */
+bool opt_list_has(const char *list, const char *item);
 
 #endif

@@ -4,6 +4,8 @@
  */
 #include "profile/filter.h"
 
+#include "base/opt.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -111,21 +113,6 @@ int prof_filter_init(struct prof_filter *f, const char *time,
 	return 0;
 }
 
-static bool in_list(const char *list, const char *s)
-{
-	size_t n = strlen(s);
-	for (const char *p = list; *p;) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-		if (len == n && memcmp(p, s, n) == 0)
-			return true;
-		if (!c)
-			break;
-		p = c + 1;
-	}
-	return false;
-}
-
 const char *prof_event_name(const struct proc_sample *ps)
 {
 	return ps->s->attr && ps->s->attr->name ? ps->s->attr->name : "unknown";
@@ -159,7 +146,7 @@ static bool keep(struct prof_filter *f, const struct proc_sample *ps)
 		    !(f->cpus[s->cpu / 64] >> (s->cpu % 64) & 1))
 			return f->out_cpu++, false;
 	}
-	if (f->comms && !in_list(f->comms, ps->thread->comm))
+	if (f->comms && !opt_list_has(f->comms, ps->thread->comm))
 		return f->out_comm++, false;
 	if (f->event && !event_match(f->event, prof_event_name(ps)))
 		return f->out_event++, false;
