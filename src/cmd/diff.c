@@ -129,11 +129,7 @@ static int read_side(struct diff_run *r, int side, const char *path)
 	}
 	enum fold_input_kind kind = fold_input_kind(&lr);
 	if (kind == FOLD_INPUT_BINARY) {
-		unsigned char byte = 0;
-		long at = lines_sniff_binary(&lr, false, &byte);
-		diag_error("%s: binary data (byte 0x%02x at offset %ld), not folded "
-			   "stacks (diff reads \"a;b;c 42\" lines, perf script "
-			   "text or perf.data)", name, byte, at < 0 ? 0 : at);
+		fold_input_binary_error(&lr, name, "diff");
 		lines_close(&lr);
 		return 1;
 	}

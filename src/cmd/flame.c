@@ -241,11 +241,7 @@ static int read_input(struct flame_run *r, const char *path)
 	}
 	enum fold_input_kind kind = fold_input_kind(&lr);
 	if (kind == FOLD_INPUT_BINARY) {
-		unsigned char byte = 0;
-		long at = lines_sniff_binary(&lr, false, &byte);
-		diag_error("%s: binary data (byte 0x%02x at offset %ld), not folded "
-			   "stacks (flame reads \"a;b;c 42\" lines, perf script "
-			   "text or perf.data)", name, byte, at < 0 ? 0 : at);
+		fold_input_binary_error(&lr, name, "flame");
 		lines_close(&lr);
 		return 1;
 	}

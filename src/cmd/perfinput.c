@@ -96,6 +96,15 @@ enum fold_input_kind fold_input_kind(struct lines *lr)
 	return binary ? FOLD_INPUT_BINARY : FOLD_INPUT_FOLDED;
 }
 
+void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd)
+{
+	unsigned char byte = 0;
+	long at = lines_sniff_binary(lr, false, &byte);
+	diag_error("%s: binary data (byte 0x%02x at offset %ld), not folded stacks "
+		   "(%s reads \"a;b;c 42\" lines, perf script text or perf.data)",
+		   name, byte, at < 0 ? 0 : at, cmd);
+}
+
 static int fold_script_text(struct lines *lr, struct stack_table *out,
 			    struct fold_perfdata_info *info)
 {

@@ -31,6 +31,9 @@ enum fold_input_kind {
 
 struct lines;
 enum fold_input_kind fold_input_kind(struct lines *lr);
+/* The message for FOLD_INPUT_BINARY: "NAME: binary data (byte 0xNN at
+ * offset N), not folded stacks (CMD reads ...)". */
+void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd);
 /* Fold lr (kind PERF_DATA or PERF_SCRIPT, as fold_input_kind said; path
  * as given to lines_open) into out with default options; info may be
  * NULL. Returns 0, or 1 after a message. */
