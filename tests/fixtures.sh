@@ -104,7 +104,7 @@ mkdir -p "$work/pipe_fp"
 clean perf record -q -F 997 -g -o - "$bin/work_fp" 0.3 > "$work/pipe_fp/perf.data" 2> /dev/null ||
 	die "perf record -o - (pipe mode) failed"
 no_buildids pipe_fp
-rec zstd_fp -z -F 997 -g "$bin/work_fp" 0.3
+rec zstd_fp -z -m 2 -F 997 -g "$bin/work_fp" 0.3
 no_buildids zstd_fp
 # off-CPU: every sched_switch system-wide, filtered to the workload's
 # processes so the recording needs only their objects

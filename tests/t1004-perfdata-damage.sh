@@ -125,8 +125,11 @@ corrupt_zstd() {
 	"$SCORCH" dump --stats z.data > out.txt 2> err.txt; rc=$?
 	check_grep "$L ${1##*/}: corrupt zstd data: named with offset and type" "z.data: at offset 0x$s: COMPRESSED \(81\): zstd: " err.txt
 	n=$(samples_of out.txt)
-	if [ $rc -eq 0 ] && [ "${n:-0}" -gt 0 ] && [ "$n" -lt "$2" ]; then pass "$L ${1##*/}: corrupt zstd data: the samples before it are kept ($n of $2)"
-	else fail "$L ${1##*/}: corrupt zstd data: samples before it kept" "rc=$rc samples=$n of $2"; fi
+	# the samples before it: those of the undamaged file up to that record
+	local want
+	want=$("$SCORCH" dump "$1" | awk -v s="0x$s" '$1 == s { exit } / PERF_RECORD_SAMPLE/ { n++ } END { print n + 0 }')
+	if [ $rc -eq 0 ] && [ "${n:-0}" = "$want" ] && [ "$n" -lt "$2" ]; then pass "$L ${1##*/}: corrupt zstd data: the $want samples before it are kept (of $2)"
+	else fail "$L ${1##*/}: corrupt zstd data: samples before it kept" "rc=$rc samples=$n, want $want of $2"; fi
 }
 
 shared_corpus corpus/external/perfparser/tests/auto/perfdata/fork_static_gcc/perf.data.zstd \

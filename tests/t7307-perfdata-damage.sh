@@ -6,10 +6,12 @@
 . "$ROOT/tests/lib-corpus.sh"
 
 damage() {
-	local cmd size
-	# cut in the middle of the data section
-	size=$(wc -c < "$C/fp/perf.data")
-	head -c $((size / 2)) "$C/fp/perf.data" > trunc.data
+	local cmd n s
+	# cut 20 bytes into the sample in the middle of the data section (a
+	# cut at a record boundary would be a different warning)
+	n=$("$SCORCH" dump "$C/fp/perf.data" | grep -c ' PERF_RECORD_SAMPLE')
+	s=$("$SCORCH" dump "$C/fp/perf.data" | grep ' PERF_RECORD_SAMPLE' | sed -n "$((n / 2))p" | sed 's/^0x\([0-9a-f]*\) .*/\1/')
+	head -c $((16#$s + 20)) "$C/fp/perf.data" > trunc.data
 	for cmd in fold script report; do
 		"$SCORCH" $cmd --buildid-dir "$C/fp/buildid" trunc.data > $cmd.out 2> $cmd.err
 		check "$L $cmd: truncated file: exit 0" test $? -eq 0
