@@ -70,6 +70,11 @@ if "$SCORCH" record -q -F 499 -g -o rec.data -- sh -c 'i=0; while [ $i -lt 20000
 else
 	skip "fresh recording" "scorch record failed: $(tail -1 rec.err)"
 fi
+if "$SCORCH" record -q -a -F 999 -g -o sys.data -- sleep 0.5 > /dev/null 2> rec.err; then
+	same_as_fold "fresh -a -g recording" sys.data
+else
+	skip "fresh -a -g recording" "scorch record -a failed: $(tail -1 rec.err)"
+fi
 
 check_fails "no --format: usage error" "$SCORCH" export rec.data
 "$SCORCH" export --format svg rec.data > /dev/null 2> err; rc=$?
