@@ -11,6 +11,7 @@
 
 #include "base/lines.h"
 #include "base/xalloc.h"
+#include "symbols/demangle.h"
 
 void sym_table_init(struct sym_table *t)
 {
@@ -152,6 +153,23 @@ bool sym_entry_better(const struct sym_entry *a, const struct sym_entry *b)
 	return true;
 }
 
+void sym_entry_demangle(struct sym_entry *e, struct arena *names)
+{
+	if (!e->mangled)
+		return;
+	e->mangled = false;
+	char *dm = sym_demangle(e->name);
+	if (dm)
+		e->name = arena_strndup(names, dm, strlen(dm));
+	free(dm);
+}
+
+void sym_table_demangle_all(struct sym_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		sym_entry_demangle(&t->syms[i], &t->names);
+}
+
 static void drop(struct sym_table *t, const struct sym_entry *e)
 {
 	XGROW(t->dropped, t->capdropped, t->ndropped + 1);
@@ -163,6 +181,8 @@ static void fixup_duplicates(struct sym_table *t, bool kallsyms)
 	size_t out = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
+			sym_entry_demangle(&t->syms[out - 1], &t->names);
+			sym_entry_demangle(&t->syms[i], &t->names);
 			bool keep = sym_entry_better(&t->syms[out - 1], &t->syms[i]);
 			if (!kallsyms)
 				drop(t, keep ? &t->syms[i] : &t->syms[out - 1]);
