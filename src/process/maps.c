@@ -15,6 +15,8 @@
 
 #define MAPS_NIL UINT32_MAX
 
+enum { MAPS_COPY_ROOM = 8 };
+
 struct proc_maps *proc_maps_new(void)
 {
 	struct proc_maps *ms = xcalloc(1, sizeof(*ms));
@@ -46,7 +48,9 @@ struct proc_maps *proc_maps_writable(struct proc_maps **ms)
 	struct proc_maps *c = xmalloc(sizeof(*c));
 	*c = *old;
 	c->refs = 1;
-	c->cap = old->used ? old->used : 1;
+	/* room for the few maps a child adds (an exec's binary, loader,
+	 * libraries) without doubling the copy */
+	c->cap = old->used + MAPS_COPY_ROOM;
 	c->v = xmalloc(c->cap * sizeof(*c->v));
 	if (old->used)
 		memcpy(c->v, old->v, old->used * sizeof(*c->v));
