@@ -2,8 +2,8 @@
  * maps: an address space's maps as a treap over a node array (see
  * maps.h). Stage: process. Invariant: an in-order walk gives the maps
  * sorted by start and non-overlapping; every node's priority is at
- * least its children's. Priorities come from a fixed xorshift sequence,
- * never from the input, so the expected depth is O(log n) for any
+ * least its children's. Priorities are a fixed hash of the node's
+ * index, never from the input, so the expected depth is O(log n) for any
  * order of MMAPs and the result is deterministic.
  */
 #include "process/maps.h"
@@ -15,11 +15,12 @@
 
 #define MAPS_NIL UINT32_MAX
 
+enum { MAPS_COPY_ROOM = 8 };
+
 struct proc_maps *proc_maps_new(void)
 {
 	struct proc_maps *ms = xcalloc(1, sizeof(*ms));
 	ms->root = ms->free = MAPS_NIL;
-	ms->seed = 2463534242u;
 	ms->refs = 1;
 	return ms;
 }
@@ -46,7 +47,9 @@ struct proc_maps *proc_maps_writable(struct proc_maps **ms)
 	struct proc_maps *c = xmalloc(sizeof(*c));
 	*c = *old;
 	c->refs = 1;
-	c->cap = old->used ? old->used : 1;
+	/* room for the few maps a child adds (an exec's binary, loader,
+	 * libraries) without doubling the copy */
+	c->cap = old->used + MAPS_COPY_ROOM;
 	c->v = xmalloc(c->cap * sizeof(*c->v));
 	if (old->used)
 		memcpy(c->v, old->v, old->used * sizeof(*c->v));
@@ -73,12 +76,7 @@ static uint32_t new_node(struct proc_maps *ms, const struct proc_map *mp)
 		XGROW(ms->v, ms->cap, ms->used + 1);
 		i = (uint32_t)ms->used++;
 	}
-	uint32_t x = ms->seed;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	ms->seed = x;
-	ms->v[i] = (struct proc_map_node){ *mp, MAPS_NIL, MAPS_NIL, x };
+	ms->v[i] = (struct proc_map_node){ *mp, MAPS_NIL, MAPS_NIL };
 	ms->n++;
 	return i;
 }
@@ -101,6 +99,18 @@ static void split(struct proc_maps *ms, uint32_t t, uint64_t key, uint32_t *l,
 	}
 }
 
+/* A node's priority: a fixed mix of its index (not stored: a copied
+ * table keeps its indexes, so its priorities too). */
+static uint32_t prio(uint32_t i)
+{
+	uint32_t x = i * 0x9E3779B1u + 0x7F4A7C15u;
+	x ^= x >> 16;
+	x *= 0x85EBCA6Bu;
+	x ^= x >> 13;
+	x *= 0xC2B2AE35u;
+	return x ^ (x >> 16);
+}
+
 /* Join a and b, every start in a below every start in b. */
 static uint32_t merge(struct proc_maps *ms, uint32_t a, uint32_t b)
 {
@@ -108,7 +118,7 @@ static uint32_t merge(struct proc_maps *ms, uint32_t a, uint32_t b)
 		return b;
 	if (b == MAPS_NIL)
 		return a;
-	if (ms->v[a].prio >= ms->v[b].prio) {
+	if (prio(a) >= prio(b)) {
 		ms->v[a].right = merge(ms, ms->v[a].right, b);
 		return a;
 	}

@@ -32,8 +32,8 @@ struct proc_map {
 
 struct proc_map_node {
 	struct proc_map m;
-	uint32_t left, right;  /* node indexes, MAPS_NIL for none */
-	uint32_t prio;
+	uint32_t left, right;  /* node indexes, MAPS_NIL for none; the
+				* priority is a hash of the index (maps.c) */
 };
 
 struct proc_maps {
@@ -41,7 +41,6 @@ struct proc_maps {
 	size_t used, cap;      /* v[0, used) allocated (live or free) */
 	size_t n;              /* live maps */
 	uint32_t root, free;   /* free: list through .left */
-	uint32_t seed;         /* priority generator */
 	unsigned refs;         /* owners (proc_maps_share) */
 };
 

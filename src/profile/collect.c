@@ -80,6 +80,8 @@ struct frame_ptrs {
 };
 
 enum { MEMO_MAX = 1u << 20, FRAMES_MAX = 1u << 20, IDS_MAX = 1u << 24 };
+/* entries of older generations kept before they are dropped at once */
+enum { MEMO_STALE = 1u << 12 };
 
 void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o,
 			 struct stack_table *out)
@@ -113,9 +115,12 @@ void prof_collector_release(struct prof_collector *c)
 
 /* Bound the memory of the address memo and the frames it points to
  * (the stacks already in out keep their names). */
-static void memo_bound(struct prof_collector *c)
+static void memo_bound(struct prof_collector *c, uint64_t generation)
 {
-	if (c->nipv <= MEMO_MAX && c->nids <= IDS_MAX &&
+	/* an entry is found only in its own generation: once the session's
+	 * has moved on (each MMAP, FORK, COMM, EXIT), all are dead */
+	bool stale = c->memo_generation != generation && c->nipv >= MEMO_STALE;
+	if (!stale && c->nipv <= MEMO_MAX && c->nids <= IDS_MAX &&
 	    prof_frames_count(&c->frames) <= FRAMES_MAX)
 		return;
 	u64map_clear(&c->ip_memo);
@@ -194,6 +199,7 @@ static size_t ip_memo_add(struct prof_collector *c, struct proc_session *ses,
 	c->ipv[c->nipv] = (struct prof_ip_variant){ ses->machine.generation, space, at,
 						    (size_t)*head };
 	*head = ++c->nipv;
+	c->memo_generation = ses->machine.generation;
 	return at;
 }
 
@@ -281,7 +287,7 @@ static size_t build_stack(struct prof_collector *c, struct proc_session *ses,
 {
 	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
 	stack_builder_reset(&c->b);
-	memo_bound(c);
+	memo_bound(c, ses->machine.generation);
 	struct proc_chain_walk w;
 	uint64_t ip;
 	bool kernel, inl;

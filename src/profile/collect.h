@@ -60,6 +60,7 @@ struct prof_collector {
 	size_t nipv, ipv_cap;
 	uint32_t *ids;                /* per memo entry: count, frame ids */
 	size_t nids, ids_cap;
+	uint64_t memo_generation;     /* the session's when an entry was last added */
 	struct stack_builder b;
 	struct strbuf pname, scratch;
 };

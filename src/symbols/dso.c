@@ -467,6 +467,8 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	if ((d->kind == SYM_DSO_USER || d->kind == SYM_DSO_VDSO) && d->nsegs)
 		a = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
 	const struct sym_entry *e = find_in_dso(d, a);
+	if (e && e->mangled) /* an entry of d's own tables, not const */
+		sym_entry_demangle((struct sym_entry *)e, &d->table.names);
 	slot->dso = d;
 	slot->addr = map_addr;
 	slot->sym = e;

@@ -227,12 +227,12 @@ static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s)
 	return func || strstr(section_name(elf, shstrndx, &sh), "text") != NULL;
 }
 
+/* Added mangled; demangled when found (sym_entry_demangle). */
 static void add_symbol(struct sym_table *t, const GElf_Sym *s, const char *name)
 {
-	char *dm = sym_demangle(name);
-	const char *use = dm ? dm : name;
-	sym_table_add(t, s->st_value, s->st_size, bind_of(s), use, strlen(use));
-	free(dm);
+	struct sym_entry *e = sym_table_add(t, s->st_value, s->st_size,
+					    bind_of(s), name, strlen(name));
+	e->mangled = name[0] == '_';
 }
 
 static bool is_object(const GElf_Sym *s)
@@ -252,7 +252,9 @@ static void add_object(struct sym_table *objs, size_t seq, const GElf_Sym *s,
 int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 		 bool prefer_dynsym, struct diag *d)
 {
-	return sym_elf_load_objects(f, t, NULL, prefer_dynsym, d);
+	int rc = sym_elf_load_objects(f, t, NULL, prefer_dynsym, d);
+	sym_table_demangle_all(t);
+	return rc;
 }
 
 int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,

@@ -2,7 +2,9 @@
  * elf: load an ELF file's function symbols and layout through libelf.
  * Stage: symbols. Reads .symtab (else .dynsym) the way perf does: FUNC
  * and GNU_IFUNC symbols with a name and a section, plus NOTYPE labels in
- * sections whose name contains "text"; C++ and Rust names demangled.
+ * sections whose name contains "text"; C++ and Rust names demangled
+ * (sym_elf_load_objects leaves them mangled, e->mangled, for the caller
+ * to demangle the entries it finds: sym_entry_demangle).
  * Also records the build id, the .gnu_debuglink name and the PT_LOAD
  * segments (to turn file offsets into symbol addresses). Every section
  * is checked against the file size before libelf touches it: an ELF
@@ -48,13 +50,15 @@ int sym_elf_open_mem(struct sym_elf_file *f, const void *data, size_t len,
 void sym_elf_close(struct sym_elf_file *f);
 
 /* Add the file's symbols to t (.symtab, or .dynsym when prefer_dynsym
- * or no .symtab). Returns the number added, or -EINVAL (diag). */
+ * or no .symtab), names demangled. Returns the number added, or
+ * -EINVAL (diag). */
 int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 		 bool prefer_dynsym, struct diag *d);
 /* Same, and when objs is not NULL also add the data objects (STT_OBJECT)
  * to objs: perf keeps them in its symbol tree, which decides PLT names
  * (rbt.h). An object's seq is t->n when it was met: it was inserted
- * just before t's symbol of that seq. */
+ * just before t's symbol of that seq. Names of t are left mangled
+ * (e->mangled) until sym_entry_demangle or sym_table_finish's alias rule. */
 int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 			 struct sym_table *objs, bool prefer_dynsym,
 			 struct diag *d);

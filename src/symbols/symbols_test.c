@@ -396,3 +396,64 @@ UNIT_TEST(kallsyms_load_into_used_table)
 	unlink(path);
 	free(path);
 }
+
+/* ELF names are added mangled and demangled lazily; the same-start rule
+ * still compares the demangled names, as perf does: "bar::baz" (no
+ * leading underscore, longer) beats "qux", which the mangled
+ * "_ZN3bar3bazEv" (one underscore) would lose to. */
+UNIT_TEST(symtable_lazy_demangle)
+{
+	struct sym_table t = SYM_TABLE_INIT;
+	sym_table_init(&t);
+	struct sym_entry *e = sym_table_add(&t, 0x2000, 0x10, SYM_BIND_GLOBAL,
+					    "_ZN3bar3bazEv", 13);
+	e->mangled = true;
+	sym_table_add(&t, 0x2000, 0x10, SYM_BIND_GLOBAL, "qux", 3);
+	e = sym_table_add(&t, 0x3000, 0x10, SYM_BIND_GLOBAL, "_ZN1a4quuxEi", 12);
+	e->mangled = true;
+	e = sym_table_add(&t, 0x4000, 0x10, SYM_BIND_GLOBAL, "_start", 6);
+	e->mangled = true;
+	sym_table_finish(&t, false);
+	CHECK_EQ_STR(name_at(&t, 0x2004), "bar::baz");
+	struct sym_entry *q = (struct sym_entry *)sym_table_find(&t, 0x3004);
+	CHECK(q && q->mangled && strcmp(q->name, "_ZN1a4quuxEi") == 0);
+	if (q)
+		sym_entry_demangle(q, &t.names);
+	CHECK_EQ_STR(name_at(&t, 0x3004), "a::quux");
+	sym_table_demangle_all(&t);
+	CHECK_EQ_STR(name_at(&t, 0x4004), "_start");   /* not mangled: kept */
+	sym_table_release(&t);
+}
+
+/* Added out of order with repeated starts: finish sorts by (start, seq)
+ * exactly as qsort with by_start's rule would, then keeps one per start. */
+UNIT_TEST(symtable_unsorted_order)
+{
+	struct sym_table t = SYM_TABLE_INIT;
+	sym_table_init(&t);
+	uint64_t x = 88172645463325252ull;
+	char name[32];
+	for (int i = 0; i < 5000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t start = 0x400000 + (x % 3000) * 16 + ((x >> 40) & 1) * 0x7f0000000000ull;
+		int n = snprintf(name, sizeof(name), "f%d", i);
+		sym_table_add(&t, start, 8, (int)(x >> 50) % 3, name, (size_t)n);
+	}
+	sym_table_finish(&t, false);
+	bool ordered = true;
+	for (size_t i = 1; i < t.n; i++)
+		ordered = ordered && t.syms[i - 1].start < t.syms[i].start;
+	CHECK(ordered);
+	/* each kept alias is the best of its start, first added on a tie */
+	bool best = true;
+	for (size_t i = 0; i < t.ndropped; i++) {
+		const struct sym_entry *d = &t.dropped[i];
+		const struct sym_entry *k = sym_table_find(&t, d->start);
+		best = best && k && k->start == d->start && sym_entry_better(k, d) &&
+		       (!sym_entry_better(d, k) || k->seq < d->seq);
+	}
+	CHECK(best);
+	sym_table_release(&t);
+}

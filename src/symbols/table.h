@@ -29,6 +29,7 @@ struct sym_entry {
 	uint8_t bind;         /* SYM_BIND_* */
 	bool module;          /* kallsyms: symbol of a module ("[mod]") */
 	bool sized;           /* had a size of its own (not fixed up) */
+	bool mangled;         /* name not yet demangled: sym_entry_demangle */
 };
 
 struct sym_table {
@@ -71,6 +72,7 @@ static inline struct sym_entry *sym_table_put(struct sym_table *t, uint64_t star
 	e->bind = (uint8_t)bind;
 	e->module = false;
 	e->sized = size > 0;
+	e->mangled = false;
 	t->n++;
 	return e;
 }
@@ -101,6 +103,12 @@ const struct sym_entry *sym_table_find(const struct sym_table *t,
 
 /* perf's choose_best_symbol: true when a is kept over b (same start). */
 bool sym_entry_better(const struct sym_entry *a, const struct sym_entry *b);
+/* Demangle a name added as mangled (e->mangled) into names, once: ELF
+ * symbols are demangled when first found or compared, not at load (a
+ * C++ library's tens of thousands of names, most never hit). */
+void sym_entry_demangle(struct sym_entry *e, struct arena *names);
+/* Demangle every entry of t still mangled (readers of a whole table). */
+void sym_table_demangle_all(struct sym_table *t);
 
 /* One text line into t: 1 a symbol added, 0 passed over, -1 malformed. */
 typedef int (*sym_line_fn)(struct sym_table *t, const char *line, size_t len);
