@@ -15,6 +15,7 @@
  */
 #include "profile/profile.h"
 
+#include "profile_ref.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,25 +112,6 @@ static uint32_t code_frame(struct profile *p, struct input *in, int sel, int add
 	return prof_frames_intern(&p->frames, &d);
 }
 
-static void script_oracle(const struct collapse_opts *o, const struct strbuf *text,
-			  struct strbuf *out)
-{
-	struct stack_table t = STACK_TABLE_INIT;
-	struct collapse_perf cp;
-	collapse_perf_init(&cp, o, &t);
-	const char *line = text->buf, *end = text->buf + text->len;
-	uint64_t no = 0;
-	while (line < end) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		collapse_perf_line(&cp, line, (size_t)(nl - line), ++no);
-		line = nl + 1;
-	}
-	collapse_perf_flush(&cp);
-	stack_table_write_sb(&t, out);
-	collapse_perf_release(&cp);
-	stack_table_release(&t);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
@@ -190,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct strbuf want = SB_INIT, got = SB_INIT, merged = SB_INIT;
 	if (code)
-		script_oracle(&o, &r.script, &want);
+		profile_ref_fold_script(&o, &r.script, &want);
 	else
 		stack_table_write_sb(&r.table, &want);
 	struct prof_names nm;

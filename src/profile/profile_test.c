@@ -7,6 +7,7 @@
  */
 #include "profile/collect.h"
 #include "profile/profile.h"
+#include "profile_ref.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -85,26 +86,6 @@ static void gen_sample(uint64_t *s, struct profile *p, struct strbuf *text)
 	profile_add(p, profile_stack(p, ids, depth + 1), period);
 }
 
-/* Today's text path: perf script text through collapse_perf. */
-static void oracle(const struct collapse_opts *o, const struct strbuf *text,
-		   struct strbuf *out)
-{
-	struct stack_table t = STACK_TABLE_INIT;
-	struct collapse_perf cp;
-	collapse_perf_init(&cp, o, &t);
-	const char *line = text->buf, *end = text->buf + text->len;
-	uint64_t no = 0;
-	while (line < end) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		collapse_perf_line(&cp, line, (size_t)(nl - line), ++no);
-		line = nl + 1;
-	}
-	collapse_perf_flush(&cp);
-	stack_table_write_sb(&t, out);
-	collapse_perf_release(&cp);
-	stack_table_release(&t);
-}
-
 static void random_opts(uint64_t *s, struct collapse_opts *o)
 {
 	*o = (struct collapse_opts)COLLAPSE_OPTS_INIT;
@@ -144,7 +125,7 @@ UNIT_TEST(profile_fold_equals_text_path)
 		int n = (int)(rnd(&seed) % 60) + 1;
 		for (int i = 0; i < n; i++)
 			gen_sample(&seed, &p, &text);
-		oracle(&o, &text, &want);
+		profile_ref_fold_script(&o, &text, &want);
 		struct prof_names nm;
 		prof_names_init(&nm, &o);
 		profile_fold_write_sb(&p, &nm, &got);
@@ -189,7 +170,7 @@ UNIT_TEST(profile_names_every_pair)
 					ids[1] = prof_frames_intern(&p.frames, &d);
 					profile_add(&p, profile_stack(&p, ids, 2), 1);
 				}
-			oracle(&o, &text, &want);
+			profile_ref_fold_script(&o, &text, &want);
 			struct prof_names nm;
 			prof_names_init(&nm, &o);
 			profile_fold_write_sb(&p, &nm, &got);
@@ -551,7 +532,7 @@ UNIT_TEST(profile_desc_of_frame_names_as_perf_script)
 			ids[1] = prof_frames_intern(&p.frames, &d);
 			profile_add(&p, profile_stack(&p, ids, 2), 1);
 		}
-		oracle(&o, &text, &want);
+		profile_ref_fold_script(&o, &text, &want);
 		struct prof_names nm;
 		prof_names_init(&nm, &o);
 		profile_fold_write_sb(&p, &nm, &got);
