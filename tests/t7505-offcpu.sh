@@ -5,15 +5,37 @@
 # corpus's) folds without error; --svg is well-formed.
 if ! need perf; then skip "off-CPU recordings" "perf missing"; return 0; fi
 
-# a system-wide off-CPU recording made here: a shell waiting for sleeps
-if perf --buildid-dir "$TMP/.debug" record -q -e sched:sched_switch -a -g -o sys.data \
-	-- sh -c 'for i in 1 2 3; do sleep 0.05; /bin/true; done' > /dev/null 2> sys.rec.err && [ -s sys.data ]; then
+# perf_saw_nap FILE COMM: perf itself shows COMM switched out in a
+# nanosleep (perf on this kind of VM misses events now and then, without
+# a LOST record: a recording that lacks them is made again, up to three
+# times, and judged by perf, not by scorch)
+perf_saw_nap() {
+	perf script -i "$1" -F comm,event,ip,sym 2>/dev/null |
+		awk -v c="$2" '$1 == c && /sched_switch/ { s = 1; next } s && /nanosleep/ { f = 1 } /^[^ \t]/ { s = 0 } END { exit !f }'
+}
+# record_sys: a system-wide off-CPU recording made here, a shell waiting
+# for sleeps, into sys.data
+record_sys() {
+	local try
+	for try in 1 2 3; do
+		perf --buildid-dir "$TMP/.debug" record -q -e sched:sched_switch -a -g -o sys.data \
+			-- sh -c 'for i in 1 2 3; do sleep 0.05; /bin/true; done' > /dev/null 2> sys.rec.err &&
+			[ -s sys.data ] || return 1
+		perf_saw_nap sys.data sleep && return 0
+	done
+	return 0
+}
+if record_sys; then
 	"$SCORCH" offcpu sys.data > sys.folded 2> sys.err
 	rc=$?
 	check "offcpu: exit status 0" test $rc = 0
 	if [ -s sys.err ]; then fail "offcpu: no error message" "$(head -3 sys.err)"; else pass "offcpu: no error message"; fi
 	check_grep "offcpu: sh blocked in wait4" '^sh;.*kernel_wait4;do_wait;schedule;__schedule [0-9]+$' sys.folded
-	check_grep "offcpu: sleep blocked in nanosleep" '^sleep;.*do_nanosleep;schedule;__schedule [0-9]+$' sys.folded
+	if perf_saw_nap sys.data sleep; then
+		check_grep "offcpu: sleep blocked in nanosleep" '^sleep;.*do_nanosleep;schedule;__schedule [0-9]+$' sys.folded
+	else
+		skip "offcpu: sleep blocked in nanosleep" "perf missed sleep's switches in three recordings"
+	fi
 	"$SCORCH" offcpu --svg sys.data > sys.svg
 	if need xmllint; then check "offcpu: --svg passes xmllint" xmllint --noout sys.svg; fi
 	check_grep "offcpu: --svg has the off-CPU title" 'Off-CPU Time Flame Graph' sys.svg
@@ -27,10 +49,21 @@ else
 fi
 
 # pipe mode: the formats arrive as a record, after the header
-if perf --buildid-dir "$TMP/.debug" record -q -o - -e sched:sched_switch -a -g -- sleep 0.05 2>/dev/null > pipe.data && [ -s pipe.data ]; then
+record_pipe() {
+	local try
+	for try in 1 2 3; do
+		perf --buildid-dir "$TMP/.debug" record -q -o - -e sched:sched_switch -a -g -- sleep 0.05 2>/dev/null > pipe.data &&
+			[ -s pipe.data ] || return 1
+		perf_saw_nap pipe.data sleep && return 0
+	done
+	return 0
+}
+if record_pipe; then
 	"$SCORCH" offcpu - < pipe.data > pipe.folded 2> pipe.err
 	rc=$?
-	if [ $rc = 0 ] && grep -q '^sleep;.*clock_nanosleep' pipe.folded; then
+	if ! perf_saw_nap pipe.data sleep; then
+		skip "pipe-mode perf.data on stdin folds" "perf missed sleep's switches in three recordings"
+	elif [ $rc = 0 ] && grep -q '^sleep;.*clock_nanosleep' pipe.folded; then
 		pass "pipe-mode perf.data on stdin folds ($(wc -l < pipe.folded) stacks, sleep's nanosleep among them)"
 	else fail "pipe-mode perf.data on stdin folds" "exit $rc, $(wc -l < pipe.folded) stacks: $(head -3 pipe.err)"; fi
 else
