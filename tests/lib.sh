@@ -68,3 +68,25 @@ need_shared() {
 	fi
 	return 1
 }
+
+# busy_cpus_start / busy_cpus_stop: a spinner per CPU at the lowest
+# priority while an off-CPU recording is made. perf on this kind of VM
+# records no sched_switch out of the idle task, so on a quiet machine a
+# task that wakes onto an idle CPU is never seen switching back in and
+# its off-CPU time cannot be measured; a woken task preempts a spinner,
+# and that switch is recorded.
+busy_cpus_start() {
+	local i n
+	n=$(nproc 2>/dev/null || echo 2)
+	BUSY_PIDS=
+	for i in $(seq "$n"); do
+		nice -n 19 sh -c 'while :; do :; done' > /dev/null 2>&1 &
+		BUSY_PIDS="$BUSY_PIDS $!"
+	done
+}
+busy_cpus_stop() {
+	# shellcheck disable=SC2086
+	[ -n "${BUSY_PIDS:-}" ] && kill $BUSY_PIDS 2> /dev/null && wait $BUSY_PIDS 2> /dev/null
+	BUSY_PIDS=
+	return 0
+}

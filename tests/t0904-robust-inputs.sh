@@ -102,14 +102,19 @@ else
 	skip "CPU recordings" "scorch record failed here: $(head -1 rec.err)"
 fi
 have_off=false
+busy_cpus_start
 if [ -x offcpu_sleep ] && "$SCORCH" record -q --offcpu -o off.data -- ./offcpu_sleep > /dev/null 2> rec.err &&
    "$SCORCH" record -q --offcpu -o - -- ./offcpu_sleep 2> rec.err > offpipe.data; then
+	busy_cpus_stop
 	have_off=true
 else
+	busy_cpus_stop
 	skip "off-CPU recordings" "scorch record --offcpu failed here: $(head -1 rec.err)"
 fi
 awk 'BEGIN { for (i = 1; i <= 300; i++) print i / 10, (i * 37) % 500 }' > lat.txt
-PAIR="--start sched:sched_wakeup --end sched:sched_switch --key pid=next_pid"
+# two latency rows: the recording's latency range (a few us on a quiet
+# machine) must not decide whether the map can be drawn
+PAIR="--start sched:sched_wakeup --end sched:sched_switch --key pid=next_pid --rows 2"
 
 # ---- 1. standard output on /dev/full ----
 

@@ -6,24 +6,28 @@
 if ! need perf; then skip "off-CPU recordings" "perf missing"; return 0; fi
 
 # perf_saw_nap FILE COMM: perf itself shows COMM switched out in a
-# nanosleep (perf on this kind of VM misses events now and then, without
-# a LOST record: a recording that lacks them is made again, up to three
-# times, and judged by perf, not by scorch)
+# nanosleep and switched back in (perf on this kind of VM misses events
+# now and then, and never records a switch out of the idle task: the
+# recordings are made beside busy_cpus spinners, made again up to three
+# times when they lack them, and judged by perf, not by scorch)
 perf_saw_nap() {
 	perf script -i "$1" -F comm,event,ip,sym 2>/dev/null |
-		awk -v c="$2" '$1 == c && /sched_switch/ { s = 1; next } s && /nanosleep/ { f = 1 } /^[^ \t]/ { s = 0 } END { exit !f }'
+		awk -v c="$2" '$1 == c && /sched_switch/ { s = 1; next } s && /nanosleep/ { f = 1 } /^[^ \t]/ { s = 0 } END { exit !f }' &&
+	perf script -i "$1" -F event,trace 2>/dev/null | grep -q "next_comm=$2 "  # and back in
 }
 # record_sys: a system-wide off-CPU recording made here, a shell waiting
 # for sleeps, into sys.data
 record_sys() {
-	local try
+	local try rc=0
+	busy_cpus_start
 	for try in 1 2 3; do
 		perf --buildid-dir "$TMP/.debug" record -q -e sched:sched_switch -a -g -o sys.data \
 			-- sh -c 'for i in 1 2 3; do sleep 0.05; /bin/true; done' > /dev/null 2> sys.rec.err &&
-			[ -s sys.data ] || return 1
-		perf_saw_nap sys.data sleep && return 0
+			[ -s sys.data ] || { rc=1; break; }
+		perf_saw_nap sys.data sleep && break
 	done
-	return 0
+	busy_cpus_stop
+	return $rc
 }
 if record_sys; then
 	"$SCORCH" offcpu sys.data > sys.folded 2> sys.err
@@ -50,13 +54,15 @@ fi
 
 # pipe mode: the formats arrive as a record, after the header
 record_pipe() {
-	local try
+	local try rc=0
+	busy_cpus_start
 	for try in 1 2 3; do
 		perf --buildid-dir "$TMP/.debug" record -q -o - -e sched:sched_switch -a -g -- sleep 0.05 2>/dev/null > pipe.data &&
-			[ -s pipe.data ] || return 1
-		perf_saw_nap pipe.data sleep && return 0
+			[ -s pipe.data ] || { rc=1; break; }
+		perf_saw_nap pipe.data sleep && break
 	done
-	return 0
+	busy_cpus_stop
+	return $rc
 }
 if record_pipe; then
 	"$SCORCH" offcpu - < pipe.data > pipe.folded 2> pipe.err
