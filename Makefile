@@ -37,7 +37,7 @@ CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := -std=c17 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Isrc -Itests -I$(BUILD)/gen $(PKG_CFLAGS) $(SANFLAGS) -DSCORCH_VERSION='"$(VERSION)"' $(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
-LIBS := $(PKG_LIBS) -lm -lpthread -lstdc++
+LIBS := $(PKG_LIBS) -liberty -lm -lpthread
 
 SRCS := $(sort $(shell find src -name '*.c' ! -name '*_test.c'))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))

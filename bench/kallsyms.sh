@@ -57,7 +57,7 @@ objs=$(find "$BUILD/obj/src" -name '*.o' ! -name main.o ! -name '*_test.o' \
 	! -path '*/symbols/kallsyms.o' ! -path '*/symbols/table.o')
 [ -n "$objs" ] || { echo "no objects in $BUILD: make BUILD=$BUILD first" >&2; exit 1; }
 ar rcs "$work/rest.a" $objs
-libs="$(pkg-config --libs libelf libdw libzstd libtraceevent libisal) -lm -lpthread -lstdc++"
+libs="$(pkg-config --libs libelf libdw libzstd libtraceevent libisal) -liberty -lm -lpthread"
 
 # build NAME SRCDIR: the harness with kallsyms.c/table.c from SRCDIR
 build() {

@@ -28,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 objs=$(find "$BUILD/obj/src" -name '*.o' ! -name main.o ! -name '*_test.o')
 [ -n "$objs" ] || { echo "no objects in $BUILD: make BUILD=$BUILD first" >&2; exit 1; }
 ar rcs "$work/lib.a" $objs
-libs="$(pkg-config --libs libelf libdw libzstd libtraceevent libisal) -lm -lpthread -lstdc++"
+libs="$(pkg-config --libs libelf libdw libzstd libtraceevent libisal) -liberty -lm -lpthread"
 $CC -std=c17 -D_GNU_SOURCE -O2 -g -Isrc -o "$work/pm" bench/profile-model.c \
 	"$work/lib.a" $libs || exit 1
 

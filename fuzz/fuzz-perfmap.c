@@ -31,7 +31,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char *name = strndup(s, len);
 			if (name) {
 				free(sym_demangle(name));
-				sym_demangle_strip_params(name);
 				free(name);
 			}
 		}

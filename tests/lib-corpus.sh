@@ -72,3 +72,12 @@ samples() {
 		sub(/:$/, "", e); print t, p, e
 	}' "$1"
 }
+
+# first_event SCRIPT_TXT: the event of the first sample (which event a
+# two-event recording prints first changes from one recording to the
+# next; stackcollapse-perf.pl keeps that one)
+first_event() { samples "$1" | awk '{ sub(/:.*/, "", $3); print $3; exit }'; }
+
+# other_clock EVENT: of cpu-clock and task-clock (the multi fixture's
+# events), the one that is not EVENT
+other_clock() { if [ "$1" = cpu-clock ]; then echo task-clock; else echo cpu-clock; fi; }

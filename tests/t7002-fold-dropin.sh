@@ -7,13 +7,15 @@ ln -s "$SCORCH" stackcollapse-perf.pl
 ln -s "$SCORCH" stackcollapse-perf
 
 dropin() {
-	local m=$C/multi/perf-script.txt
-	./stackcollapse-perf.pl --event-filter=cpu-clock "$m" > f.out 2> f.err
-	check_same "$L --event-filter=cpu-clock (explicit first event)" "$C/multi/stackcollapse.folded" f.out
-	# one dash, the event a separate argument: the task-clock samples,
+	local m=$C/multi/perf-script.txt first other
+	first=$(first_event "$m")
+	other=$(other_clock "$first")
+	./stackcollapse-perf.pl --event-filter="$first" "$m" > f.out 2> f.err
+	check_same "$L --event-filter=$first (explicit first event)" "$C/multi/stackcollapse.folded" f.out
+	# one dash, the event a separate argument: the other event's samples,
 	# as folding perf script's text cut to them
-	./stackcollapse-perf.pl -event-filter task-clock "$m" > g.out
-	awk -v RS= -v ORS='\n\n' '$0 ~ /^[^\n]* task-clock:/' "$m" > tc-only.txt
+	./stackcollapse-perf.pl -event-filter "$other" "$m" > g.out
+	awk -v RS= -v ORS='\n\n' -v ev="$other" '$0 ~ "^[^\n]* " ev "[:/]"' "$m" > tc-only.txt
 	"$SCORCH" fold tc-only.txt > g.exp 2>/dev/null
 	if [ -s g.exp ] && cmp -s g.exp g.out; then pass "$L -event-filter EV (separate argument): that event's stacks"
 	else fail "$L -event-filter EV (separate argument): that event's stacks" "$(diff g.exp g.out | head -5)"; fi

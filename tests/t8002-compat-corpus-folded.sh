@@ -27,25 +27,29 @@ compat() {
 			check "$L $c: fold --all keeps the same weight" test "$(total $c-all.folded)" = "$w"
 		fi
 	done
-	# multi: the second event type is left out with the Perl script's message
-	"$SCORCH" fold "$C/multi/perf-script.txt" > multi.folded 2> multi.err
-	check_grep "$L multi: names the filtered event" '^Filtering for events of type: task-clock' multi.err
-	# --event-filter picks the other event instead: exactly the folded
-	# task-clock samples (perf script's text cut to their paragraphs)
-	"$SCORCH" fold --event-filter=task-clock "$C/multi/perf-script.txt" > tc.folded 2> tc.err
-	awk -v RS= -v ORS='\n\n' '$0 ~ /^[^\n]* task-clock:/' "$C/multi/perf-script.txt" > tc-only.txt
+	# multi: the event met second is left out with the Perl script's
+	# message naming it
+	local m=$C/multi/perf-script.txt first other
+	first=$(first_event "$m")
+	other=$(other_clock "$first")
+	"$SCORCH" fold "$m" > multi.folded 2> multi.err
+	check_grep "$L multi: names the filtered-out event ($other)" "^Filtering for events of type: $other\$" multi.err
+	# --event-filter picks the other event instead: exactly its folded
+	# samples (perf script's text cut to their paragraphs)
+	"$SCORCH" fold --event-filter="$other" "$m" > tc.folded 2> tc.err
+	awk -v RS= -v ORS='\n\n' -v ev="$other" '$0 ~ "^[^\n]* " ev "[:/]"' "$m" > tc-only.txt
 	"$SCORCH" fold tc-only.txt > tc.exp 2>/dev/null
-	w=$(first_event_total "$C/multi/perf-script.txt" task-clock)
+	w=$(first_event_total "$m" "$other")
 	if [ "$w" -gt 0 ] && [ "$(total tc.exp)" = "$w" ] && cmp -s tc.exp tc.folded; then
-		pass "$L multi: --event-filter=task-clock gives the task-clock stacks (weight $w)"
+		pass "$L multi: --event-filter=$other gives the $other stacks (weight $w)"
 	else
-		fail "$L multi: --event-filter=task-clock gives the task-clock stacks" "want weight $w; $(diff tc.exp tc.folded | head -5)"
+		fail "$L multi: --event-filter=$other gives the $other stacks" "want weight $w; $(diff tc.exp tc.folded | head -5)"
 	fi
-	awk -v RS= -v ORS='\n\n' '$0 ~ /^[^\n]* cpu-clock[:/]/' "$C/multi/perf-script.txt" > cc-only.txt
+	awk -v RS= -v ORS='\n\n' -v ev="$first" '$0 ~ "^[^\n]* " ev "[:/]"' "$m" > cc-only.txt
 	"$SCORCH" fold cc-only.txt > cc.exp 2>/dev/null
-	check_same "$L multi: the default keeps exactly the cpu-clock stacks" cc.exp multi.folded
+	check_same "$L multi: the default keeps exactly the $first stacks" cc.exp multi.folded
 	if [ "$L" = corpus ]; then
-		if cmp -s tc.folded multi.folded; then fail "multi: task-clock differs from cpu-clock"; else pass "multi: task-clock differs from cpu-clock"; fi
+		if cmp -s tc.folded multi.folded; then fail "multi: $other differs from $first"; else pass "multi: $other differs from $first"; fi
 	fi
 	check "$L multi: no filter message with an explicit filter" test ! -s tc.err
 }

@@ -4,7 +4,7 @@
 # Runs apt-get as root, or through sudo when that works without a password;
 # otherwise prints the apt-get line to run.
 set -u
-build_pkgs="gcc g++ make pkg-config libelf-dev libdw-dev libzstd-dev libisal-dev libtraceevent-dev"
+build_pkgs="gcc g++ make pkg-config libiberty-dev libelf-dev libdw-dev libzstd-dev libisal-dev libtraceevent-dev"
 run_pkgs="linux-perf"
 test_pkgs="clang libclang-rt-14-dev libxml2-utils libc6-dbg zstd perl python3:python3 groff node:nodejs npm:npm chromium go:golang-go"
 want="$build_pkgs $run_pkgs"

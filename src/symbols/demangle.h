@@ -1,22 +1,16 @@
 /*
- * demangle: C++ (Itanium) and Rust symbol names as perf prints them.
- * Stage: symbols. C++ goes through libstdc++'s __cxa_demangle (the
- * maintained GNU demangler already on every Debian system with g++; no
- * extra package), then the parameter list is dropped as perf 6.1 does
- * ("Widget::fill", not "Widget::fill(int)"). Rust legacy names
- * (_ZN...17h<hash>E) lose the hash and get their $..$ escapes decoded;
- * Rust v0 (_R...) paths are decoded for the common cases.
+ * demangle: C++ (Itanium) and Rust (legacy and v0) symbol names as perf
+ * 6.1 prints them. Stage: symbols. perf 6.1 links libiberty's demangler
+ * and calls it without DMGL_PARAMS; so does scorch (libiberty-dev), so
+ * the names agree byte for byte: "Widget::fill", not
+ * "Widget::fill(int)"; "non-virtual thunk to X::f(long)" keeps what a
+ * special name wraps; Rust legacy names lose their hash.
  * Ownership: the result is malloc'd (caller frees), NULL when the name
  * is not mangled or does not demangle.
  */
 #ifndef SCORCH_SYMBOLS_DEMANGLE_H
 #define SCORCH_SYMBOLS_DEMANGLE_H
 
-#include <stddef.h>
-
 char *sym_demangle(const char *name);
-/* Drop a trailing top-level "(...)" parameter list and what follows it
- * (cv/ref qualifiers) from a demangled C++ name, in place. */
-void sym_demangle_strip_params(char *s);
 
 #endif
