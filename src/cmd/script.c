@@ -6,7 +6,9 @@
  * script text can be fed by scorch.
  * Stage: command. Key invariant: fields appear exactly when perf 6.1
  * prints them by default (cpu only with PERF_SAMPLE_CPU, period only
- * with PERF_SAMPLE_PERIOD and not for tracepoints).
+ * with PERF_SAMPLE_PERIOD and not for tracepoints). In pipe mode perf
+ * 6.1 sets up a tracepoint's chain fields as the attr arrives, with ip
+ * and sym only: "\t%16x sym" (no offset, no object).
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(script, "print the samples of a perf.data file as perf script does")
@@ -89,6 +91,21 @@ static void add_frame_text(struct strbuf *sb, const struct proc_frame *f)
 	sb_adds(sb, " (");
 	sb_adds(sb, f->dso ? f->dso->name : "[unknown]");
 	sb_adds(sb, ")\n");
+}
+
+/* A chain line as perf prints it for a tracepoint read from a pipe. */
+static void add_frame_short(struct strbuf *sb, const struct proc_frame *f)
+{
+	sb_addc(sb, '\t');
+	sb_add_hex(sb, f->addr, 16);
+	sb_addc(sb, ' ');
+	if (f->inline_name)
+		sb_adds(sb, f->inline_name);
+	else
+		sb_adds(sb, f->sym ? f->sym->name : "[unknown]");
+	if (f->inline_name)
+		sb_adds(sb, " (inlined)");
+	sb_addc(sb, '\n');
 }
 
 static void add_frame(struct strbuf *sb, const struct proc_frame *f)
@@ -241,7 +258,15 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 		return 0;
 	bool chain = (ps->s->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
 	add_header(sc, ses, ps, chain);
-	if (chain) {
+	if (chain && pd_reader_is_pipe(ses->reader) && ps->s->attr &&
+	    ps->s->attr->type == PD_TYPE_TRACEPOINT) {
+		struct proc_frame *frames;
+		size_t n = proc_session_frames(ses, ps, &frames);
+		sb_addc(&sc->out, '\n');
+		for (size_t i = 0; i < n; i++)
+			add_frame_short(&sc->out, &frames[i]);
+		sb_addc(&sc->out, '\n');
+	} else if (chain) {
 		sb_addc(&sc->out, '\n');
 		add_chain(sc, ses, ps);
 		sb_addc(&sc->out, '\n');

@@ -372,9 +372,13 @@ static void load_kernel(struct sym_dsos *s, struct sym_dso *d)
 		if (ok)
 			return;
 	}
+	/* The running kernel's table when the build ids agree; with no
+	 * build id recorded (pipe mode, --no-buildid) perf 6.1 takes it as
+	 * its last resort, and so does scorch. */
 	struct sym_buildid run;
-	if (!s->cfg.no_proc_kallsyms && d->buildid.size &&
-	    sym_running_kernel_buildid(&run) == 1 && sym_buildid_eq(&run, &d->buildid))
+	if (!s->cfg.no_proc_kallsyms &&
+	    (d->buildid.size == 0 ||
+	     (sym_running_kernel_buildid(&run) == 1 && sym_buildid_eq(&run, &d->buildid))))
 		load_kallsyms_file(s, d, "/proc/kallsyms");
 }
 
