@@ -1,7 +1,8 @@
 /*
  * perfmap: /tmp/perf-PID.map JIT maps (see perfmap.h).
  * Stage: symbols. Invariant: a line is used only when both numbers parse
- * completely and a name follows.
+ * completely and a name follows that holds no control byte (a NUL or
+ * other binary garbage makes the line bad: counted, warned, not used).
  */
 #include "symbols/perfmap.h"
 
@@ -36,6 +37,9 @@ int sym_perfmap_line(struct sym_table *t, const char *line, size_t len)
 		end--;
 	if (!hex_field(&p, end, &start) || !hex_field(&p, end, &size) || p >= end)
 		return -1;
+	for (const char *c = p; c < end; c++)
+		if ((unsigned char)*c < 0x20 && *c != '\t')
+			return -1;
 	sym_table_add(t, start, size, SYM_BIND_GLOBAL, p, (size_t)(end - p));
 	return 1;
 }

@@ -74,6 +74,8 @@ UNIT_TEST(symtable_perfmap_lines)
 	CHECK(sym_perfmap_line(&t, l2, strlen(l2)) == 1);
 	CHECK(sym_perfmap_line(&t, "7f00 zz x", 9) < 0);
 	CHECK(sym_perfmap_line(&t, "7f00 10", 7) < 0);
+	CHECK(sym_perfmap_line(&t, "7f80 10 a\0b", 11) < 0);      /* binary */
+	CHECK(sym_perfmap_line(&t, "7f80 10 a\033[31m", 14) < 0); /* escape */
 	sym_table_finish(&t, false);
 	CHECK_EQ_STR(name_at(&t, 0x7f0f), "JS:*fib /tmp/a.js:1:13");
 	CHECK_EQ_STR(name_at(&t, 0x7f10), "-");
