@@ -137,7 +137,9 @@ static int read_folded(struct stack_table *t, struct lines *lr)
 		struct stack_folded f;
 		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
 			continue; /* as flame: blank, comment, no count */
-		if (f.count >= 1)
+		if (f.count >= 18446744073709551615.0) /* 2^64: saturate, as the table does */
+			stack_table_add(t, f.stack, f.stack_len, UINT64_MAX);
+		else if (f.count >= 1)
 			stack_table_add(t, f.stack, f.stack_len, (uint64_t)f.count);
 	}
 	if (rc < 0)

@@ -130,7 +130,8 @@ static void cells_fill(struct cells *cs, const struct profile *p,
 {
 	size_t n = profile_stacks(p);
 	struct prof_counts *rest = xreallocarray(NULL, n ? n : 1, sizeof(*rest));
-	memcpy(rest, p->counts, n * sizeof(*rest));
+	if (n)
+		memcpy(rest, p->counts, n * sizeof(*rest));
 	const struct prof_rows *r = &p->rows;
 	for (size_t i = 0; r->mask && i < r->n; i++) {
 		uint32_t st = r->stack[i];
