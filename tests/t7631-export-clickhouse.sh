@@ -174,5 +174,18 @@ run top-stacks -e "s/'web-1'/'odd'/" | LC_ALL=C sort > odd.top
 LC_ALL=C sort odd.folded > odd.sorted
 check_same "top-stacks of those names == the folded file" odd.sorted odd.top
 
+# the same rows loaded twice: SummingMergeTree keeps one row per key, summed
+if [ -s a.folded ]; then
+	sed 's/\bstacks\b/stacks_twice/' schema.sql | chq --multiquery
+	"$SCORCH" export --format tsv --host web-1 a.folded > twice.tsv 2> /dev/null
+	q2=$(echo "$insert" | sed 's/\bstacks\b/stacks_twice/')
+	chq --query "$q2" < twice.tsv && chq --query "$q2" < twice.tsv
+	chq --query "OPTIMIZE TABLE stacks_twice FINAL"
+	got=$(chq --query "SELECT count(), sum(weight) FROM stacks_twice" | tr '\t' ' ')
+	want="$(wc -l < twice.tsv) $(awk '{ s += 2 * $NF } END { print s }' a.folded)"
+	is_same() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "want '$2', got '$3'"; fi; }
+	is_same "loaded twice: one row per key after a merge, weights summed" "$want" "$got"
+fi
+
 stop_server
 check "the server stopped" sh -c "! kill -0 $ch_pid 2> /dev/null"
