@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -113,10 +114,30 @@ static int send_all(int fd, const char *p, size_t n, int64_t deadline)
 	return 0;
 }
 
-/* Read until the peer closes or REPLY_MAX bytes. */
+/* Whether in holds a whole answer by its Content-Length (a server that
+ * keeps the connection open despite Connection: close). */
+static bool complete(const struct strbuf *in)
+{
+	const char *end = memmem(in->buf, in->len, "\r\n\r\n", 4);
+	if (!end)
+		return false;
+	for (const char *p = in->buf; p < end; ) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (e - p > 15 && !strncasecmp(p, "content-length:", 15)) {
+			unsigned long long n = strtoull(p + 15, NULL, 10);
+			return (size_t)(in->buf + in->len - (end + 4)) >= n;
+		}
+		p = e + 1;
+	}
+	return false;
+}
+
+/* Read until the peer closes, the answer is whole, or REPLY_MAX bytes. */
 static int recv_all(int fd, struct strbuf *in, int64_t deadline)
 {
-	while (in->len < REPLY_MAX) {
+	while (in->len < REPLY_MAX && !complete(in)) {
 		sb_grow(in, 4096);
 		ssize_t r = recv(fd, in->buf + in->len, REPLY_MAX - in->len < 4096
 				 ? REPLY_MAX - in->len : 4096, 0);
