@@ -112,6 +112,9 @@ check_grep "folded input: frames read back name for name" '^True$' odd.ok
 py fold odd.tsv | LC_ALL=C sort > odd.back
 LC_ALL=C sort odd.folded > odd.sorted
 check_same "folded input: rows fold back to the file" odd.sorted odd.back
+python3 -c 'import socket; print(socket.gethostname())' > host.here
+"$SCORCH" export --format tsv odd.folded 2> /dev/null | cut -f1 | sort -u > host.odd
+check_same "folded input: the host is this machine's name" host.here host.odd
 check "folded input: bucket at the file's time, pid 0, comm the first name" \
 	awk -F'\t' '$2 != "2023-11-14 22:13:20" || $4 != 0 || ($3 != "proc" && $3 != "solo") { exit 1 }' odd.tsv
 
