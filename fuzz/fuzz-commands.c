@@ -1,8 +1,9 @@
 /*
  * fuzz-commands: libFuzzer entry for the whole perf.data pipeline as the
  * commands run it: reader, machine (threads, maps), symbols, unwinding,
- * folding (and the per-sample rows of export --format tsv), the tracepoint analyses (offcpu, sched, subsecond) and the
- * printers (script, report, header, dump). Stage: fuzz. The input is
+ * folding (and the per-sample rows of export --format tsv), the
+ * tracepoint analyses (offcpu, sched, subsecond) and the printers
+ * (script, report, header, dump). Stage: fuzz. The input is
  * written to a memfd and handed to cmd_fold, cmd_script, ... by its
  * /proc/self/fd path, exactly as a user's file would be; their output goes
  * to /dev/null, their messages to stderr. Invariant under test: any bytes
