@@ -21,27 +21,31 @@ SCORCH_COMMAND(export, "write stacks as a pprof profile (.pb.gz)")
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
+#include "cmd/exporttsv.h"
 #include "cmd/fold_perfdata.h"
 #include "cmd/perfinput.h"
 #include "render/pprof.h"
 #include "stacks/folded.h"
 #include "stacks/table.h"
 
-enum { O_FORMAT = 1, O_OUTPUT, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR };
+enum { O_FORMAT = 1, O_OUTPUT, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR,
+       O_HOST, O_BUCKET };
 
 static const struct opt_spec opts[] = {
-	{ "format", 'f', OPT_REQ, "FMT", "output format: pprof (gzip'd profile.proto)", O_FORMAT },
+	{ "format", 'f', OPT_REQ, "FMT", "output format: pprof (gzip'd profile.proto), tsv (fleet rows for ClickHouse)", O_FORMAT },
 	{ "output", 'o', OPT_REQ, "FILE", "write FILE (default, or -: standard output)", O_OUTPUT },
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache to read (default ~/.debug)", O_BUILDID_DIR },
 	{ "symfs", 0, OPT_REQ, "DIR", "look for object path P as DIR/P first", O_SYMFS },
 	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols (default /proc/kallsyms)", O_KALLSYMS },
 	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", O_VDSO },
 	{ "jit-dir", 0, OPT_REQ, "DIR", "where perf-PID.map files are (default /tmp)", O_JIT_DIR },
+	{ "host", 0, OPT_REQ, "NAME", "tsv: the host column (default: the recording's hostname)", O_HOST },
+	{ "bucket", 0, OPT_REQ, "SECONDS", "tsv: time bucket width (default 10)", O_BUCKET },
 	OPT_END_SPEC
 };
 
 static const struct opt_cmd export_cmd = {
-	"export", "scorch export --format pprof [-o FILE] [INPUT...]",
+	"export", "scorch export --format pprof|tsv [-o FILE] [INPUT...]",
 	"Write the stacks of perf.data, perf script text or folded INPUTs "
 	"(default: standard input) as a pprof profile.",
 	opts, true,
@@ -160,6 +164,7 @@ int cmd_export(int argc, char **argv)
 	const char *format = NULL, *output = NULL, *arg;
 	struct opt_state st = OPT_STATE_INIT;
 	int id;
+	struct export_tsv_opts tsv = { NULL, NULL };
 	struct export_run r = { FOLD_PERFDATA_OPTS_INIT, STACK_TABLE_INIT,
 				FOLD_PERFDATA_INFO_INIT, 0, 0 };
 	while ((id = opt_next(&st, argc, argv, &export_cmd, &arg)) > 0) {
@@ -171,6 +176,8 @@ int cmd_export(int argc, char **argv)
 		case O_KALLSYMS: r.fo.kallsyms = arg; break;
 		case O_VDSO: r.fo.vdso = arg; break;
 		case O_JIT_DIR: r.fo.jit_dir = arg; break;
+		case O_HOST: tsv.host = arg; break;
+		case O_BUCKET: tsv.bucket = arg; break;
 		}
 	}
 	if (id == OPT_HELP)
@@ -179,8 +186,10 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	if (!format)
 		return opt_usage_error(&export_cmd, "--format is required (pprof)");
+	if (!strcmp(format, "tsv"))
+		return export_tsv(&r.fo, &tsv, argv + st.ind, argc - st.ind, output);
 	if (strcmp(format, "pprof"))
-		return opt_usage_error(&export_cmd, "unknown format '%s' (known: pprof)", format);
+		return opt_usage_error(&export_cmd, "unknown format '%s' (known: pprof, tsv)", format);
 	int rc = 0;
 	if (st.ind >= argc)
 		rc = read_input(&r, NULL);

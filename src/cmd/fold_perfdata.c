@@ -76,7 +76,34 @@ static void note_event(struct fold_perfdata_info *in, const struct proc_sample *
 	if (ps->s->attr) {
 		in->type = ps->s->attr->type;
 		in->config = ps->s->attr->config;
+		if (pd_attr_flag(ps->s->attr, PD_ATTR_FREQ))
+			in->sample_freq = ps->s->attr->sample_period;
 	}
+}
+
+/* What the sink's consumers need besides the samples: the recording's
+ * host and its wall-clock reference (perf record -k writes CLOCK_DATA). */
+static void note_host(struct fold_perfdata_info *in, const struct proc_session *ses)
+{
+	const struct pd_features *f = pd_reader_features(ses->reader);
+	sb_reset(&in->hostname);
+	if (f && f->state[PD_FEAT_HOSTNAME] == PD_FEAT_OK && f->hostname)
+		sb_adds(&in->hostname, f->hostname);
+	in->have_clock = f && f->state[PD_FEAT_CLOCK_DATA] == PD_FEAT_OK &&
+			 f->clock_data_tod_ns;
+	if (in->have_clock) {
+		in->clock_tod_ns = f->clock_data_tod_ns;
+		in->clock_ns = f->clock_data_clockid_ns;
+	}
+}
+
+static void note_time(struct fold_perfdata_info *in, const struct pd_sample *s)
+{
+	if (!(s->sample_type & PD_SAMPLE_TIME))
+		return;
+	in->have_times = true;
+	if (s->time > in->last_time)
+		in->last_time = s->time;
 }
 
 static void note_cmdline(struct fold_perfdata_info *in, const struct proc_session *ses)
@@ -104,8 +131,13 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (c->o->info && !c->info_set)
 		note_event(c->o->info, ps, ev != NULL);
 	c->info_set = true;
-	if (prof_collector_add(&c->col, ses, ps, weight, ev))
-		c->samples++;
+	if (!prof_collector_add(&c->col, ses, ps, weight, ev))
+		return 0;
+	c->samples++;
+	if (c->o->info)
+		note_time(c->o->info, ps->s);
+	if (c->o->sink)
+		c->o->sink->fn(c->o->sink->ctx, c->col.last, weight, ps->s);
 	return 0;
 }
 
@@ -151,8 +183,10 @@ static int run(struct pd_reader *r, const char *shown,
 	bool all_dropped = symopts_report_run(&ses, rc, shown);
 	if (rc >= 0)
 		symopts_report_filter(&c.filter, shown);
-	if (rc >= 0 && o->info)
+	if (rc >= 0 && o->info) {
 		note_cmdline(o->info, &ses);
+		note_host(o->info, &ses);
+	}
 	if (all_dropped)
 		rc = -1; /* every sample dropped: nothing was folded */
 	proc_session_close(&ses);

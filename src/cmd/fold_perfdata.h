@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/strbuf.h"
 #include "perfdata/reader.h"
@@ -33,6 +34,15 @@ struct fold_perfdata_opts {
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 	struct fold_perfdata_info *info; /* filled when not NULL */
+	struct fold_sample_sink *sink;   /* told of every sample kept, or NULL */
+};
+
+/* Per-sample consumer (export's fleet TSV, push): stack is the id in
+ * out the sample was added to, weight its count there, s the decoded
+ * sample (time, pid, tid, cpu by s->sample_type). */
+struct fold_sample_sink {
+	void (*fn)(void *ctx, size_t stack, uint64_t weight, const struct pd_sample *s);
+	void *ctx;
 };
 
 /* What the folded counts are, for labels: the event kept (perf.data or
@@ -45,13 +55,20 @@ struct fold_perfdata_info {
 	uint64_t config;
 	bool weighted;           /* counts are periods (else sample counts) */
 	struct strbuf cmdline;   /* CMDLINE feature, words joined by ' ' */
+	struct strbuf hostname;  /* HOSTNAME feature; empty when absent */
+	uint64_t sample_freq;    /* the kept event's frequency (0: a period) */
+	bool have_clock;         /* CLOCK_DATA: tod_ns is wall time at clock_ns */
+	uint64_t clock_tod_ns, clock_ns;
+	bool have_times;         /* samples carry a time */
+	uint64_t last_time;      /* greatest sample time kept */
 };
 
-#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT }
+#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT, SB_INIT, 0, \
+				  false, 0, 0, false, 0 }
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */

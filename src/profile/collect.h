@@ -63,6 +63,7 @@ struct prof_collector {
 	uint64_t memo_generation;     /* the session's when an entry was last added */
 	struct stack_builder b;
 	struct strbuf pname, scratch;
+	size_t last;                  /* id in out of the last stack added */
 };
 
 /* o: the naming options (copied, then finished). */
