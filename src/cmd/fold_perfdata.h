@@ -29,6 +29,7 @@ struct fold_perfdata_opts {
 	const char *buildid_dir; /* --buildid-dir DIR (default ~/.debug) */
 	const char *symfs;       /* --symfs DIR: look for path P as DIR/P first */
 	const char *kallsyms;    /* --kallsyms FILE */
+	const char *vmlinux;     /* --vmlinux FILE */
 	const char *jit_dir;     /* --jit-dir DIR: where perf-PID.map files are */
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
@@ -51,7 +52,7 @@ struct fold_perfdata_info {
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, NULL }
+				  NULL, NULL, NULL, NULL, NULL, false, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */

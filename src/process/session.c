@@ -39,6 +39,8 @@ static void apply_build_id(struct proc_session *ses, int cpumode,
 	bool kernel = pd_cpumode_is_kernel(cpumode);
 	if (kernel && (strcmp(name, "[kernel.kallsyms]") == 0 || name[0] != '/'))
 		d = ses->machine.kernel_dso;
+	else if (kernel && sym_module_path(name))
+		d = sym_dsos_findnew_module(&ses->dsos, name, true);
 	else
 		d = sym_dsos_findnew(&ses->dsos, name);
 	if (!d->buildid.size)
@@ -52,6 +54,7 @@ static void read_buildid_feature(struct proc_session *ses)
 	size_t pos = 0;
 	if (!f)
 		return;
+	sym_dsos_set_release(&ses->dsos, f->osrelease);
 	while (pd_feature_build_id_next(f, &pos, &b) > 0)
 		apply_build_id(ses, b.cpumode, b.filename, b.build_id, b.size);
 }
@@ -130,8 +133,11 @@ void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
 	out->dso = map->dso;
 	out->addr = proc_map_addr(map, ip);
 	struct sym_dso *symdso = map->dso;
-	if (kernel && symdso->kind == SYM_DSO_MODULE)
-		symdso = ses->machine.kernel_dso; /* module symbols from kallsyms */
+	if (kernel && symdso->kind == SYM_DSO_MODULE) {
+		sym_dsos_load(&ses->dsos, symdso);
+		if (!symdso->from_elf) /* no .ko: its symbols from kallsyms */
+			symdso = ses->machine.kernel_dso;
+	}
 	out->sym = sym_dsos_find(&ses->dsos, symdso, out->addr);
 }
 

@@ -201,6 +201,29 @@ static Elf_Scn *find_symtab(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
 	return NULL;
 }
 
+/* The symbol table to read (.symtab, else .dynsym) into *data and *n
+ * entries: 1, 0 when the file has none, -EINVAL (diag) unreadable. */
+static int symbols_data(struct sym_elf_file *f, bool prefer_dynsym,
+			GElf_Shdr *sh, size_t *n, Elf_Data **data, struct diag *d)
+{
+	Elf_Scn *scn = NULL;
+	if (!prefer_dynsym)
+		scn = find_symtab(f->elf, SHT_SYMTAB, sh);
+	if (!scn)
+		scn = find_symtab(f->elf, SHT_DYNSYM, sh);
+	if (!scn)
+		return 0;
+	*data = elf_getdata(scn, NULL);
+	size_t entsize = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!*data || entsize == 0 || sh->sh_entsize != entsize) {
+		diag_set(d, "symbol table section %zu unreadable (entry size %llu)",
+			 elf_ndxscn(scn), (unsigned long long)sh->sh_entsize);
+		return -EINVAL;
+	}
+	*n = (*data)->d_size / entsize;
+	return 1;
+}
+
 static int bind_of(const GElf_Sym *s)
 {
 	switch (GELF_ST_BIND(s->st_info)) {
@@ -262,23 +285,12 @@ int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 			 struct diag *d)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = NULL;
-	if (!prefer_dynsym)
-		scn = find_symtab(f->elf, SHT_SYMTAB, &sh);
-	if (!scn)
-		scn = find_symtab(f->elf, SHT_DYNSYM, &sh);
-	if (!scn)
-		return 0;
-	size_t shstrndx = 0;
+	size_t n = 0, shstrndx = 0;
+	Elf_Data *data = NULL;
+	int rc = symbols_data(f, prefer_dynsym, &sh, &n, &data, d);
+	if (rc <= 0)
+		return rc;
 	elf_getshdrstrndx(f->elf, &shstrndx);
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t entsize = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
-	if (!data || entsize == 0 || sh.sh_entsize != entsize) {
-		diag_set(d, "symbol table section %zu unreadable (entry size %llu)",
-			 elf_ndxscn(scn), (unsigned long long)sh.sh_entsize);
-		return -EINVAL;
-	}
-	size_t n = data->d_size / entsize;
 	int added = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
@@ -299,6 +311,63 @@ int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 		added++;
 	}
 	return added;
+}
+
+/* Whether s lies in an SHF_ALLOC section (named only, when not NULL). */
+static bool in_kernel_section(Elf *elf, size_t shstrndx, const GElf_Sym *s,
+			      const char *only)
+{
+	GElf_Shdr sh;
+	Elf_Scn *sec = elf_getscn(elf, s->st_shndx);
+	if (!sec || !gelf_getshdr(sec, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	return !only || strcmp(section_name(elf, shstrndx, &sh), only) == 0;
+}
+
+int sym_elf_load_kernel(struct sym_elf_file *f, struct sym_table *t,
+			const char *only_section, struct diag *d)
+{
+	GElf_Shdr sh;
+	size_t n = 0, shstrndx = 0;
+	Elf_Data *data = NULL;
+	int rc = symbols_data(f, false, &sh, &n, &data, d);
+	if (rc <= 0)
+		return rc;
+	elf_getshdrstrndx(f->elf, &shstrndx);
+	int added = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s) || !wanted(f->elf, shstrndx, &s) ||
+		    !in_kernel_section(f->elf, shstrndx, &s, only_section))
+			continue;
+		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		sym_table_add(t, s.st_value, s.st_size, bind_of(&s), name, strlen(name));
+		added++;
+	}
+	return added;
+}
+
+int sym_elf_symbol_value(struct sym_elf_file *f, const char *name,
+			 uint64_t *value)
+{
+	GElf_Shdr sh;
+	size_t n = 0;
+	struct diag d = DIAG_INIT;
+	Elf_Data *data = NULL;
+	if (symbols_data(f, false, &sh, &n, &data, &d) <= 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *sn;
+		if (gelf_getsym(data, (int)i, &s) && s.st_name &&
+		    (sn = elf_strptr(f->elf, sh.sh_link, s.st_name)) && !strcmp(sn, name)) {
+			*value = s.st_value;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)

@@ -63,6 +63,19 @@ int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 			 struct sym_table *objs, bool prefer_dynsym,
 			 struct diag *d);
 
+/* Kernel symbols as perf reads a vmlinux or a module's .ko: functions
+ * and text labels (the filter above) in SHF_ALLOC sections, st_value
+ * as it is, names never demangled (perf leaves kernel names alone).
+ * only_section: when not NULL, only symbols of the section of that name
+ * (perf names a module's .text symbols, relative to .text in a
+ * relocatable .ko). Returns the number added, or -EINVAL (diag). */
+int sym_elf_load_kernel(struct sym_elf_file *f, struct sym_table *t,
+			const char *only_section, struct diag *d);
+/* st_value of the first .symtab symbol called name, of any type (perf's
+ * ref_reloc_sym lookup: "_text", "_stext"). Returns 1 found, else 0. */
+int sym_elf_symbol_value(struct sym_elf_file *f, const char *name,
+			 uint64_t *value);
+
 /* Add "name@plt" symbols for the .plt entries, as perf synthesizes them
  * (x86-style .plt with sh_entsize-sized header and entries, names from
  * .rela.plt/.rel.plt through .dynsym). Returns the number added, 0 when

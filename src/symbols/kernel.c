@@ -1,0 +1,247 @@
+/*
+ * kernel: vmlinux and module .ko symbol sources (see kernel.h).
+ * Stage: symbols. Invariant: a file's symbols are taken only after it
+ * opened as a valid ELF and its build id matched the recorded one.
+ */
+#include "symbols/kernel.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "symbols/fs.h"
+
+enum { MODULE_DIR_DEPTH = 8 }; /* /lib/modules/R/kernel/drivers/x/y/z.ko */
+
+void sym_kernel_module_name(const char *path, char *out, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	const char *ko = strstr(base, ".ko");
+	if (ko)
+		n = (size_t)(ko - base);
+	if (n + 3 > size)
+		n = size - 3;
+	out[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		out[i + 1] = base[i] == '-' ? '_' : base[i];
+	out[n + 1] = ']';
+	out[n + 2] = '\0';
+}
+
+/* Shift every symbol of t by delta (wrapping, as addresses do). */
+static void shift(struct sym_table *t, uint64_t delta)
+{
+	for (size_t i = 0; delta && i < t->n; i++) {
+		t->syms[i].start += delta;
+		t->syms[i].end += delta;
+	}
+}
+
+/* Open path as d's ELF file: 0, or -1 (missing, invalid: warned, or
+ * another build id: warned when warn_id, as for a file the user named). */
+static int open_checked(struct sym_dsos *s, struct sym_dso *d, const char *path,
+			bool warn_id, struct sym_elf_file *f, char **real)
+{
+	*real = sym_fs_resolve(path);
+	if (!*real || !sym_fs_is_file(*real)) {
+		free(*real);
+		return -1;
+	}
+	struct diag dg = DIAG_INIT;
+	int rc = sym_elf_open(f, *real, &dg);
+	if (rc == 0 && d->buildid.size && !sym_buildid_eq(&d->buildid, &f->buildid)) {
+		char want[41], have[41];
+		diag_set(&dg, "build id %s, not the recorded %s",
+			 f->buildid.size ? sym_buildid_hex(&f->buildid, have) : "(none)",
+			 sym_buildid_hex(&d->buildid, want));
+		sym_elf_close(f);
+		rc = warn_id ? -EINVAL : -ENOENT;
+	}
+	if (rc == -EINVAL)
+		sym_dsos_warn(s, *real, &dg);
+	if (rc < 0) {
+		free(*real);
+		*real = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The table loaded from f: finished, kept, the source remembered. */
+static bool take(struct sym_dsos *s, struct sym_dso *d, struct sym_elf_file *f,
+		 const char *only_section, uint64_t delta, char *real)
+{
+	struct diag dg = DIAG_INIT;
+	int n = sym_elf_load_kernel(f, &d->table, only_section, &dg);
+	if (n < 0) {
+		sym_dsos_warn(s, real, &dg);
+		sym_table_release(&d->table);
+		sym_table_init(&d->table);
+		free(real);
+		return false;
+	}
+	sym_table_finish(&d->table, false);
+	shift(&d->table, delta);
+	d->sym_path = real;
+	d->from_elf = true;
+	return true;
+}
+
+/* ---- vmlinux ---- */
+
+static bool try_vmlinux(struct sym_dsos *s, struct sym_dso *d, const char *path,
+			bool named)
+{
+	struct sym_elf_file f;
+	char *real;
+	if (open_checked(s, d, path, named, &f, &real) < 0)
+		return false;
+	uint64_t ref = 0, delta = 0;
+	if (d->ref_text && d->ref_name && sym_elf_symbol_value(&f, d->ref_name, &ref))
+		delta = d->ref_text - ref; /* KASLR: where it was minus where it is */
+	bool ok = take(s, d, &f, NULL, delta, real);
+	sym_elf_close(&f);
+	return ok;
+}
+
+static const char *release_of(struct sym_dsos *s, struct utsname *u)
+{
+	if (s->release && *s->release)
+		return s->release;
+	return uname(u) == 0 ? u->release : "";
+}
+
+/* <cache>/.build-id/xx/rest/elf: 1 found in some cache (and loaded). */
+static bool try_cache_elf(struct sym_dsos *s, struct sym_dso *d,
+			  bool (*try)(struct sym_dsos *, struct sym_dso *,
+				      const char *, bool))
+{
+	if (!d->buildid.size)
+		return false;
+	char hex[41];
+	sym_buildid_hex(&d->buildid, hex);
+	for (size_t i = 0; i < s->cfg.nr_buildid_dirs; i++) {
+		struct strbuf p = SB_INIT;
+		sb_addf(&p, "%s/.build-id/%.2s/%s/elf", s->cfg.buildid_dirs[i], hex, hex + 2);
+		bool ok = try(s, d, p.buf, false);
+		sb_release(&p);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+bool sym_kernel_load_vmlinux(struct sym_dsos *s, struct sym_dso *d)
+{
+	if (s->cfg.vmlinux) {
+		try_vmlinux(s, d, s->cfg.vmlinux, true);
+		return true; /* perf tries nothing else */
+	}
+	if (try_cache_elf(s, d, try_vmlinux))
+		return true;
+	static const char *const paths[] = {
+		"vmlinux", "/boot/vmlinux", "/boot/vmlinux-%s",
+		"/usr/lib/debug/boot/vmlinux-%s", "/lib/modules/%s/build/vmlinux",
+		"/usr/lib/debug/lib/modules/%s/vmlinux",
+		"/usr/lib/debug/boot/vmlinux-%s.debug",
+	};
+	struct utsname u;
+	const char *rel = release_of(s, &u);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		struct strbuf p = SB_INIT;
+		if (s->cfg.symfs && paths[i][0] == '/')
+			sb_adds(&p, s->cfg.symfs);
+		sb_addf(&p, paths[i], rel);
+		bool ok = try_vmlinux(s, d, p.buf, false);
+		sb_release(&p);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/* ---- modules ---- */
+
+static bool try_ko(struct sym_dsos *s, struct sym_dso *d, const char *path,
+		   bool named)
+{
+	struct sym_elf_file f;
+	char *real;
+	if (open_checked(s, d, path, named, &f, &real) < 0)
+		return false;
+	bool ok = f.has_symtab && take(s, d, &f, ".text", d->module_base, real);
+	if (!f.has_symtab)
+		free(real);
+	sym_elf_close(&f);
+	return ok;
+}
+
+/* Whether file (a directory entry) is module mod's "[x]" .ko, uncompressed. */
+static bool is_module_file(const char *file, const char *mod)
+{
+	size_t n = strlen(file);
+	if (n < 4 || strcmp(file + n - 3, ".ko") != 0)
+		return false;
+	char name[256];
+	sym_kernel_module_name(file, name, sizeof(name));
+	return strcmp(name, mod) == 0;
+}
+
+/* Depth-first search of dir for mod's .ko, tried as found (sorted
+ * entries, so the order does not depend on the file system). */
+static bool search_dir(struct sym_dsos *s, struct sym_dso *d, const char *mod,
+		       const char *dir, int depth)
+{
+	struct dirent **ents;
+	int n = depth > MODULE_DIR_DEPTH ? -1 : scandir(dir, &ents, NULL, alphasort);
+	bool ok = false;
+	for (int i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+		if (!ok && e[0] != '.') {
+			char *p = sym_fs_join(dir, e);
+			if (is_module_file(e, mod))
+				ok = try_ko(s, d, p, false);
+			else if (sym_fs_is_dir(p))
+				ok = search_dir(s, d, mod, p, depth + 1);
+			free(p);
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	return ok;
+}
+
+void sym_kernel_load_module(struct sym_dsos *s, struct sym_dso *d)
+{
+	if (try_cache_elf(s, d, try_ko))
+		return;
+	if (d->path) {
+		char *p = s->cfg.symfs ? sym_fs_join(s->cfg.symfs, d->path) : xstrdup(d->path);
+		bool ok = try_ko(s, d, p, false);
+		free(p);
+		if (ok)
+			return;
+	}
+	char mod[256];
+	if (d->name[0] == '[')
+		snprintf(mod, sizeof(mod), "%s", d->name);
+	else if (d->path)
+		sym_kernel_module_name(d->path, mod, sizeof(mod));
+	else
+		return;
+	struct utsname u;
+	struct strbuf dir = SB_INIT;
+	if (s->cfg.symfs)
+		sb_adds(&dir, s->cfg.symfs);
+	sb_addf(&dir, "/lib/modules/%s", release_of(s, &u));
+	search_dir(s, d, mod, dir.buf, 0);
+	sb_release(&dir);
+}
