@@ -32,15 +32,28 @@ struct proc_qev {
 
 /* ---- BUILD_ID feature ---- */
 
+/* A kernel object's name that is a module's: a .ko path, or "[mod]"
+ * other than the kernel's own names. */
+static bool is_module_name(const char *name)
+{
+	if (name[0] == '/')
+		return sym_module_path(name);
+	size_t n = strlen(name);
+	return n > 2 && name[0] == '[' && name[n - 1] == ']' &&
+	       strncmp(name, "[kernel.kallsyms]", 17) != 0 &&
+	       strncmp(name, "[guest.kernel", 13) != 0 &&
+	       strncmp(name, "[vdso", 5) != 0;
+}
+
 static void apply_build_id(struct proc_session *ses, int cpumode,
 			   const char *name, const uint8_t *id, size_t size)
 {
 	struct sym_dso *d;
 	bool kernel = pd_cpumode_is_kernel(cpumode);
-	if (kernel && (strcmp(name, "[kernel.kallsyms]") == 0 || name[0] != '/'))
+	if (kernel && is_module_name(name))
+		d = sym_dsos_findnew_module(&ses->dsos, name, name[0] == '/');
+	else if (kernel && (strcmp(name, "[kernel.kallsyms]") == 0 || name[0] != '/'))
 		d = ses->machine.kernel_dso;
-	else if (kernel && sym_module_path(name))
-		d = sym_dsos_findnew_module(&ses->dsos, name, true);
 	else
 		d = sym_dsos_findnew(&ses->dsos, name);
 	if (!d->buildid.size)
