@@ -13,7 +13,8 @@
  *           (vmlinux, /boot/vmlinux, /boot/vmlinux-R, /usr/lib/debug/
  *           boot/vmlinux-R, /lib/modules/R/build/vmlinux, /usr/lib/debug/
  *           lib/modules/R/vmlinux, /usr/lib/debug/boot/vmlinux-R.debug;
- *           R the recording's release, under --symfs when given), each
+ *           R the recording's release; with --symfs only SYMFS/vmlinux
+ *           and /boot/vmlinux, as perf), each
  *           only when its build id matches the recorded one (if any);
  *           then cache [kernel.kallsyms]/<id>/kallsyms, then
  *           /proc/kallsyms when the running kernel's build id matches.

@@ -146,6 +146,8 @@ bool sym_kernel_load_vmlinux(struct sym_dsos *s, struct sym_dso *d)
 	}
 	if (try_cache_elf(s, d, try_vmlinux))
 		return true;
+	/* perf's vmlinux_path: "vmlinux" under --symfs, the absolute ones as
+	 * they are, and those of the release only when no --symfs is given */
 	static const char *const paths[] = {
 		"vmlinux", "/boot/vmlinux", "/boot/vmlinux-%s",
 		"/usr/lib/debug/boot/vmlinux-%s", "/lib/modules/%s/build/vmlinux",
@@ -154,10 +156,11 @@ bool sym_kernel_load_vmlinux(struct sym_dsos *s, struct sym_dso *d)
 	};
 	struct utsname u;
 	const char *rel = release_of(s, &u);
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+	size_t n = s->cfg.symfs ? 2 : sizeof(paths) / sizeof(paths[0]);
+	for (size_t i = 0; i < n; i++) {
 		struct strbuf p = SB_INIT;
-		if (s->cfg.symfs && paths[i][0] == '/')
-			sb_adds(&p, s->cfg.symfs);
+		if (s->cfg.symfs && paths[i][0] != '/')
+			sb_addf(&p, "%s/", s->cfg.symfs);
 		sb_addf(&p, paths[i], rel);
 		bool ok = try_vmlinux(s, d, p.buf, false);
 		sb_release(&p);
