@@ -1,0 +1,100 @@
+# t3321: kernel symbols from a vmlinux (--vmlinux/-k, perf's search
+# paths), moved by the recording's KASLR offset. An ELF built here stands
+# in for vmlinux: linked at 0xffffffff81000000 with _text/_stext and
+# static functions; a perf.data written by tests/kernel-perfdata.py says
+# _text was at 0xffffffff8a200000 when recording (the kernel map
+# "[kernel.kallsyms]_text", pgoff _text) and samples three functions
+# there. Oracles: nm's names and offsets (shifted by the same offset) and
+# perf script --vmlinux on the same files, byte for byte.
+if ! need gcc ld nm readelf python3; then
+	skip "vmlinux symbols" "gcc, ld, nm, readelf or python3 missing"
+	return 0 2>/dev/null || exit 0
+fi
+export HOME=$TMP/home
+mkdir -p "$HOME"
+GEN=$ROOT/tests/kernel-perfdata.py
+LINK=0xffffffff81000000 TEXT=0xffffffff8a200000
+
+cat > vm.c <<'C'
+__asm__(".text\n.globl _text\n_text:\n.globl _stext\n_stext:\nnop\n");
+static int vm_static_one(int x) { int s = 0; for (int i = 0; i < x; i++) s ^= i * 5; return s; }
+static int vm_static_two(int x) { return vm_static_one(x) + 11; }
+int vm_entry(int x) { return vm_static_two(x) - 1; }
+C
+# $1: output; $2: extra flags (another build id)
+build_vm() {
+	gcc -O0 -fno-pic -mcmodel=kernel -ffreestanding -c vm.c -o vm.o $2 &&
+		ld -static -nostdlib -Ttext=$LINK -e vm_entry --build-id -o "$1" vm.o
+}
+build_id() { readelf -n "$1" | sed -n 's/.*Build ID: *//p'; }
+if ! build_vm vmlinux.elf "" || ! build_vm other.elf "-g -DOTHER"; then
+	fail "vmlinux-like ELF build failed"
+	return 0 2>/dev/null || exit 0
+fi
+BID=$(build_id vmlinux.elf)
+check "the stand-in vmlinux has a build id" test -n "$BID"
+
+# nm: where the functions are in the file; the samples hit them 1, 3 and
+# 2 bytes in, at the KASLR-moved addresses
+nm vmlinux.elf > nm.txt
+check_grep "nm: vm_static_one is static" '^[0-9a-f]+ t vm_static_one$' nm.txt
+IPS= : > expect.txt
+for f in vm_static_one:1 vm_static_two:3 vm_entry:2; do
+	name=${f%:*} off=${f#*:}
+	v=$(awk -v n=$name '$3 == n { print $1 }' nm.txt)
+	ip=$((0x$v - LINK + TEXT + off))
+	IPS="$IPS $(printf '0x%x' $ip)"
+	printf '\t%016x %s+0x%x ([kernel.kallsyms])\n' $ip $name $off >> expect.txt
+done
+python3 "$GEN" vmlinux id.data $TEXT $BID -- $IPS
+python3 "$GEN" vmlinux noid.data $TEXT -- $IPS
+python3 "$GEN" vmlinux badid.data $TEXT $(build_id other.elf) -- $IPS
+frames() { grep -P '^\t' "$1"; }
+
+for c in id noid; do
+	"$SCORCH" script --vmlinux vmlinux.elf $c.data > $c.out 2>/dev/null
+	frames $c.out > $c.frames
+	check_same "$c: --vmlinux frames == nm's names, KASLR-shifted" expect.txt $c.frames
+done
+"$SCORCH" script -k vmlinux.elf id.data > k.out 2>/dev/null
+check_same "-k is --vmlinux" id.out k.out
+"$SCORCH" script --vmlinux vmlinux.elf badid.data > badid.out 2> badid.err
+check "another build id: no vmlinux symbols" bash -c '! grep -E "vm_(static|entry)" badid.out'
+check_grep "another build id: a warning says why" "vmlinux.elf: build id $(build_id vmlinux.elf), not the recorded" badid.err
+check_fails "a missing --vmlinux file is an error" "$SCORCH" script --vmlinux no-such-vmlinux id.data
+
+# --kallsyms wins (perf's order): a kallsyms of another boot, shifted too
+printf 'ffffffff81000000 T _text\nffffffff81000100 T other_fn\n' > kallsyms
+"$SCORCH" script --kallsyms kallsyms --vmlinux vmlinux.elf id.data > both.out 2>/dev/null
+check_grep "--kallsyms before --vmlinux: kallsyms names" '_text\+0x' both.out
+
+# perf's search path "vmlinux" (the current directory), build id checked
+mkdir -p search && cp vmlinux.elf search/vmlinux
+(cd search && "$SCORCH" script ../id.data > ../search.out 2>/dev/null)
+frames search.out > search.frames
+check_same "./vmlinux found as perf finds it" expect.txt search.frames
+mkdir -p symfs && cp vmlinux.elf symfs/vmlinux
+"$SCORCH" script --symfs symfs id.data > symfs.out 2>/dev/null
+frames symfs.out > symfs.frames
+check_same "SYMFS/vmlinux found as perf finds it" expect.txt symfs.frames
+
+# fold and report
+"$SCORCH" fold -k vmlinux.elf id.data > id.folded 2>/dev/null
+check_grep "fold -k: vm_static_two" '^kworker;vm_static_two 1$' id.folded
+"$SCORCH" report -k vmlinux.elf id.data > id.report 2>/dev/null
+check_grep "report -k: vm_static_one" '\[kernel\.kallsyms\] +\[k\] vm_static_one' id.report
+
+if ! need perf; then
+	skip "perf script --vmlinux on the same files" "perf missing"
+	return 0 2>/dev/null || exit 0
+fi
+for c in id noid badid; do
+	perf script -i $c.data --vmlinux vmlinux.elf > perf.$c 2>/dev/null
+	check_same "$c: script == perf script --vmlinux" perf.$c $c.out
+done
+perf script -i id.data --kallsyms kallsyms --vmlinux vmlinux.elf > perf.both 2>/dev/null
+check_same "--kallsyms and --vmlinux: script == perf script" perf.both both.out
+(cd search && perf script -i ../id.data > ../perf.search 2>/dev/null)
+check_same "./vmlinux: script == perf script" perf.search search.out
+perf script -i id.data --symfs symfs > perf.symfs 2>/dev/null
+check_same "SYMFS/vmlinux: script == perf script --symfs" perf.symfs symfs.out
