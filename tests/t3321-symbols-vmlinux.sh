@@ -4,7 +4,9 @@
 # static functions; a perf.data written by tests/kernel-perfdata.py says
 # _text was at 0xffffffff8a200000 when recording (the kernel map
 # "[kernel.kallsyms]_text", pgoff _text) and samples three functions
-# there. Oracles: nm's names and offsets (shifted by the same offset) and
+# there, one in .init.text (perf maps each section of a vmlinux apart:
+# "[kernel.kallsyms].init.text") and one past every section (no map:
+# "[unknown]"). Oracles: nm's names and offsets (shifted by the same offset) and
 # perf script --vmlinux on the same files, byte for byte.
 if ! need gcc ld nm readelf python3; then
 	skip "vmlinux symbols" "gcc, ld, nm, readelf or python3 missing"
@@ -19,7 +21,8 @@ cat > vm.c <<'C'
 __asm__(".text\n.globl _text\n_text:\n.globl _stext\n_stext:\nnop\n");
 static int vm_static_one(int x) { int s = 0; for (int i = 0; i < x; i++) s ^= i * 5; return s; }
 static int vm_static_two(int x) { return vm_static_one(x) + 11; }
-int vm_entry(int x) { return vm_static_two(x) - 1; }
+__attribute__((section(".init.text"))) int vm_init(int x) { return vm_static_two(x) + 2; }
+int vm_entry(int x) { return vm_init(x) - 1; }
 C
 # $1: output; $2: extra flags (another build id)
 build_vm() {
@@ -39,13 +42,21 @@ check "the stand-in vmlinux has a build id" test -n "$BID"
 nm vmlinux.elf > nm.txt
 check_grep "nm: vm_static_one is static" '^[0-9a-f]+ t vm_static_one$' nm.txt
 IPS= : > expect.txt
-for f in vm_static_one:1 vm_static_two:3 vm_entry:2; do
-	name=${f%:*} off=${f#*:}
+for f in vm_static_one:1 vm_static_two:3 vm_entry:2 vm_init:4; do
+	name=${f%:*} off=${f#*:} dso='[kernel.kallsyms]'
+	[ $name = vm_init ] && dso='[kernel.kallsyms].init.text'
 	v=$(awk -v n=$name '$3 == n { print $1 }' nm.txt)
 	ip=$((0x$v - LINK + TEXT + off))
 	IPS="$IPS $(printf '0x%x' $ip)"
-	printf '\t%016x %s+0x%x ([kernel.kallsyms])\n' $ip $name $off >> expect.txt
+	printf '\t%016x %s+0x%x (%s)\n' $ip $name $off "$dso" >> expect.txt
 done
+IN_IPS=$IPS
+# past the last section (the ELF's end, shifted): no map, as in perf
+end=$(awk '$3 == "_end" { print $1 }' nm.txt)
+ip=$((0x$end - LINK + TEXT + 0x100))
+IPS="$IPS $(printf '0x%x' $ip)"
+printf '\t%016x [unknown] ([unknown])\n' $ip >> expect.txt
+check_grep "readelf: vm_init's section is .init.text" ' \.init\.text +PROGBITS' <(readelf -SW vmlinux.elf)
 python3 "$GEN" vmlinux id.data $TEXT $BID -- $IPS
 python3 "$GEN" vmlinux noid.data $TEXT -- $IPS
 python3 "$GEN" vmlinux badid.data $TEXT $(build_id other.elf) -- $IPS
@@ -64,8 +75,11 @@ check_grep "another build id: a warning says why" "vmlinux.elf: build id $(build
 check_fails "a missing --vmlinux file is an error" "$SCORCH" script --vmlinux no-such-vmlinux id.data
 
 # --kallsyms wins (perf's order): a kallsyms of another boot, shifted too
+# (samples in the sections only: past its last symbol perf's kallsyms
+# kernel map ends, scorch's reaches on)
 printf 'ffffffff81000000 T _text\nffffffff81000100 T other_fn\n' > kallsyms
-"$SCORCH" script --kallsyms kallsyms --vmlinux vmlinux.elf id.data > both.out 2>/dev/null
+python3 "$GEN" vmlinux in.data $TEXT $BID -- $IN_IPS
+"$SCORCH" script --kallsyms kallsyms --vmlinux vmlinux.elf in.data > both.out 2>/dev/null
 check_grep "--kallsyms before --vmlinux: kallsyms names" '_text\+0x' both.out
 
 # perf's search path "vmlinux" (the current directory), build id checked
@@ -81,6 +95,7 @@ check_same "SYMFS/vmlinux found as perf finds it" expect.txt symfs.frames
 # fold and report
 "$SCORCH" fold -k vmlinux.elf id.data > id.folded 2>/dev/null
 check_grep "fold -k: vm_static_two" '^kworker;vm_static_two 1$' id.folded
+check_grep "fold -k: vm_init" '^kworker;vm_init 1$' id.folded
 "$SCORCH" report -k vmlinux.elf id.data > id.report 2>/dev/null
 check_grep "report -k: vm_static_one" '\[kernel\.kallsyms\] +\[k\] vm_static_one' id.report
 
@@ -92,7 +107,7 @@ for c in id noid badid; do
 	perf script -i $c.data --vmlinux vmlinux.elf > perf.$c 2>/dev/null
 	check_same "$c: script == perf script --vmlinux" perf.$c $c.out
 done
-perf script -i id.data --kallsyms kallsyms --vmlinux vmlinux.elf > perf.both 2>/dev/null
+perf script -i in.data --kallsyms kallsyms --vmlinux vmlinux.elf > perf.both 2>/dev/null
 check_same "--kallsyms and --vmlinux: script == perf script" perf.both both.out
 (cd search && perf script -i ../id.data > ../perf.search 2>/dev/null)
 check_same "./vmlinux: script == perf script" perf.search search.out

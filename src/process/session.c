@@ -146,7 +146,15 @@ void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
 	out->dso = map->dso;
 	out->addr = proc_map_addr(map, ip);
 	struct sym_dso *symdso = map->dso;
-	if (kernel && symdso->kind == SYM_DSO_MODULE) {
+	if (symdso == ses->machine.kernel_dso) {
+		sym_dsos_load(&ses->dsos, symdso);
+		if (!sym_dso_kernel_section(symdso, ip, &out->dso)) {
+			out->map = NULL; /* past the vmlinux's sections: perf has no map */
+			out->dso = NULL;
+			out->addr = ip;
+			return;
+		}
+	} else if (kernel && symdso->kind == SYM_DSO_MODULE) {
 		sym_dsos_load(&ses->dsos, symdso);
 		if (!symdso->from_elf) /* no .ko: its symbols from kallsyms */
 			symdso = ses->machine.kernel_dso;

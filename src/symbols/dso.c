@@ -41,6 +41,7 @@ void sym_dsos_release(struct sym_dsos *s)
 		sym_table_release(&d->objects);
 		sym_rbt_release(&d->plt_tree);
 		free(d->segs);
+		free(d->ksecs);
 		free(d->elf_path);
 		free(d->sym_path);
 		free(d);
@@ -511,6 +512,23 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	slot->addr = map_addr;
 	slot->sym = e;
 	return e;
+}
+
+bool sym_dso_kernel_section(struct sym_dso *d, uint64_t addr,
+			    struct sym_dso **shown)
+{
+	*shown = d;
+	if (!d->nksecs)
+		return true;
+	for (size_t i = 0; i < d->nksecs; i++) {
+		const struct sym_ksection *k = &d->ksecs[i];
+		if (addr >= k->start && addr < k->end) {
+			if (k->dso)
+				*shown = k->dso;
+			return true;
+		}
+	}
+	return false;
 }
 
 size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,

@@ -21,6 +21,8 @@
  *           A vmlinux's symbols move by the KASLR offset: the recorded
  *           address of the kernel map's reference symbol (its pgoff, the
  *           "_text" of "[kernel.kallsyms]_text") minus its value there;
+ *           its sections with symbols become the kernel's maps, as in
+ *           perf (sym_dso_kernel_section);
  *   module: the .ko whose build id matches the recorded one: the
  *           cache's .build-id/xx/rest/elf, the recorded path (under
  *           --symfs when given), then a file NAME.ko ('-' or '_') under
@@ -106,8 +108,20 @@ struct sym_dso {
 	uint64_t module_base;        /* module: its map's start (.text there) */
 	bool from_elf;               /* kernel, module: symbols from an ELF
 				      * file (vmlinux, .ko), not kallsyms */
+	struct sym_ksection *ksecs;  /* kernel from a vmlinux: its sections
+				      * (see sym_dso_kernel_section) */
+	size_t nksecs;
 	size_t id;
 	bool missing_named;          /* a caller already warned it is missing */
+};
+
+/* A section of a vmlinux that holds symbols, where the recording's
+ * kernel had it (KASLR-shifted): perf maps each such section apart once
+ * it read a vmlinux, .text as "[kernel.kallsyms]" and the others as
+ * "[kernel.kallsyms]<section>" dsos (dso: NULL for .text). */
+struct sym_ksection {
+	uint64_t start, end;
+	struct sym_dso *dso;
 };
 
 struct sym_cache_slot {
@@ -167,6 +181,12 @@ size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,
  * (<cache>/<name>/<hex>), malloc'd; NULL otherwise. For archive. */
 char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,
 			 size_t *which_cache);
+/* The kernel dso d (loaded) is from a vmlinux: whether addr lies in one
+ * of its sections, as perf's maps then say; *shown gets the dso to
+ * name the frame by (d for .text). True, with *shown = d, when d has no
+ * sections (kallsyms). */
+bool sym_dso_kernel_section(struct sym_dso *d, uint64_t addr,
+			    struct sym_dso **shown);
 /* Note a skipped source ("PATH: why, skipped"), for the loaders. */
 void sym_dsos_warn(struct sym_dsos *s, const char *path, const struct diag *d);
 /* Build id of the running kernel (/sys/kernel/notes); 1 found. */

@@ -96,6 +96,53 @@ static bool take(struct sym_dsos *s, struct sym_dso *d, struct sym_elf_file *f,
 
 /* ---- vmlinux ---- */
 
+/* Whether some symbol of the (finished, sorted) table starts in [lo, hi). */
+static bool has_symbol_in(const struct sym_table *t, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = t->n;
+	while (a < b) { /* the first symbol starting at or above lo */
+		size_t m = a + (b - a) / 2;
+		if (t->syms[m].start < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < t->n && t->syms[a].start < hi;
+}
+
+/* The SHF_ALLOC sections holding symbols, where the recording had them
+ * (delta added), as the maps perf makes of a vmlinux: .text named by d,
+ * the others by "[kernel.kallsyms]<section>" dsos. The table is shifted
+ * already. */
+static void kernel_sections(struct sym_dsos *s, struct sym_dso *d,
+			    struct sym_elf_file *f, uint64_t delta)
+{
+	size_t shstrndx, cap = 0;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(f->elf, scn)) != NULL;) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size ||
+		    !(name = elf_strptr(f->elf, shstrndx, sh.sh_name)))
+			continue;
+		uint64_t lo = sh.sh_addr + delta, hi = lo + sh.sh_size;
+		if (hi < lo || !has_symbol_in(&d->table, lo, hi))
+			continue;
+		struct sym_dso *shown = NULL;
+		if (strcmp(name, ".text") != 0) {
+			struct strbuf n = SB_INIT;
+			sb_addf(&n, "[kernel.kallsyms]%s", name);
+			shown = sym_dsos_findnew(s, n.buf);
+			shown->kind = SYM_DSO_NONE; /* named only: d has the symbols */
+			shown->loaded = true;
+			sb_release(&n);
+		}
+		XGROW(d->ksecs, cap, d->nksecs + 1);
+		d->ksecs[d->nksecs++] = (struct sym_ksection){ lo, hi, shown };
+	}
+}
+
 static bool try_vmlinux(struct sym_dsos *s, struct sym_dso *d, const char *path,
 			bool named)
 {
@@ -107,6 +154,8 @@ static bool try_vmlinux(struct sym_dsos *s, struct sym_dso *d, const char *path,
 	if (d->ref_text && d->ref_name && sym_elf_symbol_value(&f, d->ref_name, &ref))
 		delta = d->ref_text - ref; /* KASLR: where it was minus where it is */
 	bool ok = take(s, d, &f, NULL, delta, real);
+	if (ok)
+		kernel_sections(s, d, &f, delta);
 	sym_elf_close(&f);
 	return ok;
 }
