@@ -87,6 +87,13 @@ ln -s "../..$KO/$BID" "cache/.build-id/${BID:0:2}/${BID:2}"
 "$SCORCH" script --buildid-dir cache --kallsyms kallsyms path.data > cache.out 2>/dev/null
 frames cache.out > cache.frames
 check_same "build-id cache: frames == nm's" expect.path cache.frames
+# ... packed by scorch archive and read back from the tar (its .build-id
+# link, over the 99 bytes a tar link holds, is left out: the .ko is found
+# at <cache>/<path>/<id>/elf)
+"$SCORCH" archive --buildid-dir cache path.data > /dev/null 2>&1
+check_grep "archive packs the module's cache entry" "^lib/modules/$REL/kernel/drivers/kmod_test.ko/$BID/elf\$" <(tar tf path.data.tar 2>&1)
+"$SCORCH" script --buildid-dir path.data.tar --kallsyms kallsyms path.data 2>/dev/null | frames /dev/stdin > tar.frames
+check_same "archive tar as --buildid-dir: frames == nm's" expect.path tar.frames
 
 # 5. recorded as "[kmod_test]" (no path): a file kmod-test.ko ('-' as
 # '_') under [symfs]/lib/modules/<the header's OSRELEASE>. perf 6.1 looks

@@ -24,7 +24,8 @@
  *           its sections with symbols become the kernel's maps, as in
  *           perf (sym_dso_kernel_section);
  *   module: the .ko whose build id matches the recorded one: the
- *           cache's .build-id/xx/rest/elf, the recorded path (under
+ *           cache's .build-id/xx/rest/elf (or <cache>/<path>/<id>/elf),
+ *           the recorded path (under
  *           --symfs when given), then a file NAME.ko ('-' or '_') under
  *           [symfs]/lib/modules/R; as perf, only .text symbols, placed
  *           at the module map's start. Without one, kallsyms names the

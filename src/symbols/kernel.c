@@ -271,9 +271,28 @@ static bool search_dir(struct sym_dsos *s, struct sym_dso *d, const char *mod,
 	return ok;
 }
 
+/* <cache>/<recorded path>/<id>/elf, for a cache whose .build-id link
+ * is missing (scorch archive leaves out links too long for a tar). */
+static bool try_cache_path(struct sym_dsos *s, struct sym_dso *d)
+{
+	if (!d->buildid.size || !d->path)
+		return false;
+	char hex[41];
+	sym_buildid_hex(&d->buildid, hex);
+	for (size_t i = 0; i < s->cfg.nr_buildid_dirs; i++) {
+		struct strbuf p = SB_INIT;
+		sb_addf(&p, "%s%s/%s/elf", s->cfg.buildid_dirs[i], d->path, hex);
+		bool ok = try_ko(s, d, p.buf, false);
+		sb_release(&p);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
 void sym_kernel_load_module(struct sym_dsos *s, struct sym_dso *d)
 {
-	if (try_cache_elf(s, d, try_ko))
+	if (try_cache_elf(s, d, try_ko) || try_cache_path(s, d))
 		return;
 	if (d->path) {
 		char *p = s->cfg.symfs ? sym_fs_join(s->cfg.symfs, d->path) : xstrdup(d->path);
