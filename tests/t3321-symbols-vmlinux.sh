@@ -92,6 +92,14 @@ mkdir -p symfs && cp vmlinux.elf symfs/vmlinux
 frames symfs.out > symfs.frames
 check_same "SYMFS/vmlinux found as perf finds it" expect.txt symfs.frames
 
+# scorch archive -k packs it as the kernel's cache "elf", found again there
+"$SCORCH" archive -k vmlinux.elf id.data > /dev/null 2>&1
+check_grep "archive -k: the vmlinux packed as [kernel.kallsyms]/ID/elf" "^\[kernel\.kallsyms\]/$BID/elf\$" <(tar tf id.data.tar 2>&1)
+mkdir -p empty unpacked && tar xf id.data.tar -C unpacked
+(cd empty && "$SCORCH" script --buildid-dir ../id.data.tar ../id.data > ../tar.out 2>/dev/null)
+frames tar.out > tar.frames
+check_same "the archive as --buildid-dir: frames == nm's" expect.txt tar.frames
+
 # fold and report
 "$SCORCH" fold -k vmlinux.elf id.data > id.folded 2>/dev/null
 check_grep "fold -k: vm_static_two" '^kworker;vm_static_two 1$' id.folded
@@ -113,3 +121,5 @@ check_same "--kallsyms and --vmlinux: script == perf script" perf.both both.out
 check_same "./vmlinux: script == perf script" perf.search search.out
 perf script -i id.data --symfs symfs > perf.symfs 2>/dev/null
 check_same "SYMFS/vmlinux: script == perf script --symfs" perf.symfs symfs.out
+(cd empty && perf --buildid-dir ../unpacked script -i ../id.data > ../perf.tar 2>/dev/null)
+check_same "the archive unpacked: perf --buildid-dir script == script --buildid-dir TAR" perf.tar tar.out
