@@ -108,6 +108,13 @@ check_same "[kmod_test] under lib/modules: frames == nm's (the copy whose build 
 python3 "$GEN" module name-bad.data '[kmod_test]' 0123456789abcdef0123456789abcdef01234567 $BASE $IPS
 "$SCORCH" script --symfs tree --kallsyms kallsyms name-bad.data > name-bad.out 2>/dev/null
 check "[kmod_test] with a build id no file has: no .ko used" bash -c '! grep -E "helper_[ab]" name-bad.out'
+# links to directories are not followed (lib/modules/R/build leads into
+# the kernel's source tree)
+mkdir -p linked/src linked/lib/modules/$REL
+cp kmod_test.ko linked/src/kmod_test.ko
+ln -s ../../../src linked/lib/modules/$REL/build
+"$SCORCH" script --symfs linked --kallsyms kallsyms name.data > linked.out 2>/dev/null
+check "a .ko only behind a directory link is not used" bash -c '! grep -E "helper_[ab]" linked.out'
 
 # fold and report name them too
 "$SCORCH" fold --symfs symfs --kallsyms kallsyms path.data > path.folded 2>/dev/null

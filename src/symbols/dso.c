@@ -29,6 +29,7 @@ void sym_dsos_init(struct sym_dsos *s, const struct sym_config *cfg)
 	hmap_init(&s->by_name);
 	arena_init(&s->mem);
 	sb_init(&s->warnings);
+	sb_init(&s->module_index);
 	s->cache = xcalloc(SYM_CACHE_SLOTS, sizeof(*s->cache));
 }
 
@@ -51,6 +52,7 @@ void sym_dsos_release(struct sym_dsos *s)
 	hmap_release(&s->by_name);
 	arena_release(&s->mem);
 	sb_release(&s->warnings);
+	sb_release(&s->module_index);
 	memset(s, 0, sizeof(*s));
 }
 

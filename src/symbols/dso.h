@@ -143,6 +143,9 @@ struct sym_dsos {
 	size_t nr_warnings;
 	bool kallsyms_warned;        /* cfg.kallsyms held no symbol: said once */
 	const char *release;         /* recording's kernel release (arena) */
+	struct strbuf module_index;  /* "[mod]\tPATH\n" of the .ko files under
+				      * [symfs]/lib/modules/<release> */
+	bool module_index_built;
 	struct sym_cache_slot *cache;
 	uint64_t lookups, cache_hits;
 };

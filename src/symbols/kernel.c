@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "base/strbuf.h"
@@ -235,40 +236,69 @@ static bool try_ko(struct sym_dsos *s, struct sym_dso *d, const char *path,
 	return ok;
 }
 
-/* Whether file (a directory entry) is module mod's "[x]" .ko, uncompressed. */
-static bool is_module_file(const char *file, const char *mod)
+/* A real directory (not a link to one: /lib/modules/R/build and source
+ * lead into the kernel's source tree). */
+static bool is_real_dir(const char *path, const struct dirent *e)
 {
-	size_t n = strlen(file);
-	if (n < 4 || strcmp(file + n - 3, ".ko") != 0)
-		return false;
-	char name[256];
-	sym_kernel_module_name(file, name, sizeof(name));
-	return strcmp(name, mod) == 0;
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type == DT_DIR;
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Depth-first search of dir for mod's .ko, tried as found (sorted
- * entries, so the order does not depend on the file system). */
-static bool search_dir(struct sym_dsos *s, struct sym_dso *d, const char *mod,
-		       const char *dir, int depth)
+/* Add "[mod]\tPATH\n" for every uncompressed .ko under dir to index,
+ * depth first in sorted order (so the order does not depend on the file
+ * system). */
+static void index_dir(struct strbuf *index, const char *dir, int depth)
 {
 	struct dirent **ents;
 	int n = depth > MODULE_DIR_DEPTH ? -1 : scandir(dir, &ents, NULL, alphasort);
-	bool ok = false;
 	for (int i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
-		if (!ok && e[0] != '.') {
-			char *p = sym_fs_join(dir, e);
-			if (is_module_file(e, mod))
-				ok = try_ko(s, d, p, false);
-			else if (sym_fs_is_dir(p))
-				ok = search_dir(s, d, mod, p, depth + 1);
-			free(p);
+		size_t len = strlen(e);
+		char *p = e[0] == '.' ? NULL : sym_fs_join(dir, e);
+		if (p && len > 3 && !strcmp(e + len - 3, ".ko") && !strchr(e, '\n')) {
+			char mod[256];
+			sym_kernel_module_name(e, mod, sizeof(mod));
+			sb_addf(index, "%s\t%s\n", mod, p);
+		} else if (p && is_real_dir(p, ents[i])) {
+			index_dir(index, p, depth + 1);
 		}
+		free(p);
 		free(ents[i]);
 	}
 	if (n >= 0)
 		free(ents);
-	return ok;
+}
+
+/* Try the indexed files of module mod in order; the index of
+ * [symfs]/lib/modules/R is made on the first call. */
+static bool try_indexed(struct sym_dsos *s, struct sym_dso *d, const char *mod)
+{
+	if (!s->module_index_built) {
+		struct utsname u;
+		struct strbuf dir = SB_INIT;
+		if (s->cfg.symfs)
+			sb_adds(&dir, s->cfg.symfs);
+		sb_addf(&dir, "/lib/modules/%s", release_of(s, &u));
+		index_dir(&s->module_index, dir.buf, 0);
+		sb_release(&dir);
+		s->module_index_built = true;
+	}
+	size_t mlen = strlen(mod);
+	const char *p = s->module_index.buf;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		if (!strncmp(p, mod, mlen) && p[mlen] == '\t') {
+			char *path = xstrndup(p + mlen + 1, (size_t)(nl - p) - mlen - 1);
+			bool ok = try_ko(s, d, path, false);
+			free(path);
+			if (ok)
+				return true;
+		}
+		p = nl + 1;
+	}
+	return false;
 }
 
 /* <cache>/<recorded path>/<id>/elf, for a cache whose .build-id link
@@ -308,11 +338,5 @@ void sym_kernel_load_module(struct sym_dsos *s, struct sym_dso *d)
 		sym_kernel_module_name(d->path, mod, sizeof(mod));
 	else
 		return;
-	struct utsname u;
-	struct strbuf dir = SB_INIT;
-	if (s->cfg.symfs)
-		sb_adds(&dir, s->cfg.symfs);
-	sb_addf(&dir, "/lib/modules/%s", release_of(s, &u));
-	search_dir(s, d, mod, dir.buf, 0);
-	sb_release(&dir);
+	try_indexed(s, d, mod);
 }
