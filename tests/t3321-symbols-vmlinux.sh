@@ -8,8 +8,8 @@
 # "[kernel.kallsyms].init.text") and one past every section (no map:
 # "[unknown]"). Oracles: nm's names and offsets (shifted by the same offset) and
 # perf script --vmlinux on the same files, byte for byte.
-if ! need gcc ld nm readelf python3; then
-	skip "vmlinux symbols" "gcc, ld, nm, readelf or python3 missing"
+if ! need gcc ld nm readelf strip python3; then
+	skip "vmlinux symbols" "gcc, ld, nm, readelf, strip or python3 missing"
 	return 0 2>/dev/null || exit 0
 fi
 export HOME=$TMP/home
@@ -73,6 +73,10 @@ check_same "-k is --vmlinux" id.out k.out
 check "another build id: no vmlinux symbols" bash -c '! grep -E "vm_(static|entry)" badid.out'
 check_grep "another build id: a warning says why" "vmlinux.elf: build id $(build_id vmlinux.elf), not the recorded" badid.err
 check_fails "a missing --vmlinux file is an error" "$SCORCH" script --vmlinux no-such-vmlinux id.data
+strip -o stripped.elf vmlinux.elf
+"$SCORCH" script --vmlinux stripped.elf id.data > stripped.out 2> stripped.err
+check "a stripped --vmlinux: no names" bash -c '! grep -E "vm_(static|entry|init)" stripped.out'
+check_grep "a stripped --vmlinux: a warning says so" 'stripped\.elf: no kernel symbols' stripped.err
 
 # --kallsyms wins (perf's order): a kallsyms of another boot, shifted too
 # (samples in the sections only: past its last symbol perf's kallsyms
@@ -115,6 +119,8 @@ for c in id noid badid; do
 	perf script -i $c.data --vmlinux vmlinux.elf > perf.$c 2>/dev/null
 	check_same "$c: script == perf script --vmlinux" perf.$c $c.out
 done
+perf script -i id.data --vmlinux stripped.elf > perf.stripped 2>/dev/null
+check_same "stripped: script == perf script --vmlinux" perf.stripped stripped.out
 perf script -i in.data --kallsyms kallsyms --vmlinux vmlinux.elf > perf.both 2>/dev/null
 check_same "--kallsyms and --vmlinux: script == perf script" perf.both both.out
 (cd search && perf script -i ../id.data > ../perf.search 2>/dev/null)

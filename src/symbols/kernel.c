@@ -75,14 +75,16 @@ static int open_checked(struct sym_dsos *s, struct sym_dso *d, const char *path,
 	return 0;
 }
 
-/* The table loaded from f: finished, kept, the source remembered. */
+/* The table loaded from f: finished, kept, the source remembered. A
+ * file without symbols is passed over (perf goes on to the next). */
 static bool take(struct sym_dsos *s, struct sym_dso *d, struct sym_elf_file *f,
 		 const char *only_section, uint64_t delta, char *real)
 {
 	struct diag dg = DIAG_INIT;
 	int n = sym_elf_load_kernel(f, &d->table, only_section, &dg);
-	if (n < 0) {
-		sym_dsos_warn(s, real, &dg);
+	if (n <= 0) {
+		if (n < 0)
+			sym_dsos_warn(s, real, &dg);
 		sym_table_release(&d->table);
 		sym_table_init(&d->table);
 		free(real);
@@ -191,7 +193,12 @@ static bool try_cache_elf(struct sym_dsos *s, struct sym_dso *d,
 bool sym_kernel_load_vmlinux(struct sym_dsos *s, struct sym_dso *d)
 {
 	if (s->cfg.vmlinux) {
-		try_vmlinux(s, d, s->cfg.vmlinux, true);
+		size_t warned = s->nr_warnings;
+		if (!try_vmlinux(s, d, s->cfg.vmlinux, true) && warned == s->nr_warnings) {
+			struct diag dg = DIAG_INIT; /* named by the user: say why */
+			diag_set(&dg, "no kernel symbols (functions in a .symtab) in it");
+			sym_dsos_warn(s, s->cfg.vmlinux, &dg);
+		}
 		return true; /* perf tries nothing else */
 	}
 	if (try_cache_elf(s, d, try_vmlinux))
