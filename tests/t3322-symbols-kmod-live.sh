@@ -28,7 +28,7 @@ fi
 perf script -i live.data > perf.txt 2>/dev/null
 "$SCORCH" script live.data > scorch.txt 2>/dev/null
 # frame lines in a module: "(/path/x.ko...)" or "([x])", not the kernel's
-modframes() { grep -P '^\t\S+ .* \((/\S+\.ko(\.\w+)?|\[(?!kernel\.kallsyms|vdso|unknown)[\w-]+\])\)$' "$1"; }
+modframes() { grep -P '^\t\s*[0-9a-f]+ .* \((/\S+\.ko(\.\w+)?|\[(?!kernel\.kallsyms|vdso|vsyscall|unknown|heap|stack|anon)[\w-]+\])\)$' "$1"; }
 modframes perf.txt > perf.mod
 modframes scorch.txt > scorch.mod
 if [ ! -s perf.mod ]; then
