@@ -110,6 +110,10 @@ check_grep "fold -k: vm_static_two" '^kworker;vm_static_two 1$' id.folded
 check_grep "fold -k: vm_init" '^kworker;vm_init 1$' id.folded
 "$SCORCH" report -k vmlinux.elf id.data > id.report 2>/dev/null
 check_grep "report -k: vm_static_one" '\[kernel\.kallsyms\] +\[k\] vm_static_one' id.report
+check_grep "report -k: vm_init in [kernel.kallsyms].init.text" '\[kernel\.kallsyms\]\.init\.text +\[k\] vm_init$' id.report
+check_grep "report -k: the unmapped kernel address stays [k]" '\[unknown\] +\[k\] 0xffffffff8a2' id.report
+# a report row's last four columns: comm, dso, level, symbol
+rows() { awk '/^ +[0-9.]+%/ { print $(NF-3), $(NF-2), $(NF-1), $NF }' "$1" | LC_ALL=C sort; }
 
 if ! need perf; then
 	skip "perf script --vmlinux on the same files" "perf missing"
@@ -127,5 +131,7 @@ check_same "--kallsyms and --vmlinux: script == perf script" perf.both both.out
 check_same "./vmlinux: script == perf script" perf.search search.out
 perf script -i id.data --symfs symfs > perf.symfs 2>/dev/null
 check_same "SYMFS/vmlinux: script == perf script --symfs" perf.symfs symfs.out
+perf report -i id.data -k vmlinux.elf --stdio --no-children -g none > perf.report 2>/dev/null
+check_same "report -k rows (comm, dso, level, symbol) == perf report's" <(rows perf.report) <(rows id.report)
 (cd empty && perf --buildid-dir ../unpacked script -i ../id.data > ../perf.tar 2>/dev/null)
 check_same "the archive unpacked: perf --buildid-dir script == script --buildid-dir TAR" perf.tar tar.out
