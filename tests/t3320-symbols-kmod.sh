@@ -132,5 +132,8 @@ for c in path noid; do
 done
 perf script -i badid.data --symfs symfs --kallsyms kallsyms > perf.badid 2>/dev/null
 check "build id mismatch: perf does not use the .ko either" bash -c '! grep -E "helper_[ab]" perf.badid'
+perf report -i path.data --symfs symfs --kallsyms kallsyms --stdio --no-children -g none > perf.report 2>/dev/null
+rows() { awk '/^ +[0-9.]+%/ { print $(NF-3), $(NF-2), $(NF-1), $NF }' "$1" | LC_ALL=C sort; }
+check_same "report rows (comm, dso, level, symbol) == perf report's" <(rows perf.report) <(rows path.report)
 perf --buildid-dir cache script -i path.data --kallsyms kallsyms > perf.cache 2>/dev/null
 check_same "build-id cache: script == perf --buildid-dir script" perf.cache cache.out
