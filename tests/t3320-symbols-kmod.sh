@@ -116,6 +116,27 @@ ln -s ../../../src linked/lib/modules/$REL/build
 "$SCORCH" script --symfs linked --kallsyms kallsyms name.data > linked.out 2>/dev/null
 check "a .ko only behind a directory link is not used" bash -c '! grep -E "helper_[ab]" linked.out'
 
+# 6. compressed modules (.ko.xz, .ko.gz as perf 6.1 reads them; .ko.zst
+# when libdw unpacks zstd), at the recorded path
+for c in xz gz zst; do
+	case $c in
+	xz) need xz && xz -c kmod_test.ko > c.ko ;;
+	gz) need gzip && gzip -c kmod_test.ko > c.ko ;;
+	zst) need zstd && zstd -q -c kmod_test.ko > c.ko ;;
+	esac || { skip "$c module" "$c tool missing"; continue; }
+	mkdir -p comp-$c/lib/modules/$REL/kernel/drivers
+	mv c.ko comp-$c$KO.$c
+	python3 "$GEN" module $c.data $KO.$c $BID $BASE $IPS
+	"$SCORCH" script --symfs comp-$c --kallsyms kallsyms $c.data > $c.out 2> $c.err
+	frames $c.out > $c.frames
+	if [ $c = zst ] && grep -q 'does not unpack' $c.err; then
+		skip ".ko.zst" "this libdw does not unpack zstd: $(head -1 $c.err)"
+		continue
+	fi
+	sed "s|%DSO%|$KO.$c|" expect.txt > expect.$c
+	check_same ".ko.$c: frames == nm's" expect.$c $c.frames
+done
+
 # fold and report name them too
 "$SCORCH" fold --symfs symfs --kallsyms kallsyms path.data > path.folded 2>/dev/null
 check_grep "fold: helper_a from the .ko" '^kworker;helper_a 1$' path.folded
@@ -129,6 +150,11 @@ fi
 for c in path noid; do
 	perf script -i $c.data --symfs symfs --kallsyms kallsyms > perf.$c 2>/dev/null
 	check_same "$c: script == perf script --symfs" perf.$c $c.out
+done
+for c in xz gz; do
+	[ -f $c.out ] || continue
+	perf script -i $c.data --symfs comp-$c --kallsyms kallsyms > perf.$c 2>/dev/null
+	check_same ".ko.$c: script == perf script" perf.$c $c.out
 done
 perf script -i badid.data --symfs symfs --kallsyms kallsyms > perf.badid 2>/dev/null
 check "build id mismatch: perf does not use the .ko either" bash -c '! grep -E "helper_[ab]" perf.badid'

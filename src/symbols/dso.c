@@ -170,8 +170,17 @@ void sym_dso_set_buildid(struct sym_dso *d, const uint8_t *id, size_t size)
 
 void sym_dsos_warn(struct sym_dsos *s, const char *path, const struct diag *d)
 {
-	sb_addf(&s->warnings, "%s: %s, skipped\n", path, d->set ? d->msg : "unreadable");
-	s->nr_warnings++;
+	struct strbuf line = SB_INIT;
+	sb_addf(&line, "%s: %s, skipped\n", path, d->set ? d->msg : "unreadable");
+	const char *w = s->warnings.buf;
+	bool again = false; /* a file tried twice (two names lead to it) */
+	for (const char *p = w; p && *p && !again; p = strchr(p, '\n') + 1)
+		again = !strncmp(p, line.buf, line.len);
+	if (!again) {
+		sb_add(&s->warnings, line.buf, line.len);
+		s->nr_warnings++;
+	}
+	sb_release(&line);
 }
 
 /* ---- candidate files ---- */

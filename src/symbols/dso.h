@@ -26,8 +26,9 @@
  *   module: the .ko whose build id matches the recorded one: the
  *           cache's .build-id/xx/rest/elf (or <cache>/<path>/<id>/elf),
  *           the recorded path (under
- *           --symfs when given), then a file NAME.ko ('-' or '_') under
- *           [symfs]/lib/modules/R; as perf, only .text symbols, placed
+ *           --symfs when given), then a file NAME.ko ('-' or '_'; .gz,
+ *           .xz, .zst unpacked) under [symfs]/lib/modules/R; as perf,
+ *           only .text symbols, placed
  *           at the module map's start. Without one, kallsyms names the
  *           module's addresses (the kernel dso's table);
  *   vdso:   --vdso, cache [vdso]/<id>/vdso;
@@ -191,7 +192,8 @@ char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,
  * sections (kallsyms). */
 bool sym_dso_kernel_section(struct sym_dso *d, uint64_t addr,
 			    struct sym_dso **shown);
-/* Note a skipped source ("PATH: why, skipped"), for the loaders. */
+/* Note a skipped source ("PATH: why, skipped"), for the loaders; the
+ * same line twice is noted once. */
 void sym_dsos_warn(struct sym_dsos *s, const char *path, const struct diag *d);
 /* Build id of the running kernel (/sys/kernel/notes); 1 found. */
 int sym_running_kernel_buildid(struct sym_buildid *out);

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <elfutils/libdwelf.h>
+
 #include "base/xalloc.h"
 #include "symbols/demangle.h"
 
@@ -162,6 +164,54 @@ int sym_elf_open(struct sym_elf_file *f, const char *path, struct diag *d)
 	f->file_size = (uint64_t)st.st_size;
 	f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	int rc = finish_open(f, d);
+	if (rc)
+		sym_elf_close(f);
+	return rc;
+}
+
+/* Whether the file starts with a gzip, xz or zstd magic. */
+static bool compressed_magic(int fd)
+{
+	uint8_t m[6];
+	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m))
+		return false;
+	return (m[0] == 0x1f && m[1] == 0x8b) ||
+	       !memcmp(m, "\xfd" "7zXZ\0", 6) ||
+	       !memcmp(m, "\x28\xb5\x2f\xfd", 4);
+}
+
+int sym_elf_open_any(struct sym_elf_file *f, const char *path, struct diag *d)
+{
+	int rc = sym_elf_open(f, path, d);
+	if (rc != -EINVAL)
+		return rc;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !compressed_magic(fd)) {
+		if (fd >= 0)
+			close(fd);
+		return rc; /* not compressed: sym_elf_open's answer stands */
+	}
+	if ((uint64_t)st.st_size > SYM_ELF_COMPRESSED_MAX) {
+		close(fd);
+		diag_set(d, "compressed file of %lld bytes, above the %u MB read",
+			 (long long)st.st_size, SYM_ELF_COMPRESSED_MAX >> 20);
+		return -EFBIG;
+	}
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->elf = dwelf_elf_begin(fd);
+	size_t size = 0;
+	if (f->elf && elf_kind(f->elf) == ELF_K_ELF && elf_rawfile(f->elf, &size))
+		f->file_size = size;
+	diag_clear(d);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		diag_set(d, "compressed file that libdw does not unpack to an ELF file%s%s",
+			 f->elf ? "" : ": ", f->elf ? "" : elf_errmsg(-1));
+		rc = -EINVAL;
+	} else {
+		rc = finish_open(f, d);
+	}
 	if (rc)
 		sym_elf_close(f);
 	return rc;

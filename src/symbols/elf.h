@@ -44,6 +44,12 @@ struct sym_elf_file {
 /* Open and validate path. Returns 0, -errno, or -EINVAL (not ELF, or
  * section/segment sizes that run past the file: diag says which). */
 int sym_elf_open(struct sym_elf_file *f, const char *path, struct diag *d);
+/* As sym_elf_open, and a gzip-, xz- or zstd-compressed file (a module
+ * shipped as .ko.xz) is decompressed whole into memory (libdw's
+ * dwelf_elf_begin) and checked as that image; compressed files above
+ * SYM_ELF_COMPRESSED_MAX bytes are refused (-EFBIG). */
+int sym_elf_open_any(struct sym_elf_file *f, const char *path, struct diag *d);
+#define SYM_ELF_COMPRESSED_MAX (64u << 20)
 /* Same over a memory image (copied into libelf; for fuzzing). */
 int sym_elf_open_mem(struct sym_elf_file *f, const void *data, size_t len,
 		     struct diag *d);

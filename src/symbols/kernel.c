@@ -45,10 +45,11 @@ static void shift(struct sym_table *t, uint64_t delta)
 	}
 }
 
-/* Open path as d's ELF file: 0, or -1 (missing, invalid: warned, or
- * another build id: warned when warn_id, as for a file the user named). */
+/* Open path as d's ELF file (compressed ones too when any): 0, or -1
+ * (missing, invalid: warned, or another build id: warned when warn_id,
+ * as for a file the user named). */
 static int open_checked(struct sym_dsos *s, struct sym_dso *d, const char *path,
-			bool warn_id, struct sym_elf_file *f, char **real)
+			bool warn_id, bool any, struct sym_elf_file *f, char **real)
 {
 	*real = sym_fs_resolve(path);
 	if (!*real || !sym_fs_is_file(*real)) {
@@ -56,7 +57,7 @@ static int open_checked(struct sym_dsos *s, struct sym_dso *d, const char *path,
 		return -1;
 	}
 	struct diag dg = DIAG_INIT;
-	int rc = sym_elf_open(f, *real, &dg);
+	int rc = any ? sym_elf_open_any(f, *real, &dg) : sym_elf_open(f, *real, &dg);
 	if (rc == 0 && d->buildid.size && !sym_buildid_eq(&d->buildid, &f->buildid)) {
 		char want[41], have[41];
 		diag_set(&dg, "build id %s, not the recorded %s",
@@ -65,7 +66,7 @@ static int open_checked(struct sym_dsos *s, struct sym_dso *d, const char *path,
 		sym_elf_close(f);
 		rc = warn_id ? -EINVAL : -ENOENT;
 	}
-	if (rc == -EINVAL)
+	if (rc == -EINVAL || rc == -EFBIG)
 		sym_dsos_warn(s, *real, &dg);
 	if (rc < 0) {
 		free(*real);
@@ -151,7 +152,7 @@ static bool try_vmlinux(struct sym_dsos *s, struct sym_dso *d, const char *path,
 {
 	struct sym_elf_file f;
 	char *real;
-	if (open_checked(s, d, path, named, &f, &real) < 0)
+	if (open_checked(s, d, path, named, false, &f, &real) < 0)
 		return false;
 	uint64_t ref = 0, delta = 0;
 	if (d->ref_text && d->ref_name && sym_elf_symbol_value(&f, d->ref_name, &ref))
@@ -234,7 +235,7 @@ static bool try_ko(struct sym_dsos *s, struct sym_dso *d, const char *path,
 {
 	struct sym_elf_file f;
 	char *real;
-	if (open_checked(s, d, path, named, &f, &real) < 0)
+	if (open_checked(s, d, path, named, true, &f, &real) < 0)
 		return false;
 	bool ok = f.has_symtab && take(s, d, &f, ".text", d->module_base, real);
 	if (!f.has_symtab)
@@ -253,7 +254,7 @@ static bool is_real_dir(const char *path, const struct dirent *e)
 	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Add "[mod]\tPATH\n" for every uncompressed .ko under dir to index,
+/* Add "[mod]\tPATH\n" for every .ko (.ko.gz, .ko.xz, .ko.zst) under dir to index,
  * depth first in sorted order (so the order does not depend on the file
  * system). */
 static void index_dir(struct strbuf *index, const char *dir, int depth)
@@ -262,9 +263,8 @@ static void index_dir(struct strbuf *index, const char *dir, int depth)
 	int n = depth > MODULE_DIR_DEPTH ? -1 : scandir(dir, &ents, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
-		size_t len = strlen(e);
 		char *p = e[0] == '.' ? NULL : sym_fs_join(dir, e);
-		if (p && len > 3 && !strcmp(e + len - 3, ".ko") && !strchr(e, '\n')) {
+		if (p && sym_module_path(e) && !strchr(e, '\n')) {
 			char mod[256];
 			sym_kernel_module_name(e, mod, sizeof(mod));
 			sb_addf(index, "%s\t%s\n", mod, p);
