@@ -5,7 +5,9 @@
  * loads .symtab and .dynsym, finishes the table with perf's rules and
  * looks up a spread of addresses; the bytes are also parsed as a note
  * section. The .plt symbols and the replay of perf's symbol tree
- * (symbols/rbt) that names .plt addresses are built and searched too.
+ * (symbols/rbt) that names .plt addresses are built and searched too,
+ * and the kernel loaders (a vmlinux's symbols, a module's .text ones,
+ * the reference symbol's value).
  * Invariant under test: a lying ELF is rejected or read within
  * its bounds, never a crash, leak or undefined behaviour.
  */
@@ -53,6 +55,23 @@ static void plt_tree(struct sym_elf_file *f)
 	sym_table_release(&plt);
 }
 
+/* As a vmlinux (all sections) and as a module (.text only). */
+static void kernel(struct sym_elf_file *f)
+{
+	const char *sections[2] = { NULL, ".text" };
+	for (int i = 0; i < 2; i++) {
+		struct sym_table t;
+		struct diag d = DIAG_INIT;
+		sym_table_init(&t);
+		(void)sym_elf_load_kernel(f, &t, sections[i], &d);
+		sym_table_finish(&t, false);
+		lookups(&t, f);
+		sym_table_release(&t);
+	}
+	uint64_t v;
+	(void)sym_elf_symbol_value(f, "_text", &v);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct diag d = DIAG_INIT;
@@ -75,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sym_table_release(&t);
 		}
 		plt_tree(&f);
+		kernel(&f);
 		sym_elf_close(&f);
 	}
 	free(copy);

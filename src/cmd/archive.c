@@ -37,6 +37,7 @@ static const struct opt_spec opts[] = {
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory (default ~/.debug)", SYMOPT_BUILDID_DIR },
 	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", SYMOPT_SYMFS },
 	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE (packed for the kernel)", SYMOPT_KALLSYMS },
+	{ "vmlinux", 'k', OPT_REQ, "FILE", "kernel symbols from this vmlinux ELF file (packed for the kernel)", SYMOPT_VMLINUX },
 	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image (packed for [vdso])", SYMOPT_VDSO },
 	OPT_END_SPEC
 };
@@ -92,10 +93,10 @@ static int add_found(struct sym_tar_writer *w, const struct sym_dso *d, const ch
 	int rc = 0, n = 0;
 	const char *elf = d->elf_path, *dbg = d->sym_path;
 	if (d->kind == SYM_DSO_KERNEL) {
-		elf = NULL; /* a kallsyms text */
+		elf = NULL; /* a kallsyms text, or a vmlinux */
 		if (dbg) {
 			struct strbuf p = SB_INIT;
-			sb_addf(&p, "%s/kallsyms", prefix);
+			sb_addf(&p, "%s/%s", prefix, d->from_elf ? "elf" : "kallsyms");
 			rc = sym_tar_add_file(w, p.buf, dbg);
 			sb_release(&p);
 			return rc ? rc : 1;

@@ -29,7 +29,7 @@ SCORCH_COMMAND(export, "write stacks as a pprof profile (.pb.gz)")
 #include "stacks/table.h"
 
 enum { O_FORMAT = 1, O_OUTPUT, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR,
-       O_HOST, O_BUCKET };
+       O_HOST, O_BUCKET, O_VMLINUX };
 
 static const struct opt_spec opts[] = {
 	{ "format", 'f', OPT_REQ, "FMT", "output format: pprof (gzip'd profile.proto), tsv (fleet rows for ClickHouse)", O_FORMAT },
@@ -37,6 +37,7 @@ static const struct opt_spec opts[] = {
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache to read (default ~/.debug)", O_BUILDID_DIR },
 	{ "symfs", 0, OPT_REQ, "DIR", "look for object path P as DIR/P first", O_SYMFS },
 	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols (default /proc/kallsyms)", O_KALLSYMS },
+	{ "vmlinux", 'k', OPT_REQ, "FILE", "kernel symbols from this vmlinux ELF file", O_VMLINUX },
 	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", O_VDSO },
 	{ "jit-dir", 0, OPT_REQ, "DIR", "where perf-PID.map files are (default /tmp)", O_JIT_DIR },
 	{ "host", 0, OPT_REQ, "NAME", "tsv: the host column (default: the recording's hostname)", O_HOST },
@@ -175,6 +176,7 @@ int cmd_export(int argc, char **argv)
 		case O_SYMFS: r.fo.symfs = arg; break;
 		case O_KALLSYMS: r.fo.kallsyms = arg; break;
 		case O_VDSO: r.fo.vdso = arg; break;
+		case O_VMLINUX: r.fo.vmlinux = arg; break;
 		case O_JIT_DIR: r.fo.jit_dir = arg; break;
 		case O_HOST: tsv.host = arg; break;
 		case O_BUCKET: tsv.bucket = arg; break;

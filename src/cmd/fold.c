@@ -34,7 +34,7 @@ enum {
 	O_SRCLINE, O_EVENT_FILTER, O_FORMAT, O_TIME, O_CPU, O_COMM, O_EVENT,
 	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_NO_INLINE, O_OUTPUT,
 	O_JOBS,
-	O_VDSO,
+	O_VDSO, O_VMLINUX,
 };
 
 static const struct opt_spec opts[] = {
@@ -56,6 +56,7 @@ static const struct opt_spec opts[] = {
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "perf.data: build-id cache directory (default ~/.debug)", O_BUILDID_DIR },
 	{ "symfs", 0, OPT_REQ, "DIR", "perf.data: look for binaries under DIR first", O_SYMFS },
 	{ "kallsyms", 0, OPT_REQ, "FILE", "perf.data: kernel symbols from FILE", O_KALLSYMS },
+	{ "vmlinux", 'k', OPT_REQ, "FILE", "perf.data: kernel symbols from this vmlinux ELF file", O_VMLINUX },
 	{ "jit-dir", 0, OPT_REQ, "DIR", "perf.data: directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
 	{ "vdso", 0, OPT_REQ, "FILE", "perf.data: the recording kernel's vdso image (when no build id was recorded)", O_VDSO },
 	{ "no-inline", 0, OPT_NONE, NULL, "perf.data: do not add inlined frames", O_NO_INLINE },
@@ -125,6 +126,7 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 		case O_BUILDID_DIR: r->pd.buildid_dir = arg; break;
 		case O_SYMFS: r->pd.symfs = arg; break;
 		case O_KALLSYMS: r->pd.kallsyms = arg; break;
+		case O_VMLINUX: r->pd.vmlinux = arg; break;
 		case O_JIT_DIR: r->pd.jit_dir = arg; break;
 		case O_VDSO: r->pd.vdso = arg; break;
 		case O_NO_INLINE: r->pd.no_inline = true; break;

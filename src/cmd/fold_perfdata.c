@@ -147,6 +147,7 @@ static int run(struct pd_reader *r, const char *shown,
 {
 	struct symopts so = { .buildid_dir = o->buildid_dir, .symfs = o->symfs,
 			      .kallsyms = o->kallsyms, .vdso = o->vdso,
+			      .vmlinux = o->vmlinux,
 			      .jit_dir = o->jit_dir };
 	struct sym_config cfg;
 	if (symopts_config(&so, &cfg)) {

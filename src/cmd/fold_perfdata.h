@@ -30,6 +30,7 @@ struct fold_perfdata_opts {
 	const char *buildid_dir; /* --buildid-dir DIR (default ~/.debug) */
 	const char *symfs;       /* --symfs DIR: look for path P as DIR/P first */
 	const char *kallsyms;    /* --kallsyms FILE */
+	const char *vmlinux;     /* --vmlinux FILE */
 	const char *jit_dir;     /* --jit-dir DIR: where perf-PID.map files are */
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
@@ -67,8 +68,9 @@ struct fold_perfdata_info {
 				  false, 0, 0, false, 0 }
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
-#define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, NULL, NULL }
+/* Every field NULL/false but the naming defaults (designated, so that
+ * a field added anywhere needs no change here). */
+#define FOLD_PERFDATA_OPTS_INIT { .collapse = COLLAPSE_OPTS_INIT }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */

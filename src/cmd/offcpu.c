@@ -24,6 +24,7 @@ SCORCH_COMMAND(offcpu, "off-CPU time flame graphs from sched_switch stacks")
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_UNIT, O_UNTIL_WAKEUP, O_NO_PREEMPT, O_SVG,
 	O_TITLE, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_OUTPUT, O_ALL, O_COMM,
+	O_VMLINUX,
 };
 
 static const struct opt_spec opts[] = {
@@ -37,6 +38,7 @@ static const struct opt_spec opts[] = {
 	{ "title", 0, OPT_REQ, "TEXT", "title of the flame graph", O_TITLE },
 	{ "symfs", 0, OPT_REQ, "DIR", "look for binaries under DIR first", O_SYMFS },
 	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE", O_KALLSYMS },
+	{ "vmlinux", 'k', OPT_REQ, "FILE", "kernel symbols from this vmlinux ELF file", O_VMLINUX },
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory (default ~/.debug)", O_BUILDID_DIR },
 	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
 	{ "all", 'a', OPT_NONE, NULL, "every task of the system, not only the recorded command's process tree", O_ALL },
@@ -74,6 +76,7 @@ static int parse(struct args *a, int id, const char *v)
 	case O_TITLE: a->title = v; break;
 	case O_SYMFS: a->so.symfs = v; break;
 	case O_KALLSYMS: a->so.kallsyms = v; break;
+	case O_VMLINUX: a->so.vmlinux = v; break;
 	case O_BUILDID_DIR: a->so.buildid_dir = v; break;
 	case O_OUTPUT: a->output = v; break;
 	case O_ALL: a->ao.all = true; break;

@@ -132,8 +132,8 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	bool kernel = pd_cpumode_is_kernel(s->cpumode);
 	struct proc_frame f;
 	proc_session_resolve(ses, ps->thread, kernel, s->ip, &f);
-	if (!f.map)
-		proc_session_resolve(ses, ps->thread, !kernel, s->ip, &f);
+	if (!f.map && !kernel) /* perf: a kernel sample stays in the kernel ([k]) */
+		proc_session_resolve(ses, ps->thread, true, s->ip, &f);
 	struct row row = { ps->thread->comm, s->tid, f.dso, f.sym, f.addr,
 			   level_of(&f, s->cpumode), 0, 0, ps->thread };
 	struct strbuf *k = &r->key;

@@ -17,7 +17,7 @@
 #include "symbols/archive.h"
 #include "symbols/fs.h"
 
-/* A file named by --kallsyms or --vdso that is not there is a typo, not
+/* A file named by --kallsyms, --vmlinux or --vdso that is not there is a typo, not
  * "no symbols": say so (exit 1) instead of printing hex addresses. */
 static int named_file_exists(const char *option, const char *path)
 {
@@ -86,6 +86,7 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	if (!named_file_exists("kallsyms", so->kallsyms) ||
+	    !named_file_exists("vmlinux", so->vmlinux) ||
 	    !named_file_exists("vdso", so->vdso))
 		return 1;
 	const char *dir = so->buildid_dir;
@@ -108,6 +109,7 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 		cfg->buildid_dirs[cfg->nr_buildid_dirs++] = dir;
 	cfg->symfs = so->symfs;
 	cfg->kallsyms = so->kallsyms;
+	cfg->vmlinux = so->vmlinux;
 	cfg->vdso = so->vdso;
 	if (so->vdso && !sym_fs_is_file(so->vdso)) {
 		/* an ELF image is read with seeks: a pipe's is copied first */
@@ -141,6 +143,7 @@ bool symopts_option(struct symopts *so, int id, const char *arg)
 	case SYMOPT_BUILDID_DIR: so->buildid_dir = arg; break;
 	case SYMOPT_SYMFS: so->symfs = arg; break;
 	case SYMOPT_KALLSYMS: so->kallsyms = arg; break;
+	case SYMOPT_VMLINUX: so->vmlinux = arg; break;
 	case SYMOPT_VDSO: so->vdso = arg; break;
 	case SYMOPT_JIT_DIR: so->jit_dir = arg; break;
 	case SYMOPT_TIME: so->time = arg; break;

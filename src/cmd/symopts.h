@@ -27,6 +27,7 @@ struct symopts {
 	const char *buildid_dir;
 	const char *symfs;
 	const char *kallsyms;
+	const char *vmlinux;
 	const char *vdso;
 	const char *jit_dir;
 	char *tmpdir;          /* unpacked archive, removed at release */
@@ -44,13 +45,14 @@ enum {
 	SYMOPT_FIRST = 0x1000,
 	SYMOPT_BUILDID_DIR = SYMOPT_FIRST, SYMOPT_SYMFS, SYMOPT_KALLSYMS,
 	SYMOPT_VDSO, SYMOPT_JIT_DIR, SYMOPT_TIME, SYMOPT_CPU, SYMOPT_COMM,
-	SYMOPT_EVENT,
+	SYMOPT_EVENT, SYMOPT_VMLINUX,
 };
 
 #define SYMOPTS_SPECS \
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache directory or archive tar (default ~/.debug)", SYMOPT_BUILDID_DIR }, \
 	{ "symfs", 0, OPT_REQ, "DIR", "look for a binary recorded as P at DIR/P first", SYMOPT_SYMFS }, \
 	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols from FILE", SYMOPT_KALLSYMS }, \
+	{ "vmlinux", 'k', OPT_REQ, "FILE", "kernel symbols from this vmlinux ELF file", SYMOPT_VMLINUX }, \
 	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", SYMOPT_VDSO }, \
 	{ "jit-dir", 0, OPT_REQ, "DIR", "directory holding perf-PID.map files (default /tmp)", SYMOPT_JIT_DIR }, \
 	{ "time", 0, OPT_REQ, "START,END", "only samples in this time range (seconds; +S from the first sample)", SYMOPT_TIME }, \

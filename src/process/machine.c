@@ -206,45 +206,25 @@ static bool is_no_dso(const char *f)
 	       strcmp(f, "[heap]") == 0;
 }
 
-/* perf's name for a kernel module mapped from a path: "[name]" from the
- * file name without ".ko" and compression suffix, '-' as '_'. */
-static void module_name(const char *path, char *out, size_t size)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	size_t n = strlen(base);
-	const char *ko = strstr(base, ".ko");
-	if (ko)
-		n = (size_t)(ko - base);
-	if (n + 3 > size)
-		n = size - 3;
-	out[0] = '[';
-	for (size_t i = 0; i < n; i++)
-		out[i + 1] = base[i] == '-' ? '_' : base[i];
-	out[n + 1] = ']';
-	out[n + 2] = '\0';
-}
-
 static void kernel_mmap(struct proc_machine *m, uint64_t start, uint64_t end,
 			uint64_t pgoff, const char *filename,
 			const uint8_t *bid, size_t bid_size)
 {
 	struct sym_dso *d;
-	char mod[256];
 	if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 ||
-	    strncmp(filename, "[guest.kernel.kallsyms", 22) == 0) {
+	    strncmp(filename, "[guest.kernel.kallsyms", 22) == 0)
 		d = m->kernel_dso;
-	} else if (filename[0] == '/') {
-		module_name(filename, mod, sizeof(mod));
-		d = sym_dsos_findnew(m->dsos, mod);
-	} else {
-		d = sym_dsos_findnew(m->dsos, filename);
-	}
+	else
+		d = sym_dsos_findnew_module(m->dsos, filename, false);
 	if (bid && bid_size)
 		sym_dso_set_buildid(d, bid, bid_size);
+	if (d->kind == SYM_DSO_MODULE)
+		d->module_base = start; /* as perf: its .text starts there */
 	if (d == m->kernel_dso) {
-		if (strcmp(filename + 17, "_text") == 0 || strcmp(filename + 17, "_stext") == 0)
+		if (strcmp(filename + 17, "_text") == 0 || strcmp(filename + 17, "_stext") == 0) {
 			d->ref_text = pgoff; /* where _text was when recording */
+			d->ref_name = filename[18] == 't' ? "_text" : "_stext";
+		}
 		/* as perf, the kernel map reaches up to the next kernel map
 		 * (init text lies past _etext) */
 		end = proc_maps_next_start(m->kernel, start);

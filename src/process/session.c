@@ -32,12 +32,27 @@ struct proc_qev {
 
 /* ---- BUILD_ID feature ---- */
 
+/* A kernel object's name that is a module's: a .ko path, or "[mod]"
+ * other than the kernel's own names. */
+static bool is_module_name(const char *name)
+{
+	if (name[0] == '/')
+		return sym_module_path(name);
+	size_t n = strlen(name);
+	return n > 2 && name[0] == '[' && name[n - 1] == ']' &&
+	       strncmp(name, "[kernel.kallsyms]", 17) != 0 &&
+	       strncmp(name, "[guest.kernel", 13) != 0 &&
+	       strncmp(name, "[vdso", 5) != 0;
+}
+
 static void apply_build_id(struct proc_session *ses, int cpumode,
 			   const char *name, const uint8_t *id, size_t size)
 {
 	struct sym_dso *d;
 	bool kernel = pd_cpumode_is_kernel(cpumode);
-	if (kernel && (strcmp(name, "[kernel.kallsyms]") == 0 || name[0] != '/'))
+	if (kernel && is_module_name(name))
+		d = sym_dsos_findnew_module(&ses->dsos, name, name[0] == '/');
+	else if (kernel && (strcmp(name, "[kernel.kallsyms]") == 0 || name[0] != '/'))
 		d = ses->machine.kernel_dso;
 	else
 		d = sym_dsos_findnew(&ses->dsos, name);
@@ -52,6 +67,7 @@ static void read_buildid_feature(struct proc_session *ses)
 	size_t pos = 0;
 	if (!f)
 		return;
+	sym_dsos_set_release(&ses->dsos, f->osrelease);
 	while (pd_feature_build_id_next(f, &pos, &b) > 0)
 		apply_build_id(ses, b.cpumode, b.filename, b.build_id, b.size);
 }
@@ -130,8 +146,19 @@ void proc_session_resolve(struct proc_session *ses, struct proc_thread *t,
 	out->dso = map->dso;
 	out->addr = proc_map_addr(map, ip);
 	struct sym_dso *symdso = map->dso;
-	if (kernel && symdso->kind == SYM_DSO_MODULE)
-		symdso = ses->machine.kernel_dso; /* module symbols from kallsyms */
+	if (symdso == ses->machine.kernel_dso) {
+		sym_dsos_load(&ses->dsos, symdso);
+		if (!sym_dso_kernel_section(symdso, ip, &out->dso)) {
+			out->map = NULL; /* past the vmlinux's sections: perf has no map */
+			out->dso = NULL;
+			out->addr = ip;
+			return;
+		}
+	} else if (kernel && symdso->kind == SYM_DSO_MODULE) {
+		sym_dsos_load(&ses->dsos, symdso);
+		if (!symdso->from_elf) /* no .ko: its symbols from kallsyms */
+			symdso = ses->machine.kernel_dso;
+	}
 	out->sym = sym_dsos_find(&ses->dsos, symdso, out->addr);
 }
 

@@ -14,6 +14,7 @@
 
 #include "base/xalloc.h"
 #include "symbols/fs.h"
+#include "symbols/kernel.h"
 #include "symbols/kallsyms.h"
 #include "symbols/perfmap.h"
 
@@ -28,6 +29,7 @@ void sym_dsos_init(struct sym_dsos *s, const struct sym_config *cfg)
 	hmap_init(&s->by_name);
 	arena_init(&s->mem);
 	sb_init(&s->warnings);
+	sb_init(&s->module_index);
 	s->cache = xcalloc(SYM_CACHE_SLOTS, sizeof(*s->cache));
 }
 
@@ -40,6 +42,7 @@ void sym_dsos_release(struct sym_dsos *s)
 		sym_table_release(&d->objects);
 		sym_rbt_release(&d->plt_tree);
 		free(d->segs);
+		free(d->ksecs);
 		free(d->elf_path);
 		free(d->sym_path);
 		free(d);
@@ -49,6 +52,7 @@ void sym_dsos_release(struct sym_dsos *s)
 	hmap_release(&s->by_name);
 	arena_release(&s->mem);
 	sb_release(&s->warnings);
+	sb_release(&s->module_index);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -118,6 +122,41 @@ struct sym_dso *sym_dsos_findnew(struct sym_dsos *s, const char *name)
 	return d;
 }
 
+bool sym_module_path(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	const char *ko = strstr(base, ".ko");
+	if (!ko || ko == base)
+		return false;
+	const char *rest = ko + 3;
+	return !*rest || !strcmp(rest, ".gz") || !strcmp(rest, ".xz") ||
+	       !strcmp(rest, ".zst");
+}
+
+struct sym_dso *sym_dsos_findnew_module(struct sym_dsos *s, const char *name,
+					bool named_by_path)
+{
+	if (name[0] != '/')
+		return sym_dsos_findnew(s, name);
+	char mod[256];
+	sym_kernel_module_name(name, mod, sizeof(mod));
+	struct sym_dso *d = sym_dsos_findnew(s, mod);
+	d->kind = SYM_DSO_MODULE;
+	if (!d->path)
+		d->path = arena_strdup(&s->mem, name);
+	if (named_by_path && d->name[0] == '[') {
+		d->short_name = d->name; /* perf: short "[mod]", long the path */
+		d->name = d->path;
+	}
+	return d;
+}
+
+void sym_dsos_set_release(struct sym_dsos *s, const char *release)
+{
+	s->release = release && *release ? arena_strdup(&s->mem, release) : NULL;
+}
+
 void sym_dso_set_buildid(struct sym_dso *d, const uint8_t *id, size_t size)
 {
 	if (size == 0)
@@ -129,10 +168,19 @@ void sym_dso_set_buildid(struct sym_dso *d, const uint8_t *id, size_t size)
 	d->buildid.size = (uint8_t)size;
 }
 
-static void warn(struct sym_dsos *s, const char *path, const struct diag *d)
+void sym_dsos_warn(struct sym_dsos *s, const char *path, const struct diag *d)
 {
-	sb_addf(&s->warnings, "%s: %s, skipped\n", path, d->set ? d->msg : "unreadable");
-	s->nr_warnings++;
+	struct strbuf line = SB_INIT;
+	sb_addf(&line, "%s: %s, skipped\n", path, d->set ? d->msg : "unreadable");
+	const char *w = s->warnings.buf;
+	bool again = false; /* a file tried twice (two names lead to it) */
+	for (const char *p = w; p && *p && !again; p = strchr(p, '\n') + 1)
+		again = !strncmp(p, line.buf, line.len);
+	if (!again) {
+		sb_add(&s->warnings, line.buf, line.len);
+		s->nr_warnings++;
+	}
+	sb_release(&line);
 }
 
 /* ---- candidate files ---- */
@@ -154,7 +202,7 @@ static bool try_elf(struct sym_dsos *s, struct sym_dso *d, const char *path,
 	struct diag dg = DIAG_INIT;
 	int rc = sym_elf_open(&f, real, &dg);
 	if (rc == -EINVAL) {
-		warn(s, real, &dg);
+		sym_dsos_warn(s, real, &dg);
 		free(real);
 		return false;
 	}
@@ -177,13 +225,13 @@ static bool try_elf(struct sym_dsos *s, struct sym_dso *d, const char *path,
 		fd->have_segs = true;
 		struct diag pd = DIAG_INIT;
 		if (sym_elf_load_plt(&f, &d->plt, &pd) < 0)
-			warn(s, real, &pd);
+			sym_dsos_warn(s, real, &pd);
 		sym_table_finish(&d->plt, false);
 	}
 	if (!fd->have_syms && f.has_symtab) {
 		struct diag ld = DIAG_INIT;
 		if (sym_elf_load_objects(&f, &d->table, &d->objects, false, &ld) < 0) {
-			warn(s, real, &ld);
+			sym_dsos_warn(s, real, &ld);
 		} else {
 			fd->have_syms = true;
 			d->sym_path = xstrdup(real);
@@ -333,7 +381,7 @@ static bool load_kallsyms_file(struct sym_dsos *s, struct sym_dso *d, const char
 		relocate_kernel(d, text);
 	}
 	else if (rc < 0)
-		warn(s, real, &dg);
+		sym_dsos_warn(s, real, &dg);
 	free(real);
 	return rc > 0;
 }
@@ -355,11 +403,13 @@ static void load_kernel(struct sym_dsos *s, struct sym_dso *d)
 	size_t warned = s->nr_warnings;
 	if (s->cfg.kallsyms && load_kallsyms_file(s, d, s->cfg.kallsyms))
 		return;
+	if (!s->cfg.kallsyms && sym_kernel_load_vmlinux(s, d))
+		return;
 	if (s->cfg.kallsyms && warned == s->nr_warnings && !s->kallsyms_warned) {
 		/* named by the user but no symbol in it: say so once */
 		struct diag dg = DIAG_INIT;
 		diag_set(&dg, "no kernel symbols (\"ADDRESS TYPE NAME\" lines) in it");
-		warn(s, s->cfg.kallsyms, &dg);
+		sym_dsos_warn(s, s->cfg.kallsyms, &dg);
 		s->kallsyms_warned = true;
 	}
 	char hex[41];
@@ -430,7 +480,7 @@ void sym_dsos_load(struct sym_dsos *s, struct sym_dso *d)
 	case SYM_DSO_KERNEL: load_kernel(s, d); break;
 	case SYM_DSO_VDSO: load_vdso(s, d); break;
 	case SYM_DSO_JIT: load_jit(s, d); break;
-	case SYM_DSO_MODULE:
+	case SYM_DSO_MODULE: sym_kernel_load_module(s, d); break;
 	case SYM_DSO_NONE: break;
 	}
 }
@@ -477,6 +527,23 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	slot->addr = map_addr;
 	slot->sym = e;
 	return e;
+}
+
+bool sym_dso_kernel_section(struct sym_dso *d, uint64_t addr,
+			    struct sym_dso **shown)
+{
+	*shown = d;
+	if (!d->nksecs)
+		return true;
+	for (size_t i = 0; i < d->nksecs; i++) {
+		const struct sym_ksection *k = &d->ksecs[i];
+		if (addr >= k->start && addr < k->end) {
+			if (k->dso)
+				*shown = k->dso;
+			return true;
+		}
+	}
+	return false;
 }
 
 size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,

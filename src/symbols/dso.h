@@ -8,8 +8,29 @@
  *   user:   --symfs/P, the build-id caches (elf, debug), /usr/lib/debug
  *           /.build-id/xx/rest.debug, P itself, then .gnu_debuglink
  *           files (beside P, P's dir/.debug, /usr/lib/debug/P's dir);
- *   kernel: --kallsyms, cache [kernel.kallsyms]/<id>/kallsyms, then
- *           /proc/kallsyms when the running kernel's build id matches;
+ *   kernel: --kallsyms, else --vmlinux (alone, as perf), else the
+ *           cache's .build-id/xx/rest/elf and perf's vmlinux paths
+ *           (vmlinux, /boot/vmlinux, /boot/vmlinux-R, /usr/lib/debug/
+ *           boot/vmlinux-R, /lib/modules/R/build/vmlinux, /usr/lib/debug/
+ *           lib/modules/R/vmlinux, /usr/lib/debug/boot/vmlinux-R.debug;
+ *           R the recording's release; with --symfs only SYMFS/vmlinux
+ *           and /boot/vmlinux, as perf), each
+ *           only when its build id matches the recorded one (if any);
+ *           then cache [kernel.kallsyms]/<id>/kallsyms, then
+ *           /proc/kallsyms when the running kernel's build id matches.
+ *           A vmlinux's symbols move by the KASLR offset: the recorded
+ *           address of the kernel map's reference symbol (its pgoff, the
+ *           "_text" of "[kernel.kallsyms]_text") minus its value there;
+ *           its sections with symbols become the kernel's maps, as in
+ *           perf (sym_dso_kernel_section);
+ *   module: the .ko whose build id matches the recorded one: the
+ *           cache's .build-id/xx/rest/elf (or <cache>/<path>/<id>/elf),
+ *           the recorded path (under
+ *           --symfs when given), then a file NAME.ko ('-' or '_'; .gz,
+ *           .xz, .zst unpacked) under [symfs]/lib/modules/R; as perf,
+ *           only .text symbols, placed
+ *           at the module map's start. Without one, kallsyms names the
+ *           module's addresses (the kernel dso's table);
  *   vdso:   --vdso, cache [vdso]/<id>/vdso;
  *   JIT:    <jit dir>/perf-PID.map.
  * PLT entries get perf's synthesized "name@plt" symbols. Inside .plt,
@@ -55,6 +76,7 @@ struct sym_config {
 	size_t nr_buildid_dirs;
 	const char *symfs;           /* NULL: none */
 	const char *kallsyms;        /* --kallsyms FILE */
+	const char *vmlinux;         /* --vmlinux FILE */
 	const char *vdso;            /* --vdso FILE */
 	const char *jit_dir;         /* default "/tmp" */
 	const char *debug_dir;       /* default "/usr/lib/debug" */
@@ -82,8 +104,26 @@ struct sym_dso {
 	uint64_t ref_text;           /* kernel: _text at recording time (the
 				      * kernel MMAP's pgoff), 0 unknown; kallsyms
 				      * of another boot (KASLR) are shifted to it */
+	const char *ref_name;        /* kernel: the symbol ref_text is of
+				      * ("_text" or "_stext"), NULL unknown */
+	const char *path;            /* module: the .ko path recorded, or NULL */
+	uint64_t module_base;        /* module: its map's start (.text there) */
+	bool from_elf;               /* kernel, module: symbols from an ELF
+				      * file (vmlinux, .ko), not kallsyms */
+	struct sym_ksection *ksecs;  /* kernel from a vmlinux: its sections
+				      * (see sym_dso_kernel_section) */
+	size_t nksecs;
 	size_t id;
 	bool missing_named;          /* a caller already warned it is missing */
+};
+
+/* A section of a vmlinux that holds symbols, where the recording's
+ * kernel had it (KASLR-shifted): perf maps each such section apart once
+ * it read a vmlinux, .text as "[kernel.kallsyms]" and the others as
+ * "[kernel.kallsyms]<section>" dsos (dso: NULL for .text). */
+struct sym_ksection {
+	uint64_t start, end;
+	struct sym_dso *dso;
 };
 
 struct sym_cache_slot {
@@ -103,6 +143,10 @@ struct sym_dsos {
 	struct strbuf warnings;      /* one line per skipped source */
 	size_t nr_warnings;
 	bool kallsyms_warned;        /* cfg.kallsyms held no symbol: said once */
+	const char *release;         /* recording's kernel release (arena) */
+	struct strbuf module_index;  /* "[mod]\tPATH\n" of the .ko files under
+				      * [symfs]/lib/modules/<release> */
+	bool module_index_built;
 	struct sym_cache_slot *cache;
 	uint64_t lookups, cache_hits;
 };
@@ -112,6 +156,19 @@ void sym_dsos_release(struct sym_dsos *s);
 /* The dso of that name, created on first use (kind guessed from the
  * name: brackets, perf-PID.map, paths). Never NULL. */
 struct sym_dso *sym_dsos_findnew(struct sym_dsos *s, const char *name);
+/* Whether a recorded name is a kernel module's file, as perf decides:
+ * a base name ending in .ko, or .ko plus .gz, .xz or .zst. */
+bool sym_module_path(const char *name);
+/* The dso of the kernel module recorded as name: a .ko path (see above;
+ * its dso is "[mod]", the base name without suffixes, '-' as '_', and
+ * remembers the path) or "[mod]". named_by_path: name the dso by the
+ * path from now on, as perf does for a module the BUILD_ID feature names.
+ * Never NULL. */
+struct sym_dso *sym_dsos_findnew_module(struct sym_dsos *s, const char *name,
+					bool named_by_path);
+/* The recording's kernel release (OSRELEASE), copied; NULL or "": the
+ * running kernel's, as perf. */
+void sym_dsos_set_release(struct sym_dsos *s, const char *release);
 /* Record the build id (BUILD_ID feature/record or MMAP2). */
 void sym_dso_set_buildid(struct sym_dso *d, const uint8_t *id, size_t size);
 /* Load now (normally done by the first lookup). */
@@ -129,6 +186,15 @@ size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,
  * (<cache>/<name>/<hex>), malloc'd; NULL otherwise. For archive. */
 char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,
 			 size_t *which_cache);
+/* The kernel dso d (loaded) is from a vmlinux: whether addr lies in one
+ * of its sections, as perf's maps then say; *shown gets the dso to
+ * name the frame by (d for .text). True, with *shown = d, when d has no
+ * sections (kallsyms). */
+bool sym_dso_kernel_section(struct sym_dso *d, uint64_t addr,
+			    struct sym_dso **shown);
+/* Note a skipped source ("PATH: why, skipped"), for the loaders; the
+ * same line twice is noted once. */
+void sym_dsos_warn(struct sym_dsos *s, const char *path, const struct diag *d);
 /* Build id of the running kernel (/sys/kernel/notes); 1 found. */
 int sym_running_kernel_buildid(struct sym_buildid *out);
 

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <elfutils/libdwelf.h>
+
 #include "base/xalloc.h"
 #include "symbols/demangle.h"
 
@@ -167,6 +169,54 @@ int sym_elf_open(struct sym_elf_file *f, const char *path, struct diag *d)
 	return rc;
 }
 
+/* Whether the file starts with a gzip, xz or zstd magic. */
+static bool compressed_magic(int fd)
+{
+	uint8_t m[6];
+	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m))
+		return false;
+	return (m[0] == 0x1f && m[1] == 0x8b) ||
+	       !memcmp(m, "\xfd" "7zXZ\0", 6) ||
+	       !memcmp(m, "\x28\xb5\x2f\xfd", 4);
+}
+
+int sym_elf_open_any(struct sym_elf_file *f, const char *path, struct diag *d)
+{
+	int rc = sym_elf_open(f, path, d);
+	if (rc != -EINVAL)
+		return rc;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !compressed_magic(fd)) {
+		if (fd >= 0)
+			close(fd);
+		return rc; /* not compressed: sym_elf_open's answer stands */
+	}
+	if ((uint64_t)st.st_size > SYM_ELF_COMPRESSED_MAX) {
+		close(fd);
+		diag_set(d, "compressed file of %lld bytes, above the %u MB read",
+			 (long long)st.st_size, SYM_ELF_COMPRESSED_MAX >> 20);
+		return -EFBIG;
+	}
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->elf = dwelf_elf_begin(fd);
+	size_t size = 0;
+	if (f->elf && elf_kind(f->elf) == ELF_K_ELF && elf_rawfile(f->elf, &size))
+		f->file_size = size;
+	diag_clear(d);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		diag_set(d, "compressed file that libdw does not unpack to an ELF file%s%s",
+			 f->elf ? "" : ": ", f->elf ? "" : elf_errmsg(-1));
+		rc = -EINVAL;
+	} else {
+		rc = finish_open(f, d);
+	}
+	if (rc)
+		sym_elf_close(f);
+	return rc;
+}
+
 int sym_elf_open_mem(struct sym_elf_file *f, const void *data, size_t len,
 		     struct diag *d)
 {
@@ -199,6 +249,29 @@ static Elf_Scn *find_symtab(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
 		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
 			return scn;
 	return NULL;
+}
+
+/* The symbol table to read (.symtab, else .dynsym) into *data and *n
+ * entries: 1, 0 when the file has none, -EINVAL (diag) unreadable. */
+static int symbols_data(struct sym_elf_file *f, bool prefer_dynsym,
+			GElf_Shdr *sh, size_t *n, Elf_Data **data, struct diag *d)
+{
+	Elf_Scn *scn = NULL;
+	if (!prefer_dynsym)
+		scn = find_symtab(f->elf, SHT_SYMTAB, sh);
+	if (!scn)
+		scn = find_symtab(f->elf, SHT_DYNSYM, sh);
+	if (!scn)
+		return 0;
+	*data = elf_getdata(scn, NULL);
+	size_t entsize = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!*data || entsize == 0 || sh->sh_entsize != entsize) {
+		diag_set(d, "symbol table section %zu unreadable (entry size %llu)",
+			 elf_ndxscn(scn), (unsigned long long)sh->sh_entsize);
+		return -EINVAL;
+	}
+	*n = (*data)->d_size / entsize;
+	return 1;
 }
 
 static int bind_of(const GElf_Sym *s)
@@ -262,23 +335,12 @@ int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 			 struct diag *d)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = NULL;
-	if (!prefer_dynsym)
-		scn = find_symtab(f->elf, SHT_SYMTAB, &sh);
-	if (!scn)
-		scn = find_symtab(f->elf, SHT_DYNSYM, &sh);
-	if (!scn)
-		return 0;
-	size_t shstrndx = 0;
+	size_t n = 0, shstrndx = 0;
+	Elf_Data *data = NULL;
+	int rc = symbols_data(f, prefer_dynsym, &sh, &n, &data, d);
+	if (rc <= 0)
+		return rc;
 	elf_getshdrstrndx(f->elf, &shstrndx);
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t entsize = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
-	if (!data || entsize == 0 || sh.sh_entsize != entsize) {
-		diag_set(d, "symbol table section %zu unreadable (entry size %llu)",
-			 elf_ndxscn(scn), (unsigned long long)sh.sh_entsize);
-		return -EINVAL;
-	}
-	size_t n = data->d_size / entsize;
 	int added = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
@@ -299,6 +361,63 @@ int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 		added++;
 	}
 	return added;
+}
+
+/* Whether s lies in an SHF_ALLOC section (named only, when not NULL). */
+static bool in_kernel_section(Elf *elf, size_t shstrndx, const GElf_Sym *s,
+			      const char *only)
+{
+	GElf_Shdr sh;
+	Elf_Scn *sec = elf_getscn(elf, s->st_shndx);
+	if (!sec || !gelf_getshdr(sec, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	return !only || strcmp(section_name(elf, shstrndx, &sh), only) == 0;
+}
+
+int sym_elf_load_kernel(struct sym_elf_file *f, struct sym_table *t,
+			const char *only_section, struct diag *d)
+{
+	GElf_Shdr sh;
+	size_t n = 0, shstrndx = 0;
+	Elf_Data *data = NULL;
+	int rc = symbols_data(f, false, &sh, &n, &data, d);
+	if (rc <= 0)
+		return rc;
+	elf_getshdrstrndx(f->elf, &shstrndx);
+	int added = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s) || !wanted(f->elf, shstrndx, &s) ||
+		    !in_kernel_section(f->elf, shstrndx, &s, only_section))
+			continue;
+		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		sym_table_add(t, s.st_value, s.st_size, bind_of(&s), name, strlen(name));
+		added++;
+	}
+	return added;
+}
+
+int sym_elf_symbol_value(struct sym_elf_file *f, const char *name,
+			 uint64_t *value)
+{
+	GElf_Shdr sh;
+	size_t n = 0;
+	struct diag d = DIAG_INIT;
+	Elf_Data *data = NULL;
+	if (symbols_data(f, false, &sh, &n, &data, &d) <= 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *sn;
+		if (gelf_getsym(data, (int)i, &s) && s.st_name &&
+		    (sn = elf_strptr(f->elf, sh.sh_link, s.st_name)) && !strcmp(sn, name)) {
+			*value = s.st_value;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)

@@ -44,6 +44,12 @@ struct sym_elf_file {
 /* Open and validate path. Returns 0, -errno, or -EINVAL (not ELF, or
  * section/segment sizes that run past the file: diag says which). */
 int sym_elf_open(struct sym_elf_file *f, const char *path, struct diag *d);
+/* As sym_elf_open, and a gzip-, xz- or zstd-compressed file (a module
+ * shipped as .ko.xz) is decompressed whole into memory (libdw's
+ * dwelf_elf_begin) and checked as that image; compressed files above
+ * SYM_ELF_COMPRESSED_MAX bytes are refused (-EFBIG). */
+int sym_elf_open_any(struct sym_elf_file *f, const char *path, struct diag *d);
+#define SYM_ELF_COMPRESSED_MAX (64u << 20)
 /* Same over a memory image (copied into libelf; for fuzzing). */
 int sym_elf_open_mem(struct sym_elf_file *f, const void *data, size_t len,
 		     struct diag *d);
@@ -62,6 +68,19 @@ int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 			 struct sym_table *objs, bool prefer_dynsym,
 			 struct diag *d);
+
+/* Kernel symbols as perf reads a vmlinux or a module's .ko: functions
+ * and text labels (the filter above) in SHF_ALLOC sections, st_value
+ * as it is, names never demangled (perf leaves kernel names alone).
+ * only_section: when not NULL, only symbols of the section of that name
+ * (perf names a module's .text symbols, relative to .text in a
+ * relocatable .ko). Returns the number added, or -EINVAL (diag). */
+int sym_elf_load_kernel(struct sym_elf_file *f, struct sym_table *t,
+			const char *only_section, struct diag *d);
+/* st_value of the first .symtab symbol called name, of any type (perf's
+ * ref_reloc_sym lookup: "_text", "_stext"). Returns 1 found, else 0. */
+int sym_elf_symbol_value(struct sym_elf_file *f, const char *name,
+			 uint64_t *value);
 
 /* Add "name@plt" symbols for the .plt entries, as perf synthesizes them
  * (x86-style .plt with sh_entsize-sized header and entries, names from
