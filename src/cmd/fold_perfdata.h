@@ -17,6 +17,7 @@
 
 #include "base/strbuf.h"
 #include "perfdata/reader.h"
+#include "profile/profile.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -33,6 +34,9 @@ struct fold_perfdata_opts {
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 	struct fold_perfdata_info *info; /* filled when not NULL */
+	struct profile *model;   /* when not NULL: every sample kept is also
+				  * added here, frames by identity, a row each
+				  * (prof_collector_model) */
 };
 
 /* What the folded counts are, for labels: the event kept (perf.data or
@@ -45,13 +49,14 @@ struct fold_perfdata_info {
 	uint64_t config;
 	bool weighted;           /* counts are periods (else sample counts) */
 	struct strbuf cmdline;   /* CMDLINE feature, words joined by ' ' */
+	uint64_t untimed;        /* samples given to opts' model without a time */
 };
 
-#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT }
+#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT, 0 }
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */
