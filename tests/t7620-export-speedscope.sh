@@ -1,0 +1,135 @@
+# t7620: scorch export --format speedscope: every recording (fixtures,
+# and the shared corpus when present) exports to a file the speedscope
+# npm package's own JSON schema accepts (ajv), in every mode (per thread,
+# process, none, --timeline); the weights of each thread's (process's)
+# profile add up to what perf script shows for that thread (the periods
+# of the event stackcollapse-perf.pl keeps: the first one printed), and
+# to scorch fold --tid's; a --timeline profile spans from its thread's
+# first sample to its last plus that sample's period, by perf script's
+# times. Hostile names (quotes, backslashes, control characters, bytes
+# that are not UTF-8) come out as valid JSON and UTF-8; usage errors.
+. "$ROOT/tests/lib-corpus.sh"
+. "$ROOT/tests/lib-speedscope.sh"
+speedscope_npm || return 0
+chk() { node "$SSDIR/speedscope-check.js" "$@"; }
+
+# by_thread FILE KEY: "pid/tid total" (KEY tid) or "pid total" (KEY pid)
+# of the validator's profile lines (the profile names end "pid/tid")
+by_profile() {
+	awk -F'\t' -v k="$2" '$1 == "profile" { n = split($2, w, " "); id = w[n]
+		if (k == "pid") sub(/\/.*/, "", id); print id, $4 }' "$1" | LC_ALL=C sort
+}
+
+# perf_totals CASE KEY: the same sums from perf script (samples of the
+# first event printed; a pipe-mode file prints its call chains anyway)
+perf_totals() {
+	perf script -i "$C/$1/perf.data" -F comm,pid,tid,period,event 2>/dev/null |
+	awk -v k="$2" 'match($0, / [0-9-]+\/[0-9-]+ +[0-9]+ +[^ ]+: *$/) {
+		split(substr($0, RSTART + 1), f, " "); ev = f[3]
+		if (first == "") first = ev
+		if (ev != first) next
+		id = f[1]; if (k == "pid") sub(/\/.*/, "", id); s[id] += f[2] }
+		END { for (i in s) printf "%s %.0f\n", i, s[i] }' | LC_ALL=C sort
+}
+
+# perf_spans CASE NS: per thread "pid/tid span": last time - first time
+# (+ the last period when NS is 1), nanoseconds, by perf script --ns
+perf_spans() {
+	perf script -i "$C/$1/perf.data" -F pid,tid,time,period,event --ns 2>/dev/null |
+	awk -v ns="$2" 'match($0, /^ *[0-9-]+\/[0-9-]+ +[0-9]+\.[0-9]+: +[0-9]+ +[^ ]+: *$/) {
+		ev = $4; if (first == "") first = ev
+		if (ev != first) next
+		split($2, t, /[.:]/); tm = t[1] * 1000000000 + t[2]
+		if (!($1 in a)) a[$1] = tm
+		z[$1] = tm; p[$1] = $3 }
+		END { for (i in a) printf "%s %.0f\n", i, z[i] - a[i] + (ns ? p[i] : 0) }' |
+	LC_ALL=C sort
+}
+
+spans_of() {
+	awk '/^\{"name":.*"startValue"/ { n = split($0, w, "\""); split(w[4], nm, " "); id = nm[length(nm)]
+		match($0, /"startValue":[0-9]+,"endValue":[0-9]+/)
+		split(substr($0, RSTART, RLENGTH), v, /[:,]/); printf "%s %.0f\n", id, v[4] - v[2] }' "$1" |
+	LC_ALL=C sort
+}
+
+cases() {
+	local d c
+	for d in "$C"/*/; do
+		c=$(basename "$d")
+		[ -f "$C/$c/perf.data" ] || continue
+		case_speedscope "$c"
+	done
+}
+
+case_speedscope() {
+	local c=$1 per unit
+	"$SCORCH" export --format speedscope $(srcs "$c") -o "$c.json" "$C/$c/perf.data" 2> "$c.err"
+	check "$L $c: export exits 0" test $? = 0
+	"$SCORCH" export --format speedscope --per process $(srcs "$c") -o "$c.p.json" \
+		"$C/$c/perf.data" 2>/dev/null
+	"$SCORCH" export --format speedscope --per none $(srcs "$c") -o "$c.n.json" \
+		"$C/$c/perf.data" 2>/dev/null
+	"$SCORCH" export --format speedscope --timeline $(srcs "$c") -o "$c.t.json" \
+		"$C/$c/perf.data" 2>/dev/null
+	chk validate "$SSSCHEMA" "$c.json" "$c.p.json" "$c.n.json" "$c.t.json"
+	check "$L $c: valid under speedscope's schema" grep -qx ok "$c.val"
+	[ -s "$c.val" ] || return 0
+	perf_totals "$c" tid > "$c.perf"
+	by_profile "$c.val" tid > "$c.got"
+	check "$L $c: $(wc -l < "$c.got") thread profiles" test -s "$c.got"
+	check_same "$L $c: per thread, weights == perf script's periods" "$c.perf" "$c.got"
+	"$SCORCH" fold --tid $(srcs "$c") "$C/$c/perf.data" 2>/dev/null |
+		awk '{ split($1, f, ";"); sub(/.*-/, "", f[1]); s[f[1]] += $NF }
+		     END { for (i in s) printf "%s %.0f\n", i, s[i] }' | LC_ALL=C sort > "$c.fold"
+	check_same "$L $c: per thread, weights == scorch fold --tid's" "$c.fold" "$c.got"
+
+	check "$L $c --per process: valid" grep -qx ok "$c.p.val"
+	perf_totals "$c" pid > "$c.p.perf"
+	by_profile "$c.p.val" pid > "$c.p.got"
+	check_same "$L $c --per process: weights == perf script's per pid" "$c.p.perf" "$c.p.got"
+
+	check "$L $c --per none: valid, one profile of the whole total" test \
+		"$(grep -xc ok "$c.n.val") $(grep -c '^profile' "$c.n.val") $(awk -F'\t' '$1 == "profile" { print $4 }' "$c.n.val")" = \
+		"1 1 $(awk '{ s += $2 } END { printf "%.0f\n", s }' "$c.perf")"
+
+	check "$L $c --timeline: valid, events ordered and nested" grep -qx ok "$c.t.val"
+	unit=$(grep -o '"unit":"[a-z]*"' "$c.json" | head -1)
+	case $unit in *nanoseconds*) ns=1 ;; *) ns=0 ;; esac
+	perf_spans "$c" $ns > "$c.t.perf"
+	spans_of "$c.t.json" > "$c.t.got"
+	check_same "$L $c --timeline: each thread spans its first to last sample (+ period: $unit)" \
+		"$c.t.perf" "$c.t.got"
+	"$SCORCH" export --format speedscope $(srcs "$c") "$C/$c/perf.data" 2>/dev/null > "$c.again"
+	check_same "$L $c: the same bytes again (to standard output)" "$c.json" "$c.again"
+}
+each_root cases
+
+# hostile names in folded text: one profile of text frames, unit none
+printf 'ma"in;b\\ack;ctl\001\037x;bad\377\300\257;emoji\360\237\224\245 3\nma"in;tab\tx;\342\200\250 4\n' > hostile.folded
+"$SCORCH" export --format speedscope -o hostile.json hostile.folded
+check "hostile folded: exit 0" test $? = 0
+chk validate "$SSSCHEMA" hostile.json
+check "hostile folded: UTF-8, JSON, valid under the schema" grep -qx ok hostile.val
+check "hostile folded: one profile named by the input, total 7" \
+	grep -qx "$(printf 'profile\thostile.folded\tsampled\t7')" hostile.val
+node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf-8"));
+	for (const f of d.shared.frames) console.log(JSON.stringify(f.name));
+	console.log(d.profiles[0].unit)' hostile.json > names.txt
+printf '%s\n' '"ma\"in"' '"b\\ack"' '"ctl\u0001\u001fx"' \
+	"\"bad$(printf '\357\277\275\357\277\275\357\277\275')\"" \
+	"\"emoji$(printf '\360\237\224\245')\"" '"tab\tx"' "\"$(printf '\342\200\250')\"" none > names.want
+check_same "hostile folded: names read back (quotes, backslash, controls; bad bytes as U+FFFD)" names.want names.txt
+
+# errors: no --timeline without times, bad --per, binary input: no file left
+"$SCORCH" export --format speedscope --timeline -o t.json hostile.folded 2> t.err
+check "--timeline of folded text: exit 1" test $? = 1
+check_grep "... saying why" 'hostile.folded: no sample times' t.err
+check "... and no output file" test ! -e t.json
+"$SCORCH" export --format speedscope --per fiber hostile.folded > /dev/null 2> per.err
+check "--per fiber: usage error (2)" test $? = 2
+check_grep "... naming the choices" "thread, process or none" per.err
+head -c 256 /dev/zero > bin.dat
+"$SCORCH" export --format speedscope -o bin.json bin.dat 2> bin.err
+check "binary input: exit 1, no output file" test $? = 1 -a ! -e bin.json
+check_grep "... saying what it is" 'bin.dat: binary data \(byte 0x00 at offset 0\)' bin.err
