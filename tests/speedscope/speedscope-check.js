@@ -6,15 +6,18 @@
 //     nested and closed; writes FILE.val: "ok" or "error: ..." lines,
 //     then one line per profile: "profile<TAB>NAME<TAB>TYPE<TAB>TOTAL"
 //     (sampled: the sum of the weights; evented: the time some frame is
-//     open).
-//   node speedscope-check.js browser INDEX_HTML FILE UNIT TOTAL WANT...
-//     loads FILE into the offline app as its command line tool does
+//     open), and the active one's again as "active<TAB>NAME<TAB>...".
+//   node speedscope-check.js browser INDEX_HTML LIST
+//     LIST: lines "LABEL<TAB>FILE<TAB>UNIT<TAB>TOTAL<TAB>WANT"; in one
+//     chromium, each FILE is loaded into the offline app as its command
+//     line tool does
 //     (#localProfilePath= a script calling speedscope.loadFileFromBase64),
-//     in headless chromium; TAP lines: the page shows each WANT text (the
-//     first is waited for), no import error, page error or alert, and the
-//     sandwich view's total of a function in every sample ("(100%)")
-//     equals TOTAL (in UNIT, none or nanoseconds: read back from the
-//     app's rounded "1.23ms" within 1%); TOTAL - skips that check.
+//     in headless chromium; TAP lines "LABEL: ...": the page shows WANT,
+//     no import error, page error or alert, and the sandwich view gives
+//     back TOTAL (in UNIT, none or nanoseconds, from the app's rounded
+//     "1.23ms" within 1%): the total of a function in every sample
+//     ("(100%)"), else the sum of every function's self; TOTAL - skips
+//     that check.
 "use strict";
 const fs = require("fs");
 const os = require("os");
@@ -88,6 +91,9 @@ function validate(check, file, out) {
 		console.log("ok");
 	for (const l of lines)
 		console.log(l);
+	const a = lines[doc.activeProfileIndex];
+	if (a)
+		console.log("active" + a.slice(a.indexOf("\t")));
 	return errors.length ? 1 : 0;
 }
 
@@ -114,53 +120,70 @@ function readValue(num, suffix, unit) {
 	return suffix === "" ? v : NaN;
 }
 
-async function browser(indexHtml, file, unit, total, wants) {
-	const { chromium } = require("playwright-core");
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "scorch-speedscope-"));
+async function loadOne(ctx, tmp, indexHtml, label, file, unit, total, want) {
 	const b64 = fs.readFileSync(file).toString("base64");
-	const js = path.join(tmp, "load.js");
+	const js = path.join(tmp, "load-" + path.basename(file) + ".js");
 	fs.writeFileSync(js, "speedscope.loadFileFromBase64(" +
 		JSON.stringify(path.basename(file)) + ", " + JSON.stringify(b64) + ")");
+	const page = await ctx.newPage();
+	const problems = [];
+	page.on("pageerror", (e) => problems.push("pageerror: " + e.message));
+	page.on("console", (m) => {
+		if (m.type() === "error") problems.push("console: " + m.text());
+	});
+	page.on("dialog", (d) => { problems.push("dialog: " + d.message()); d.dismiss(); });
+	const t0 = Date.now();
+	await page.goto("file://" + path.resolve(indexHtml) + "#localProfilePath=" + js);
+	let shown = false;
+	try {
+		await page.waitForFunction((w) => document.body &&
+			document.body.innerText.includes(w), want, { timeout: 20000 });
+		shown = true;
+	} catch (e) { /* reported below */ }
+	console.log("# " + label + ": loaded in " + (Date.now() - t0) + " ms");
+	const body = await page.evaluate(() => document.body.innerText);
+	ok(shown, label + ": the app shows " + JSON.stringify(want), body.slice(0, 300));
+	ok(!/something went wrong|unrecognized format|error/i.test(body),
+	   label + ": no import error on the page", body.slice(0, 300));
+	ok(problems.length === 0, label + ": no page error, console error or alert", problems);
+	// the sandwich view lists every function with its total and self
+	await page.keyboard.press("3");
+	let table = "";
+	for (let i = 0; i < 50 && !/\(100%\)/.test(table); i++) {
+		await page.waitForTimeout(100);
+		table = await page.evaluate(() => document.body.innerText);
+	}
+	if (total !== "-") {
+		// rows: "TOTAL (P%)", tab, "SELF (P%)", tab, name
+		const rows = [];
+		const re = /([0-9.,]+) ?([a-zµ]*) \(([<>]?[0-9.]+)%\)\n\t([0-9.,]+) ?([a-zµ]*) \([<>]?[0-9.]+%\)\n\t/g;
+		for (let m; (m = re.exec(table)); )
+			rows.push({ total: readValue(m[1], m[2], unit), pct: m[3],
+				    self: readValue(m[4], m[5], unit) });
+		const full = rows.find((r) => r.pct === "100");
+		const got = full ? full.total : rows.reduce((a, r) => a + r.self, 0);
+		const how = full ? "a function in every sample" : "the sum of " + rows.length +
+			" functions' self";
+		ok(rows.length && Math.abs(got - Number(total)) <= Number(total) * 0.01,
+		   label + ": the app's total (" + how + ") is " + total + " " + unit,
+		   { got, rows: rows.length, table: table.slice(0, 300) });
+	}
+	await page.close();
+}
+
+async function browser(indexHtml, list) {
+	const { chromium } = require("playwright-core");
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "scorch-speedscope-"));
 	const ctx = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
 		executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
 		headless: true, args: FLAGS,
 	});
 	try {
-		const page = ctx.pages()[0] || await ctx.newPage();
-		const problems = [];
-		page.on("pageerror", (e) => problems.push("pageerror: " + e.message));
-		page.on("console", (m) => {
-			if (m.type() === "error") problems.push("console: " + m.text());
-		});
-		page.on("dialog", (d) => { problems.push("dialog: " + d.message()); d.dismiss(); });
-		const t0 = Date.now();
-		await page.goto("file://" + path.resolve(indexHtml) + "#localProfilePath=" + js);
-		let shown = false;
-		try {
-			await page.waitForFunction((w) => document.body &&
-				document.body.innerText.includes(w), wants[0], { timeout: 20000 });
-			shown = true;
-		} catch (e) { /* reported below */ }
-		console.log("# loaded in " + (Date.now() - t0) + " ms");
-		const body = await page.evaluate(() => document.body.innerText);
-		ok(shown, "the app shows " + JSON.stringify(wants[0]), body.slice(0, 300));
-		for (const w of wants.slice(1))
-			ok(body.includes(w), "the app shows " + JSON.stringify(w), body.slice(0, 300));
-		ok(!/something went wrong|unrecognized format|error/i.test(body),
-		   "no import error on the page", body.slice(0, 300));
-		ok(problems.length === 0, "no page error, console error or alert", problems);
-		// the sandwich view lists every function with its total
-		await page.keyboard.press("3");
-		let table = "";
-		for (let i = 0; i < 50 && !/\(100%\)/.test(table); i++) {
-			await page.waitForTimeout(100);
-			table = await page.evaluate(() => document.body.innerText);
-		}
-		if (total !== "-") {
-			const m = /([0-9.,]+) ?([a-zµ]*) \(100%\)/.exec(table);
-			const got = m ? readValue(m[1], m[2], unit) : NaN;
-			ok(m && Math.abs(got - Number(total)) <= Number(total) * 0.01,
-			   "the app's total is " + total + " " + unit, m ? m[0] : table.slice(0, 300));
+		for (const line of fs.readFileSync(list, "utf-8").split("\n")) {
+			if (!line)
+				continue;
+			const [label, file, unit, total, want] = line.split("\t");
+			await loadOne(ctx, tmp, indexHtml, label, file, unit, total, want);
 		}
 	} finally {
 		await ctx.close();
@@ -181,9 +204,9 @@ if (mode === "validate") {
 		fs.writeFileSync(file.replace(/\.json$/, "") + ".val", out.join("\n") + "\n");
 	}
 } else if (mode === "browser") {
-	browser(args[0], args[1], args[2], args[3], args.slice(4)).then((rc) => { process.exitCode = rc; },
+	browser(args[0], args[1]).then((rc) => { process.exitCode = rc; },
 		(e) => { console.log("not ok - browser run: " + e.message); process.exitCode = 1; });
 } else {
-	console.error("usage: speedscope-check.js validate SCHEMA FILE | browser INDEX FILE UNIT TOTAL WANT...");
+	console.error("usage: speedscope-check.js validate SCHEMA FILE | browser INDEX LIST");
 	process.exitCode = 2;
 }
