@@ -102,6 +102,10 @@ case_speedscope() {
 		"$c.t.perf" "$c.t.got"
 	"$SCORCH" export --format speedscope $(srcs "$c") "$C/$c/perf.data" 2>/dev/null > "$c.again"
 	check_same "$L $c: the same bytes again (to standard output)" "$c.json" "$c.again"
+	cat "$C/$c/perf.data" | "$SCORCH" export --format speedscope $(srcs "$c") 2>/dev/null |
+		sed 's/^"exporter":"[^"]*","name":"<stdin>"/"exporter":"","name":""/' > "$c.pipe"
+	sed 's/^"exporter":"[^"]*","name":"[^"]*"/"exporter":"","name":""/' "$c.json" > "$c.file"
+	check_same "$L $c: through a pipe, the same file (but its name)" "$c.file" "$c.pipe"
 }
 each_root cases
 
