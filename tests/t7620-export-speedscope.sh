@@ -4,7 +4,9 @@
 # process, none, --timeline); the weights of each thread's (process's)
 # profile add up to what perf script shows for that thread (the periods
 # of the event stackcollapse-perf.pl keeps: the first one printed), and
-# to scorch fold --tid's; a --timeline profile spans from its thread's
+# to scorch fold --tid's; with --per none its stacks' names joined are
+# scorch fold's lines (t7301 checks those against stackcollapse-perf.pl);
+# a --timeline profile spans from its thread's
 # first sample to its last plus that sample's period, by perf script's
 # times. Hostile names (quotes, backslashes, control characters, bytes
 # that are not UTF-8) come out as valid JSON and UTF-8; usage errors.
@@ -92,6 +94,9 @@ case_speedscope() {
 	check "$L $c --per none: valid, one profile of the whole total" test \
 		"$(grep -xc ok "$c.n.val") $(grep -c '^profile' "$c.n.val") $(awk -F'\t' '$1 == "profile" { print $4 }' "$c.n.val")" = \
 		"1 1 $(awk '{ s += $2 } END { printf "%.0f\n", s }' "$c.perf")"
+	"$SCORCH" fold $(srcs "$c") "$C/$c/perf.data" 2>/dev/null > "$c.folded"
+	chk fold "$c.n.json" > "$c.n.folded"
+	check_same "$L $c --per none: its stacks, names joined, are scorch fold's" "$c.folded" "$c.n.folded"
 
 	check "$L $c --timeline: valid, events ordered and nested" grep -qx ok "$c.t.val"
 	unit=$(grep -o '"unit":"[a-z]*"' "$c.json" | head -1)

@@ -101,7 +101,7 @@ struct ss_group {
 	bool comm;                  /* its stacks start with a process frame */
 	uint32_t comm_frame;        /* the process frame naming it */
 	uint64_t weight;            /* summed weight of its stacks */
-	uint32_t *stacks;           /* its stack ids, in id order */
+	uint32_t *stacks;           /* its sample ids, in first-seen order */
 	size_t n, cap;
 	uint32_t *rows;             /* evented: its rows */
 	size_t nrows, rows_cap;
@@ -113,6 +113,12 @@ struct ss_state {
 	const struct speedscope_opts *o;
 	struct hmap frames;         /* (name id, object string id) -> frame index */
 	struct hmap keys;           /* (comm?, pid, tid) -> group index */
+	struct hmap samples;        /* (group, frame indexes) -> sample id */
+	uint64_t *sw;               /* by sample id: its summed weight */
+	size_t *sat;                /* by sample id: its list in v */
+	size_t sw_cap, sat_cap;
+	uint32_t *key;              /* scratch: a samples key */
+	size_t key_cap;
 	struct ss_group *g;
 	size_t ng, g_cap;
 	uint32_t *group_of;         /* by stack id (PROF_NONE: no samples) */
@@ -120,6 +126,11 @@ struct ss_state {
 	uint32_t *v;                /* per stack: count, then frame indexes */
 	size_t nv, v_cap;
 };
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
 
 static uint32_t frame_index(struct ss_state *s, uint32_t name, uint32_t dso)
 {
@@ -185,6 +196,27 @@ static struct ss_group *group_for(struct ss_state *s, const uint32_t *f, size_t 
 	return g;
 }
 
+/* Stack id as a sample of g: stacks whose frames name alike (an
+ * unknown symbol at several addresses) are one sample. */
+static void add_sample(struct ss_state *s, struct ss_group *g, uint32_t id)
+{
+	const uint32_t *l = s->v + s->at[id];
+	XGROW(s->key, s->key_cap, (size_t)l[0] + 2);
+	s->key[0] = (uint32_t)(g - s->g);
+	memcpy(s->key + 1, l, ((size_t)l[0] + 1) * sizeof(*l));
+	bool added;
+	size_t sid = hmap_put(&s->samples, s->key, ((size_t)l[0] + 2) * sizeof(*l), &added);
+	if (added) {
+		XGROW(s->sw, s->sw_cap, sid + 1);
+		XGROW(s->sat, s->sat_cap, sid + 1);
+		s->sw[sid] = 0;
+		s->sat[sid] = s->at[id];
+		XGROW(g->stacks, g->cap, g->n + 1);
+		g->stacks[g->n++] = (uint32_t)sid;
+	}
+	s->sw[sid] = sat_add(s->sw[sid], s->p->counts[id].weight);
+}
+
 static void collect(struct ss_state *s)
 {
 	size_t ns = profile_stacks(s->p);
@@ -197,11 +229,10 @@ static void collect(struct ss_state *s)
 		size_t n;
 		const uint32_t *f = profile_stack_frames(s->p, (uint32_t)id, &n);
 		struct ss_group *g = group_for(s, f, n);
-		XGROW(g->stacks, g->cap, g->n + 1);
-		g->stacks[g->n++] = (uint32_t)id;
-		g->weight += s->p->counts[id].weight;
+		g->weight = sat_add(g->weight, s->p->counts[id].weight);
 		s->group_of[id] = (uint32_t)(g - s->g);
 		stack_frames(s, (uint32_t)id, g->comm);
+		add_sample(s, g, (uint32_t)id);
 	}
 }
 
@@ -269,7 +300,7 @@ static void write_sampled(struct ss_state *s, const struct ss_group *g, struct s
 	sb_addf(out, ",\"startValue\":0,\"endValue\":%llu,\"samples\":[",
 		(unsigned long long)g->weight);
 	for (size_t i = 0; i < g->n; i++) {
-		const uint32_t *l = s->v + s->at[g->stacks[i]];
+		const uint32_t *l = s->v + s->sat[g->stacks[i]];
 		if (i)
 			sb_addc(out, ',');
 		write_list(l + 1, l[0], out);
@@ -277,7 +308,7 @@ static void write_sampled(struct ss_state *s, const struct ss_group *g, struct s
 	sb_adds(out, "],\"weights\":[");
 	for (size_t i = 0; i < g->n; i++)
 		sb_addf(out, i ? ",%llu" : "%llu",
-			(unsigned long long)s->p->counts[g->stacks[i]].weight);
+			(unsigned long long)s->sw[g->stacks[i]]);
 	sb_addc(out, ']');
 }
 
@@ -385,6 +416,10 @@ static void state_release(struct ss_state *s)
 	free(s->v);
 	hmap_release(&s->frames);
 	hmap_release(&s->keys);
+	hmap_release(&s->samples);
+	free(s->sw);
+	free(s->sat);
+	free(s->key);
 }
 
 int speedscope_write(const struct profile *p, struct prof_names *nm,
@@ -400,6 +435,7 @@ int speedscope_write(const struct profile *p, struct prof_names *nm,
 	s.o = o;
 	hmap_init(&s.frames);
 	hmap_init(&s.keys);
+	hmap_init(&s.samples);
 	collect(&s);
 	uint64_t t0 = 0;
 	if (o->evented) /* group_of and the rows index s.g: sort a copy */

@@ -19,9 +19,10 @@
  * Profiles are ordered by (pid, tid), those without a process first;
  * activeProfileIndex is the heaviest.
  *
- * Sampled (o->evented false): one sample per stack (frame indexes root
- * first) with its summed weight in o->unit; startValue 0, endValue the
- * sum. Evented (o->evented): needs the profile's rows with times
+ * Sampled (o->evented false): one sample per distinct list of frame
+ * indexes (root first; stacks that name alike, such as an unknown
+ * symbol at several addresses, are one), in first-seen order, with its
+ * summed weight in o->unit; startValue 0, endValue the sum. Evented (o->evented): needs the profile's rows with times
  * (PROF_COL_TIME); per profile the samples in time order (ties: row
  * order); at each sample's time the frames that differ from the previous
  * sample's stack are closed (innermost first) and the new ones opened

@@ -106,11 +106,12 @@ UNIT_TEST(speedscope_sampled_per_thread)
 		"\"startValue\":0,\"endValue\":400,\"samples\":[[0,1],[0,2]],\"weights\":[300,100]},\n"
 		"{\"name\":\"worker 10/11\",\"type\":\"sampled\",\"unit\":\"nanoseconds\","
 		"\"startValue\":0,\"endValue\":50,\"samples\":[[0,1]],\"weights\":[50]}]}\n");
-	/* per process: app's main thread names it; one profile: comms kept */
+	/* per process: app's main thread names it, its threads' equal
+	 * stacks are one sample; one profile: comms kept */
 	const char *s = ss(&p, SPEEDSCOPE_PER_PROCESS, false, &out);
 	CHECK(strstr(s, "{\"name\":\"app 10\",\"type\":\"sampled\",\"unit\":\"nanoseconds\","
-		     "\"startValue\":0,\"endValue\":450,\"samples\":[[0,1],[0,2],[0,1]],"
-		     "\"weights\":[300,100,50]}]}\n") != NULL);
+		     "\"startValue\":0,\"endValue\":450,\"samples\":[[0,1],[0,2]],"
+		     "\"weights\":[350,100]}]}\n") != NULL);
 	s = ss(&p, SPEEDSCOPE_PER_NONE, false, &out);
 	CHECK(strstr(s, "\"profiles\":[\n{\"name\":\"in\\\"put\",\"type\":\"sampled\","
 		     "\"unit\":\"nanoseconds\",\"startValue\":0,\"endValue\":750,"
@@ -171,6 +172,27 @@ UNIT_TEST(speedscope_folded_text)
 		"\"profiles\":[\n"
 		"{\"name\":\"in\\\"put\",\"type\":\"sampled\",\"unit\":\"nanoseconds\","
 		"\"startValue\":0,\"endValue\":7,\"samples\":[[0,1],[0]],\"weights\":[5,2]}]}\n");
+	sb_release(&out);
+	profile_release(&p);
+}
+
+UNIT_TEST(speedscope_stacks_named_alike_are_one_sample)
+{
+	struct profile p;
+	profile_init(&p, 0);
+	uint32_t a = comm(&p, "app", 10, 10);
+	struct prof_frame_desc d = { .kind = PROF_FRAME_ADDRESS, .addr = 0x10,
+				     .dso = "/lib/x.so", .dso_len = 9 };
+	uint32_t x1 = prof_frames_intern(&p.frames, &d);
+	d.addr = 0x20;
+	uint32_t x2 = prof_frames_intern(&p.frames, &d);
+	uint32_t s1[] = { a, x1 }, s2[] = { a, x2 };
+	profile_add(&p, profile_stack(&p, s1, 2), 3);
+	profile_add(&p, profile_stack(&p, s2, 2), 4);
+	struct strbuf out = SB_INIT;
+	const char *s = ss(&p, SPEEDSCOPE_PER_THREAD, false, &out);
+	CHECK(strstr(s, "{\"name\":\"[x.so]\",\"file\":\"/lib/x.so\"}]}") != NULL);
+	CHECK(strstr(s, "\"endValue\":7,\"samples\":[[0]],\"weights\":[7]}") != NULL);
 	sb_release(&out);
 	profile_release(&p);
 }

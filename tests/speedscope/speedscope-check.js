@@ -7,6 +7,9 @@
 //     then one line per profile: "profile<TAB>NAME<TAB>TYPE<TAB>TOTAL"
 //     (sampled: the sum of the weights; evented: the time some frame is
 //     open), and the active one's again as "active<TAB>NAME<TAB>...".
+//   node speedscope-check.js fold FILE
+//     the sampled profiles' stacks as folded lines "a;b;c WEIGHT" (names
+//     joined root first, equal stacks summed), sorted bytewise.
 //   node speedscope-check.js browser INDEX_HTML LIST
 //     LIST: lines "LABEL<TAB>FILE<TAB>UNIT<TAB>TOTAL<TAB>WANT"; in one
 //     chromium, each FILE is loaded into the offline app as its command
@@ -230,6 +233,16 @@ if (mode === "validate") {
 			process.exitCode = 1;
 		fs.writeFileSync(file.replace(/\.json$/, "") + ".val", out.join("\n") + "\n");
 	}
+} else if (mode === "fold") {
+	const doc = JSON.parse(fs.readFileSync(args[0], "utf-8"));
+	const sums = new Map();
+	for (const p of doc.profiles)
+		p.samples.forEach((st, i) => {
+			const k = st.map((f) => doc.shared.frames[f].name).join(";");
+			sums.set(k, (sums.get(k) || 0) + p.weights[i]);
+		});
+	const keys = [...sums.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+	process.stdout.write(keys.map((k) => k + " " + sums.get(k) + "\n").join(""));
 } else if (mode === "browser") {
 	browser(args[0], args[1]).then((rc) => { process.exitCode = rc; },
 		(e) => { console.log("not ok - browser run: " + e.message); process.exitCode = 1; });
