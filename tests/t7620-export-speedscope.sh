@@ -6,6 +6,7 @@
 # of the event stackcollapse-perf.pl keeps: the first one printed), and
 # to scorch fold --tid's; with --per none its stacks' names joined are
 # scorch fold's lines (t7301 checks those against stackcollapse-perf.pl);
+# perf script text exports to stackcollapse-perf.pl's stacks;
 # a --timeline profile spans from its thread's
 # first sample to its last plus that sample's period, by perf script's
 # times. Hostile names (quotes, backslashes, control characters, bytes
@@ -22,29 +23,29 @@ by_profile() {
 		if (k == "pid") sub(/\/.*/, "", id); print id, $4 }' "$1" | LC_ALL=C sort
 }
 
-# perf_totals CASE KEY: the same sums from perf script (samples of the
-# first event printed; a pipe-mode file prints its call chains anyway)
-perf_totals() {
-	perf script -i "$C/$1/perf.data" -F comm,pid,tid,period,event 2>/dev/null |
-	awk -v k="$2" 'match($0, / [0-9-]+\/[0-9-]+ +[0-9]+ +[^ ]+: *$/) {
-		split(substr($0, RSTART + 1), f, " "); ev = f[3]
+# perf_samples CASE: perf script's "pid/tid time period event" per sample
+# of the first event printed (stackcollapse-perf.pl's), times in ns (a
+# pipe-mode file prints its call chains anyway: only headers match)
+perf_samples() {
+	perf script -i "$C/$1/perf.data" -F comm,pid,tid,time,period,event --ns 2>/dev/null |
+	awk 'match($0, / [0-9-]+\/[0-9-]+ +[0-9]+\.[0-9]+: +[0-9]+ +[^ ]+: *$/) {
+		split(substr($0, RSTART + 1), f, " "); ev = f[4]
 		if (first == "") first = ev
 		if (ev != first) next
-		id = f[1]; if (k == "pid") sub(/\/.*/, "", id); s[id] += f[2] }
-		END { for (i in s) printf "%s %.0f\n", i, s[i] }' | LC_ALL=C sort
+		split(f[2], t, /[.:]/); printf "%s %s%s %s\n", f[1], t[1], t[2], f[3] }'
 }
 
-# perf_spans CASE NS: per thread "pid/tid span": last time - first time
-# (+ the last period when NS is 1), nanoseconds, by perf script --ns
+# perf_totals FILE KEY: summed periods per "pid/tid" (KEY tid) or pid
+perf_totals() {
+	awk -v k="$2" '{ id = $1; if (k == "pid") sub(/\/.*/, "", id); s[id] += $3 }
+		END { for (i in s) printf "%s %.0f\n", i, s[i] }' "$1" | LC_ALL=C sort
+}
+
+# perf_spans FILE NS: per thread "pid/tid span": last time - first time
+# (+ the last period when NS is 1), nanoseconds
 perf_spans() {
-	perf script -i "$C/$1/perf.data" -F pid,tid,time,period,event --ns 2>/dev/null |
-	awk -v ns="$2" 'match($0, /^ *[0-9-]+\/[0-9-]+ +[0-9]+\.[0-9]+: +[0-9]+ +[^ ]+: *$/) {
-		ev = $4; if (first == "") first = ev
-		if (ev != first) next
-		split($2, t, /[.:]/); tm = t[1] * 1000000000 + t[2]
-		if (!($1 in a)) a[$1] = tm
-		z[$1] = tm; p[$1] = $3 }
-		END { for (i in a) printf "%s %.0f\n", i, z[i] - a[i] + (ns ? p[i] : 0) }' |
+	awk -v ns="$2" '{ if (!($1 in a)) a[$1] = $2; z[$1] = $2; p[$1] = $3 }
+		END { for (i in a) printf "%s %.0f\n", i, z[i] - a[i] + (ns ? p[i] : 0) }' "$1" |
 	LC_ALL=C sort
 }
 
@@ -77,7 +78,8 @@ case_speedscope() {
 	chk validate "$SSSCHEMA" "$c.json" "$c.p.json" "$c.n.json" "$c.t.json"
 	check "$L $c: valid under speedscope's schema" grep -qx ok "$c.val"
 	[ -s "$c.val" ] || return 0
-	perf_totals "$c" tid > "$c.perf"
+	perf_samples "$c" > "$c.ps"
+	perf_totals "$c.ps" tid > "$c.perf"
 	by_profile "$c.val" tid > "$c.got"
 	check "$L $c: $(wc -l < "$c.got") thread profiles" test -s "$c.got"
 	check_same "$L $c: per thread, weights == perf script's periods" "$c.perf" "$c.got"
@@ -87,7 +89,7 @@ case_speedscope() {
 	check_same "$L $c: per thread, weights == scorch fold --tid's" "$c.fold" "$c.got"
 
 	check "$L $c --per process: valid" grep -qx ok "$c.p.val"
-	perf_totals "$c" pid > "$c.p.perf"
+	perf_totals "$c.ps" pid > "$c.p.perf"
 	by_profile "$c.p.val" pid > "$c.p.got"
 	check_same "$L $c --per process: weights == perf script's per pid" "$c.p.perf" "$c.p.got"
 
@@ -101,7 +103,7 @@ case_speedscope() {
 	check "$L $c --timeline: valid, events ordered and nested" grep -qx ok "$c.t.val"
 	unit=$(grep -o '"unit":"[a-z]*"' "$c.json" | head -1)
 	case $unit in *nanoseconds*) ns=1 ;; *) ns=0 ;; esac
-	perf_spans "$c" $ns > "$c.t.perf"
+	perf_spans "$c.ps" $ns > "$c.t.perf"
 	spans_of "$c.t.json" > "$c.t.got"
 	check_same "$L $c --timeline: each thread spans its first to last sample (+ period: $unit)" \
 		"$c.t.perf" "$c.t.got"
@@ -111,6 +113,15 @@ case_speedscope() {
 		sed 's/^"exporter":"[^"]*","name":"<stdin>"/"exporter":"","name":""/' > "$c.pipe"
 	sed 's/^"exporter":"[^"]*","name":"[^"]*"/"exporter":"","name":""/' "$c.json" > "$c.file"
 	check_same "$L $c: through a pipe, the same file (but its name)" "$c.file" "$c.pipe"
+	# perf script text: one profile of text frames, stackcollapse-perf.pl's stacks
+	[ -f "$C/$c/perf-script.txt" ] && [ -f "$C/$c/stackcollapse.folded" ] || return 0
+	"$SCORCH" export --format speedscope -o "$c.s.json" "$C/$c/perf-script.txt" 2>/dev/null
+	chk validate "$SSSCHEMA" "$c.s.json"
+	check "$L $c perf script text: valid, one profile" test \
+		"$(grep -xc ok "$c.s.val") $(grep -c '^profile' "$c.s.val")" = "1 1"
+	chk fold "$c.s.json" > "$c.s.folded"
+	check_same "$L $c perf script text: its stacks are stackcollapse-perf.pl's" \
+		"$C/$c/stackcollapse.folded" "$c.s.folded"
 }
 each_root cases
 
