@@ -6,7 +6,8 @@
 # of the event stackcollapse-perf.pl keeps: the first one printed), and
 # to scorch fold --tid's; with --per none its stacks' names joined are
 # scorch fold's lines (t7301 checks those against stackcollapse-perf.pl);
-# perf script text exports to stackcollapse-perf.pl's stacks;
+# perf script text exports a profile per thread with perf script's
+# periods, and with --per none stackcollapse-perf.pl's stacks;
 # a --timeline profile spans from its thread's
 # first sample to its last plus that sample's period, by perf script's
 # times. Hostile names (quotes, backslashes, control characters, bytes
@@ -16,11 +17,13 @@
 speedscope_npm || return 0
 chk() { node "$SSDIR/speedscope-check.js" "$@"; }
 
-# by_thread FILE KEY: "pid/tid total" (KEY tid) or "pid total" (KEY pid)
-# of the validator's profile lines (the profile names end "pid/tid")
+# by_profile FILE KEY: "pid/tid total" (KEY tid), "pid total" (KEY pid)
+# or "tid total" (KEY tidonly) of the validator's profile lines (the
+# profile names end "pid/tid")
 by_profile() {
 	awk -F'\t' -v k="$2" '$1 == "profile" { n = split($2, w, " "); id = w[n]
-		if (k == "pid") sub(/\/.*/, "", id); print id, $4 }' "$1" | LC_ALL=C sort
+		if (k == "pid") sub(/\/.*/, "", id); if (k == "tidonly") sub(/.*\//, "", id)
+		print id, $4 }' "$1" | LC_ALL=C sort
 }
 
 # perf_samples CASE: perf script's "pid/tid time period event" per sample
@@ -35,9 +38,11 @@ perf_samples() {
 		split(f[2], t, /[.:]/); printf "%s %s%s %s\n", f[1], t[1], t[2], f[3] }'
 }
 
-# perf_totals FILE KEY: summed periods per "pid/tid" (KEY tid) or pid
+# perf_totals FILE KEY: summed periods per "pid/tid" (KEY tid), pid, or
+# tid (KEY tidonly)
 perf_totals() {
-	awk -v k="$2" '{ id = $1; if (k == "pid") sub(/\/.*/, "", id); s[id] += $3 }
+	awk -v k="$2" '{ id = $1; if (k == "pid") sub(/\/.*/, "", id)
+		if (k == "tidonly") sub(/.*\//, "", id); s[id] += $3 }
 		END { for (i in s) printf "%s %.0f\n", i, s[i] }' "$1" | LC_ALL=C sort
 }
 
@@ -107,21 +112,27 @@ case_speedscope() {
 	spans_of "$c.t.json" > "$c.t.got"
 	check_same "$L $c --timeline: each thread spans its first to last sample (+ period: $unit)" \
 		"$c.t.perf" "$c.t.got"
-	"$SCORCH" export --format speedscope $(srcs "$c") "$C/$c/perf.data" 2>/dev/null > "$c.again"
-	check_same "$L $c: the same bytes again (to standard output)" "$c.json" "$c.again"
 	cat "$C/$c/perf.data" | "$SCORCH" export --format speedscope $(srcs "$c") 2>/dev/null |
 		sed 's/^"exporter":"[^"]*","name":"<stdin>"/"exporter":"","name":""/' > "$c.pipe"
 	sed 's/^"exporter":"[^"]*","name":"[^"]*"/"exporter":"","name":""/' "$c.json" > "$c.file"
-	check_same "$L $c: through a pipe, the same file (but its name)" "$c.file" "$c.pipe"
-	# perf script text: one profile of text frames, stackcollapse-perf.pl's stacks
+	check_same "$L $c: through a pipe (standard output), the same bytes (but the name)" \
+		"$c.file" "$c.pipe"
+	# perf script text (default fields: the thread id only): a profile per
+	# thread; --per none: stackcollapse-perf.pl's stacks
 	[ -f "$C/$c/perf-script.txt" ] && [ -f "$C/$c/stackcollapse.folded" ] || return 0
 	"$SCORCH" export --format speedscope -o "$c.s.json" "$C/$c/perf-script.txt" 2>/dev/null
-	chk validate "$SSSCHEMA" "$c.s.json"
-	check "$L $c perf script text: valid, one profile" test \
-		"$(grep -xc ok "$c.s.val") $(grep -c '^profile' "$c.s.val")" = "1 1"
-	chk fold "$c.s.json" > "$c.s.folded"
-	check_same "$L $c perf script text: its stacks are stackcollapse-perf.pl's" \
-		"$C/$c/stackcollapse.folded" "$c.s.folded"
+	"$SCORCH" export --format speedscope --per none -o "$c.sn.json" \
+		"$C/$c/perf-script.txt" 2>/dev/null
+	chk validate "$SSSCHEMA" "$c.s.json" "$c.sn.json"
+	check "$L $c perf script text: valid" grep -qx ok "$c.s.val"
+	perf_totals "$c.ps" tidonly > "$c.s.perf"
+	by_profile "$c.s.val" tidonly > "$c.s.got"
+	check_same "$L $c perf script text: per thread, weights == perf script's periods" \
+		"$c.s.perf" "$c.s.got"
+	check "$L $c perf script text --per none: valid" grep -qx ok "$c.sn.val"
+	chk fold "$c.sn.json" > "$c.sn.folded"
+	check_same "$L $c perf script text --per none: its stacks are stackcollapse-perf.pl's" \
+		"$C/$c/stackcollapse.folded" "$c.sn.folded"
 }
 each_root cases
 

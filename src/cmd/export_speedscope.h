@@ -1,8 +1,9 @@
 /*
  * export_speedscope: `scorch export --format speedscope`: the inputs
  * read into the profile model (perf.data through the fold collector,
- * frames by identity and a row per sample; perf script text and folded
- * files as text frames), written by render/speedscope.h.
+ * frames by identity and a row per sample; perf script text as its
+ * threads' process frames and text frames; folded files as text
+ * frames), written by render/speedscope.h.
  * Stage: command helpers. Key invariant: the output file appears whole
  * or not at all (written to a temporary file beside it, then renamed).
  */
