@@ -1,8 +1,8 @@
 /*
  * fuzz-commands: libFuzzer entry for the whole perf.data pipeline as the
  * commands run it: reader, machine (threads, maps), symbols, unwinding,
- * folding, the tracepoint analyses (offcpu, sched, subsecond) and the
- * printers (script, report, header, dump). Stage: fuzz. The input is
+ * folding, the tracepoint analyses (offcpu, sched, subsecond), the
+ * printers (script, report, header, dump) and the speedscope export. Stage: fuzz. The input is
  * written to a memfd and handed to cmd_fold, cmd_script, ... by its
  * /proc/self/fd path, exactly as a user's file would be; their output goes
  * to /dev/null, their messages to stderr. Invariant under test: any bytes
@@ -26,6 +26,7 @@ int cmd_offcpu(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_heatmap(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 static int fd = -1;
 static char path[64];
@@ -69,5 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_sched, "sched latency -i");
 	run(cmd_heatmap, "heatmap subsecond --cells");
 	run(cmd_heatmap, "heatmap latency --pairs");
+	run(cmd_export, "export --format speedscope --buildid-dir /nonexistent");
+	run(cmd_export, "export --format speedscope --timeline --per process");
 	return 0;
 }
