@@ -314,12 +314,12 @@ static void write_sampled(struct ss_state *s, const struct ss_group *g, struct s
 
 /* ---- evented ---- */
 
-static const struct prof_rows *sort_rows;
-
-static int row_cmp(const void *a, const void *b)
+/* Rows by time, then by row order (qsort_r: ctx is the prof_rows). */
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
+	const struct prof_rows *r = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t tx = sort_rows->time[x], ty = sort_rows->time[y];
+	uint64_t tx = r->time[x], ty = r->time[y];
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
 	return x < y ? -1 : x > y;
@@ -396,10 +396,10 @@ static void group_rows(struct ss_state *s, uint64_t *t0)
 		if (r->time[i] < *t0)
 			*t0 = r->time[i];
 	}
-	sort_rows = r;
 	for (size_t i = 0; i < s->ng; i++)
 		if (s->g[i].nrows > 1)
-			qsort(s->g[i].rows, s->g[i].nrows, sizeof(uint32_t), row_cmp);
+			qsort_r(s->g[i].rows, s->g[i].nrows, sizeof(uint32_t), row_cmp,
+				(void *)r);
 }
 
 /* ---- the file ---- */
