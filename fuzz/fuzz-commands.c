@@ -2,8 +2,8 @@
  * fuzz-commands: libFuzzer entry for the whole perf.data pipeline as the
  * commands run it: reader, machine (threads, maps), symbols, unwinding,
  * folding (and the per-sample rows of export --format tsv), the
- * tracepoint analyses (offcpu, sched, subsecond) and the printers
- * (script, report, header, dump). Stage: fuzz. The input is
+ * tracepoint analyses (offcpu, sched, subsecond), the printers (script,
+ * report, header, dump) and the speedscope export. Stage: fuzz. The input is
  * written to a memfd and handed to cmd_fold, cmd_script, ... by its
  * /proc/self/fd path, exactly as a user's file would be; their output goes
  * to /dev/null, their messages to stderr. Invariant under test: any bytes
@@ -72,5 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_heatmap, "heatmap subsecond --cells");
 	run(cmd_heatmap, "heatmap latency --pairs");
 	run(cmd_export, "export --format tsv --buildid-dir /nonexistent");
+	run(cmd_export, "export --format speedscope --buildid-dir /nonexistent");
+	run(cmd_export, "export --format speedscope --timeline --per process");
 	return 0;
 }

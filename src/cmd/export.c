@@ -6,7 +6,7 @@
  * built in memory first).
  */
 #include "cmd/cmd.h"
-SCORCH_COMMAND(export, "write stacks as a pprof profile (.pb.gz)")
+SCORCH_COMMAND(export, "write stacks for other viewers (pprof, speedscope)")
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +22,7 @@ SCORCH_COMMAND(export, "write stacks as a pprof profile (.pb.gz)")
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "cmd/exporttsv.h"
+#include "cmd/export_speedscope.h"
 #include "cmd/fold_perfdata.h"
 #include "cmd/perfinput.h"
 #include "render/pprof.h"
@@ -29,10 +30,10 @@ SCORCH_COMMAND(export, "write stacks as a pprof profile (.pb.gz)")
 #include "stacks/table.h"
 
 enum { O_FORMAT = 1, O_OUTPUT, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR,
-       O_HOST, O_BUCKET, O_VMLINUX };
+       O_HOST, O_BUCKET, O_VMLINUX, O_PER, O_TIMELINE };
 
 static const struct opt_spec opts[] = {
-	{ "format", 'f', OPT_REQ, "FMT", "output format: pprof (gzip'd profile.proto), tsv (fleet rows for ClickHouse)", O_FORMAT },
+	{ "format", 'f', OPT_REQ, "FMT", "output format: pprof (gzip'd profile.proto), speedscope (JSON), tsv (fleet rows for ClickHouse)", O_FORMAT },
 	{ "output", 'o', OPT_REQ, "FILE", "write FILE (default, or -: standard output)", O_OUTPUT },
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache to read (default ~/.debug)", O_BUILDID_DIR },
 	{ "symfs", 0, OPT_REQ, "DIR", "look for object path P as DIR/P first", O_SYMFS },
@@ -42,13 +43,16 @@ static const struct opt_spec opts[] = {
 	{ "jit-dir", 0, OPT_REQ, "DIR", "where perf-PID.map files are (default /tmp)", O_JIT_DIR },
 	{ "host", 0, OPT_REQ, "NAME", "tsv: the host column (default: the recording's hostname)", O_HOST },
 	{ "bucket", 0, OPT_REQ, "SECONDS", "tsv: time bucket width (default 10)", O_BUCKET },
+	{ "per", 0, OPT_REQ, "WHAT", "speedscope: a profile per thread (default), process or none", O_PER },
+	{ "timeline", 0, OPT_NONE, NULL, "speedscope: evented profiles in sample time order (perf.data)", O_TIMELINE },
 	OPT_END_SPEC
 };
 
 static const struct opt_cmd export_cmd = {
-	"export", "scorch export --format pprof|tsv [-o FILE] [INPUT...]",
+	"export", "scorch export --format pprof|speedscope|tsv [-o FILE] [INPUT...]",
 	"Write the stacks of perf.data, perf script text or folded INPUTs "
-	"(default: standard input) as a pprof profile.",
+	"(default: standard input) as a pprof profile, a speedscope file or "
+	"fleet rows for ClickHouse.",
 	opts, true,
 };
 
@@ -163,6 +167,8 @@ static int export_pprof(struct export_run *r, const char *output)
 int cmd_export(int argc, char **argv)
 {
 	const char *format = NULL, *output = NULL, *arg;
+	enum speedscope_per per = SPEEDSCOPE_PER_THREAD;
+	bool timeline = false;
 	struct opt_state st = OPT_STATE_INIT;
 	int id;
 	struct export_tsv_opts tsv = { NULL, NULL };
@@ -180,6 +186,12 @@ int cmd_export(int argc, char **argv)
 		case O_JIT_DIR: r.fo.jit_dir = arg; break;
 		case O_HOST: tsv.host = arg; break;
 		case O_BUCKET: tsv.bucket = arg; break;
+		case O_PER:
+			if (export_speedscope_per(arg, &per))
+				return opt_usage_error(&export_cmd, "--per: '%s' is not "
+						       "thread, process or none", arg);
+			break;
+		case O_TIMELINE: timeline = true; break;
 		}
 	}
 	if (id == OPT_HELP)
@@ -187,11 +199,15 @@ int cmd_export(int argc, char **argv)
 	if (id < 0)
 		return 2;
 	if (!format)
-		return opt_usage_error(&export_cmd, "--format is required (pprof)");
+		return opt_usage_error(&export_cmd, "--format is required (pprof, speedscope, tsv)");
 	if (!strcmp(format, "tsv"))
 		return export_tsv(&r.fo, &tsv, argv + st.ind, argc - st.ind, output);
+	if (!strcmp(format, "speedscope"))
+		return export_speedscope(argv + st.ind, argc - st.ind, &r.fo, output, per,
+					 timeline);
 	if (strcmp(format, "pprof"))
-		return opt_usage_error(&export_cmd, "unknown format '%s' (known: pprof, tsv)", format);
+		return opt_usage_error(&export_cmd, "unknown format '%s' (known: pprof, "
+				       "speedscope, tsv)", format);
 	int rc = 0;
 	if (st.ind >= argc)
 		rc = read_input(&r, NULL);

@@ -168,6 +168,8 @@ static int run(struct pd_reader *r, const char *shown,
 		c.event_set = true;
 	}
 	prof_collector_init(&c.col, &o->collapse, out);
+	if (o->model)
+		prof_collector_model(&c.col, o->model);
 	struct proc_session ses;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
 	sopts.lazy = true; /* frames on demand: the collector's */
@@ -187,6 +189,7 @@ static int run(struct pd_reader *r, const char *shown,
 	if (rc >= 0 && o->info) {
 		note_cmdline(o->info, &ses);
 		note_host(o->info, &ses);
+		o->info->untimed += c.col.untimed;
 	}
 	if (all_dropped)
 		rc = -1; /* every sample dropped: nothing was folded */

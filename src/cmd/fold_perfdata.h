@@ -18,6 +18,7 @@
 
 #include "base/strbuf.h"
 #include "perfdata/reader.h"
+#include "profile/profile.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -36,6 +37,9 @@ struct fold_perfdata_opts {
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 	struct fold_perfdata_info *info; /* filled when not NULL */
 	struct fold_sample_sink *sink;   /* told of every sample kept, or NULL */
+	struct profile *model;   /* when not NULL: every sample kept is also
+				  * added here, frames by identity, a row each
+				  * (prof_collector_model) */
 };
 
 /* Per-sample consumer (export's fleet TSV, push): stack is the id in
@@ -62,10 +66,11 @@ struct fold_perfdata_info {
 	uint64_t clock_tod_ns, clock_ns;
 	bool have_times;         /* samples carry a time */
 	uint64_t last_time;      /* greatest sample time kept */
+	uint64_t untimed;        /* samples given to opts' model without a time */
 };
 
 #define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT, SB_INIT, 0, \
-				  false, 0, 0, false, 0 }
+				  false, 0, 0, false, 0, 0 }
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 /* Every field NULL/false but the naming defaults (designated, so that

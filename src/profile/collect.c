@@ -108,6 +108,8 @@ void prof_collector_release(struct prof_collector *c)
 	u64map_release(&c->ip_memo);
 	free(c->ipv);
 	free(c->ids);
+	free(c->model_of);
+	free(c->chain);
 	stack_builder_release(&c->b);
 	sb_release(&c->pname);
 	sb_release(&c->scratch);
@@ -133,6 +135,8 @@ static void memo_bound(struct prof_collector *c, uint64_t generation)
 		prof_names_init(&c->names, &c->copts);
 		hmap_release(&c->frame_ids);
 		hmap_init(&c->frame_ids);
+		if (c->model_of)
+			memset(c->model_of, 0, c->model_of_cap * sizeof(*c->model_of));
 	}
 }
 
@@ -216,6 +220,11 @@ static size_t push_ip(struct prof_collector *c, struct proc_session *ses,
 		at = ip_memo_add(c, ses, t, ip, kernel, inl, java, space);
 	size_t n = c->ids[at], k = c->ids[at + 1];
 	const uint32_t *names = c->ids + at + 2 + n;
+	if (c->model) { /* frames leaf first, as the chain */
+		XGROW(c->chain, c->chain_cap, c->nchain + n);
+		memcpy(c->chain + c->nchain, c->ids + at + 2, n * sizeof(*c->chain));
+		c->nchain += n;
+	}
 	for (size_t i = 0; i < k; i++) {
 		size_t len;
 		const char *s = prof_name_text(&c->names, names[i], &len);
@@ -281,12 +290,62 @@ static void comm_pname(struct prof_collector *c, const struct proc_sample *ps)
 	collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl, &c->pname);
 }
 
-/* Add the stack of ps (its process name in c->pname) to out. */
+void prof_collector_model(struct prof_collector *c, struct profile *model)
+{
+	c->model = model;
+}
+
+/* The model's id of frame id (copied into the model when new). */
+static uint32_t model_frame(struct prof_collector *c, uint32_t id)
+{
+	if (id >= c->model_of_cap) {
+		size_t old = c->model_of_cap;
+		XGROW(c->model_of, c->model_of_cap, (size_t)id + 1);
+		memset(c->model_of + old, 0, (c->model_of_cap - old) * sizeof(*c->model_of));
+	}
+	if (!c->model_of[id]) {
+		struct prof_frame_desc d;
+		prof_frames_desc(&c->frames, id, &d);
+		c->model_of[id] = prof_frames_intern(&c->model->frames, &d) + 1;
+	}
+	return c->model_of[id] - 1;
+}
+
+/* The model's stack of the chain just walked: process frame, then the
+ * frames root first (c->chain holds them leaf first). */
+static uint32_t model_stack(struct prof_collector *c, const struct proc_sample *ps)
+{
+	size_t n = c->nchain;
+	XGROW(c->chain, c->chain_cap, 2 * n + 1);
+	uint32_t *f = c->chain + n;
+	struct prof_frame_desc d;
+	prof_desc_of_comm(ps->thread->comm, (int32_t)ps->s->pid, (int32_t)ps->s->tid, &d);
+	f[0] = prof_frames_intern(&c->model->frames, &d);
+	for (size_t i = 0; i < n; i++)
+		f[1 + i] = model_frame(c, c->chain[n - 1 - i]);
+	return profile_stack(c->model, f, n + 1);
+}
+
+static void model_sample(struct prof_collector *c, const struct proc_sample *ps,
+			 uint32_t stack, uint64_t weight)
+{
+	const struct pd_sample *s = ps->s;
+	struct prof_sample row = { 0, (int32_t)s->pid, (int32_t)s->tid, s->cpu };
+	if (s->sample_type & PD_SAMPLE_TIME)
+		row.time = s->time;
+	else
+		c->untimed++;
+	profile_sample(c->model, stack, weight, &row);
+}
+
+/* Add the stack of ps (its process name in c->pname) to out; with a
+ * model, its stack there in *mstack. */
 static size_t build_stack(struct prof_collector *c, struct proc_session *ses,
-			  const struct proc_sample *ps, uint64_t weight)
+			  const struct proc_sample *ps, uint64_t weight, uint32_t *mstack)
 {
 	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
 	stack_builder_reset(&c->b);
+	c->nchain = 0;
 	memo_bound(c, ses->machine.generation);
 	struct proc_chain_walk w;
 	uint64_t ip;
@@ -296,6 +355,8 @@ static size_t build_stack(struct prof_collector *c, struct proc_session *ses,
 	while (n < w.max_frames && proc_chain_walk_next(&w, &ip, &kernel, &inl))
 		n += push_ip(c, ses, ps->thread, ip, kernel, inl, java);
 	stack_builder_push(&c->b, c->pname.buf, c->pname.len);
+	if (c->model)
+		*mstack = model_stack(c, ps);
 	return stack_table_add_built(c->out, &c->b, STACK_LEAF_FIRST, weight);
 }
 
@@ -305,19 +366,27 @@ bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
 	if ((int)ps->s->tid < 0) { /* rare, and its name holds the time */
 		if (!minus_one_pname(c, ps, ev))
 			return false;
-		c->last = build_stack(c, ses, ps, weight);
+		uint32_t ms;
+		c->last = build_stack(c, ses, ps, weight, &ms);
+		if (c->model)
+			model_sample(c, ps, ms, weight);
 		return true;
 	}
 	bool added;
 	uint64_t *slot = prof_chain_cache_slot(&c->chains, ses, ps, &added);
-	if (!added) {
-		stack_table_add_id(c->out, (size_t)*slot, weight);
-		c->last = (size_t)*slot;
+	if (!added) { /* the table's stack id, the model's above it */
+		stack_table_add_id(c->out, (size_t)(uint32_t)*slot, weight);
+		c->last = (uint32_t)*slot;
+		if (c->model)
+			model_sample(c, ps, (uint32_t)(*slot >> 32), weight);
 		return true;
 	}
 	comm_pname(c, ps);
-	size_t sid = build_stack(c, ses, ps, weight);
-	*slot = sid; /* build_stack leaves the chain cache alone */
+	uint32_t ms = 0;
+	size_t sid = build_stack(c, ses, ps, weight, &ms);
+	*slot = (uint64_t)ms << 32 | (uint32_t)sid; /* build_stack leaves the cache alone */
 	c->last = sid;
+	if (c->model)
+		model_sample(c, ps, ms, weight);
 	return true;
 }

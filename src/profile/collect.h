@@ -32,6 +32,7 @@
 #include "process/session.h"
 #include "profile/chain.h"
 #include "profile/frame.h"
+#include "profile/profile.h"
 #include "stacks/table.h"
 
 /* A resolved frame: a SYMBOL (an inline row is a SYMBOL named by its
@@ -61,6 +62,12 @@ struct prof_collector {
 	uint32_t *ids;                /* per memo entry: count, frame ids */
 	size_t nids, ids_cap;
 	uint64_t memo_generation;     /* the session's when an entry was last added */
+	struct profile *model;        /* also fed when not NULL (not owned) */
+	uint32_t *model_of;           /* frame id -> model's frame id + 1, 0: none yet */
+	size_t model_of_cap;
+	uint32_t *chain;              /* scratch: the frame ids of a new chain */
+	size_t nchain, chain_cap;
+	uint64_t untimed;             /* samples given to model without a time */
 	struct stack_builder b;
 	struct strbuf pname, scratch;
 	size_t last;                  /* id in out of the last stack added */
@@ -70,6 +77,11 @@ struct prof_collector {
 void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o,
 			 struct stack_table *out);
 void prof_collector_release(struct prof_collector *c);
+/* Also add every sample to model: its stack of frame ids by identity
+ * (the process frame first, then the frames root first) and a row with
+ * the model's columns of time, pid, tid, cpu (a sample without a
+ * recorded time gets 0 and counts in c->untimed). */
+void prof_collector_model(struct prof_collector *c, struct profile *model);
 /* Add ps's folded stack to out with weight: what stackcollapse-perf.pl
  * makes of perf script's lines for it. ev is the event name perf script
  * ends the header with (NULL: a tracepoint, whose fields follow), used

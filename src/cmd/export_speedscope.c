@@ -1,0 +1,296 @@
+/*
+ * export_speedscope: the speedscope format of `scorch export` (see
+ * export_speedscope.h). Stage: command helpers. perf.data goes through
+ * fold's collector, which fills the model beside the folded table;
+ * perf script text is folded as `scorch fold --tid` folds it and enters
+ * the model as a process frame (the thread) and text frames; folded
+ * files as text frames (no threads). Text inputs keep no times.
+ */
+#include "cmd/export_speedscope.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/fdio.h"
+#include "base/strbuf.h"
+#include "cmd/input.h"
+#include "base/xalloc.h"
+#include "cmd/perfinput.h"
+#include "stacks/collapse_perf.h"
+#include "stacks/folded.h"
+
+int export_speedscope_per(const char *arg, enum speedscope_per *per)
+{
+	if (!strcmp(arg, "thread"))
+		*per = SPEEDSCOPE_PER_THREAD;
+	else if (!strcmp(arg, "process"))
+		*per = SPEEDSCOPE_PER_PROCESS;
+	else if (!strcmp(arg, "none"))
+		*per = SPEEDSCOPE_PER_NONE;
+	else
+		return -1;
+	return 0;
+}
+
+struct ss_run {
+	struct fold_perfdata_opts o;    /* fo, with model and info */
+	struct profile model;
+	struct stack_table t;           /* fold's table (unused here) */
+	struct fold_perfdata_info info; /* of the first perf input */
+	size_t perf_inputs, folded_inputs;
+	const char *untimed;            /* first input without sample times */
+};
+
+static int read_folded(struct ss_run *r, struct lines *lr, const char *name)
+{
+	const char *line;
+	size_t len;
+	int rc;
+	while ((rc = lines_next(lr, &line, &len)) > 0) {
+		struct stack_folded f;
+		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
+			continue; /* as flame: blank, comment, no count */
+		if (f.count >= 1)
+			profile_add_folded(&r->model, f.stack, f.stack_len, 1, (uint64_t)f.count);
+	}
+	if (rc < 0)
+		diag_error("%s: line %llu: %s", name, (unsigned long long)lr->lineno + 1,
+			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	return rc < 0 ? 1 : 0;
+}
+
+/* The thread of a process frame "comm-PID/TID" (PID "?" when perf
+ * script printed only the thread id: it then stands for the process);
+ * returns the comm's length, or 0 when f is not one. */
+static size_t thread_of(const char *f, size_t len, int32_t *pid, int32_t *tid)
+{
+	const char *dash = NULL;
+	for (size_t i = 0; i < len; i++)
+		if (f[i] == '-')
+			dash = f + i;
+	if (!dash || dash == f)
+		return 0;
+	char *end;
+	const char *slash = memchr(dash, '/', (size_t)(f + len - dash));
+	if (!slash || slash + 1 >= f + len || slash[1] < '0' || slash[1] > '9')
+		return 0;
+	long t = strtol(slash + 1, &end, 10), pp = t;
+	if (end != f + len || t > INT32_MAX)
+		return 0;
+	if (!(slash == dash + 2 && dash[1] == '?')) {
+		if (dash[1] < '0' || dash[1] > '9')
+			return 0;
+		pp = strtol(dash + 1, &end, 10);
+		if (end != slash || pp > INT32_MAX)
+			return 0;
+	}
+	*pid = (int32_t)pp;
+	*tid = (int32_t)t;
+	return (size_t)(dash - f);
+}
+
+/* A folded stack whose first frame names its thread: a process frame,
+ * then text frames. */
+static void add_thread_stack(struct profile *m, const char *k, size_t len, uint64_t w)
+{
+	const char *semi = memchr(k, ';', len);
+	size_t first = semi ? (size_t)(semi - k) : len;
+	struct prof_frame_desc d = { .kind = PROF_FRAME_COMM, .name = k };
+	d.name_len = thread_of(k, first, &d.pid, &d.tid);
+	if (!d.name_len) {
+		profile_add_folded(m, k, len, 1, w);
+		return;
+	}
+	uint32_t *ids = xreallocarray(NULL, len + 2, sizeof(*ids));
+	size_t n = 0;
+	ids[n++] = prof_frames_intern(&m->frames, &d);
+	for (const char *f = semi ? semi + 1 : k + len, *end = k + len; semi && f <= end;) {
+		const char *e = memchr(f, ';', (size_t)(end - f));
+		e = e ? e : end;
+		struct prof_frame_desc t = { .kind = PROF_FRAME_TEXT, .name = f,
+					     .name_len = (size_t)(e - f) };
+		ids[n++] = prof_frames_intern(&m->frames, &t);
+		f = e + 1;
+	}
+	profile_add_many(m, profile_stack(m, ids, n), 1, w);
+	free(ids);
+}
+
+/* perf script text, folded as `scorch fold` folds it with the thread
+ * in the process frame ("comm-PID/TID"), which becomes a process frame;
+ * the other frames are text frames. */
+static int read_script(struct ss_run *r, struct cmd_input *in)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	struct collapse_opts co = r->o.collapse;
+	co.tid = true;
+	struct collapse_perf p;
+	const char *s;
+	size_t len;
+	int rc;
+	collapse_perf_init(&p, &co, &t);
+	while ((rc = lines_next(&in->lr, &s, &len)) == 1)
+		collapse_perf_line(&p, s, len, in->lr.lineno);
+	collapse_perf_flush(&p);
+	if (rc < 0)
+		diag_error("%s: read error after line %llu: %s", in->name,
+			   (unsigned long long)in->lr.lineno,
+			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	else if (p.bad_lines)
+		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu)", in->name,
+			  (unsigned long long)p.bad_lines, p.bad_lines == 1 ? "" : "s",
+			  (unsigned long long)p.first_bad_line);
+	if (!r->perf_inputs++ && p.filter_set) {
+		sb_reset(&r->info.event);
+		sb_add(&r->info.event, p.filter.buf, p.filter.len);
+		r->info.weighted = true;
+	}
+	for (size_t i = 0; rc >= 0 && i < stack_table_count(&t); i++) {
+		const char *k = stack_table_key(&t, i, &len);
+		add_thread_stack(&r->model, k, len, stack_table_value(&t, i));
+	}
+	collapse_perf_release(&p);
+	stack_table_release(&t);
+	return rc < 0 ? 1 : 0;
+}
+
+static int read_perfdata(struct ss_run *r, struct cmd_input *in)
+{
+	struct diag d = DIAG_INIT;
+	struct pd_reader *rd = cmd_input_reader(in, &d);
+	if (!rd) {
+		diag_print(&d, in->name);
+		return 1;
+	}
+	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
+	r->o.info = &info;
+	int rc = fold_perfdata_reader(rd, in->name, &r->o, &r->t);
+	if (info.untimed && !r->untimed)
+		r->untimed = in->name;
+	if (!rc && r->perf_inputs++ == 0) {
+		fold_perfdata_info_release(&r->info);
+		r->info = info;
+	} else {
+		fold_perfdata_info_release(&info);
+	}
+	return rc;
+}
+
+static int read_input(struct ss_run *r, const char *path)
+{
+	struct cmd_input in;
+	if (cmd_input_open(&in, path))
+		return 1;
+	int rc;
+	if (cmd_input_is_perfdata(&in)) {
+		rc = read_perfdata(r, &in);
+	} else {
+		enum fold_input_kind kind = fold_input_kind(&in.lr);
+		if (!r->untimed)
+			r->untimed = in.name;
+		if (kind == FOLD_INPUT_BINARY) {
+			fold_input_binary_error(&in.lr, in.name, "export");
+			rc = 1;
+		} else if (kind == FOLD_INPUT_PERF_SCRIPT) {
+			rc = read_script(r, &in);
+		} else {
+			r->folded_inputs++;
+			rc = read_folded(r, &in.lr, in.name);
+		}
+	}
+	cmd_input_close(&in);
+	return rc;
+}
+
+/* Weights are nanoseconds for the cpu-clock and task-clock periods. */
+static const char *unit_of(const struct ss_run *r)
+{
+	const struct fold_perfdata_info *in = &r->info;
+	if (!r->perf_inputs || r->folded_inputs || !in->weighted || !in->event.len)
+		return "none";
+	bool ns = in->have_attr ? in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+		  (in->config == 0 || in->config == 1) /* cpu-, task-clock */
+		: !strncmp(in->event.buf, "cpu-clock", 9) ||
+		  !strncmp(in->event.buf, "task-clock", 10);
+	return ns ? "nanoseconds" : "none";
+}
+
+/* data to path through a temporary file beside it (or to stdout). */
+static int write_file(const char *path, const struct strbuf *data)
+{
+	if (!path || !strcmp(path, "-")) {
+		if (fd_write_all(1, data->buf, data->len) < 0) {
+			diag_error("<stdout>: %s", strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	struct strbuf tmp = SB_INIT;
+	sb_addf(&tmp, "%s.tmpXXXXXX", path);
+	mode_t mask = umask(0);
+	umask(mask);
+	int fd = mkstemp(tmp.buf), rc = 0;
+	if (fd < 0 || fd_write_all(fd, data->buf, data->len) < 0 ||
+	    fchmod(fd, 0666 & ~mask) < 0 ||
+	    close(fd) < 0 || rename(tmp.buf, path) < 0) {
+		diag_error("%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp.buf);
+		rc = 1;
+	}
+	sb_release(&tmp);
+	return rc;
+}
+
+static void file_name(char **inputs, int n, struct strbuf *name)
+{
+	if (n == 0)
+		sb_adds(name, "<stdin>");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sb_addc(name, ' ');
+		sb_adds(name, strcmp(inputs[i], "-") ? inputs[i] : "<stdin>");
+	}
+}
+
+int export_speedscope(char **inputs, int n, const struct fold_perfdata_opts *fo,
+		      const char *output, enum speedscope_per per, bool timeline)
+{
+	struct ss_run r = { .o = *fo, .t = STACK_TABLE_INIT,
+			    .info = FOLD_PERFDATA_INFO_INIT };
+	profile_init(&r.model, timeline ? PROF_COL_TIME : 0);
+	r.o.model = &r.model;
+	int rc = n ? 0 : read_input(&r, NULL);
+	for (int i = 0; i < n && !rc; i++)
+		rc = read_input(&r, inputs[i]);
+	if (!rc && timeline && r.untimed) {
+		diag_error("%s: no sample times for --timeline (perf.data recorded "
+			   "with times is needed; text inputs keep none)", r.untimed);
+		rc = 1;
+	}
+	if (!rc) {
+		struct strbuf name = SB_INIT, exporter = SB_INIT, out = SB_INIT;
+		file_name(inputs, n, &name);
+		sb_adds(&exporter, "scorch " SCORCH_VERSION);
+		struct speedscope_opts so = { name.buf, exporter.buf, unit_of(&r), per,
+					      timeline };
+		struct prof_names nm;
+		prof_names_init(&nm, &fo->collapse);
+		speedscope_write(&r.model, &nm, &so, &out); /* times checked above */
+		rc = write_file(output, &out);
+		prof_names_release(&nm);
+		sb_release(&name);
+		sb_release(&exporter);
+		sb_release(&out);
+	}
+	profile_release(&r.model);
+	stack_table_release(&r.t);
+	fold_perfdata_info_release(&r.info);
+	return rc;
+}
