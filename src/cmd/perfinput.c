@@ -105,15 +105,14 @@ void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd
 		   name, byte, at < 0 ? 0 : at, cmd);
 }
 
-static int fold_script_text(struct lines *lr, struct stack_table *out,
-			    struct fold_perfdata_info *info)
+int fold_perf_script(struct lines *lr, const struct collapse_opts *o,
+		     struct stack_table *out, struct fold_perfdata_info *info)
 {
-	struct collapse_opts o = COLLAPSE_OPTS_INIT;
 	struct collapse_perf p;
 	const char *s;
 	size_t len;
 	int rc;
-	collapse_perf_init(&p, &o, out);
+	collapse_perf_init(&p, o, out);
 	while ((rc = lines_next(lr, &s, &len)) == 1)
 		collapse_perf_line(&p, s, len, lr->lineno);
 	collapse_perf_flush(&p);
@@ -138,8 +137,9 @@ static int fold_script_text(struct lines *lr, struct stack_table *out,
 int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
 		    struct stack_table *out, struct fold_perfdata_info *info)
 {
+	static const struct collapse_opts defaults = COLLAPSE_OPTS_INIT;
 	if (kind == FOLD_INPUT_PERF_SCRIPT)
-		return fold_script_text(lr, out, info);
+		return fold_perf_script(lr, &defaults, out, info);
 	struct fold_perfdata_opts o = FOLD_PERFDATA_OPTS_INIT;
 	o.info = info;
 	if (strcmp(path, "-") != 0) {

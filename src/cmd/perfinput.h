@@ -40,4 +40,9 @@ void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd
 int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
 		    struct stack_table *out, struct fold_perfdata_info *info);
 
+/* perf script text in lr folded into out under the naming options o
+ * (as fold_perf_input does with the defaults). 0, or 1 after a message. */
+int fold_perf_script(struct lines *lr, const struct collapse_opts *o,
+		     struct stack_table *out, struct fold_perfdata_info *info);
+
 #endif
