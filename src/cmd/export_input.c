@@ -21,12 +21,14 @@ void export_run_init(struct export_run *r, const struct export_opts *o)
 	memset(r, 0, sizeof(*r));
 	r->o = o;
 	stack_table_init(&r->t);
+	profile_init(&r->prof, o->cpu_label ? PROF_COL_CPU : 0);
 	r->info = (struct fold_perfdata_info)FOLD_PERFDATA_INFO_INIT;
 }
 
 void export_run_release(struct export_run *r)
 {
 	stack_table_release(&r->t);
+	profile_release(&r->prof);
 	fold_perfdata_info_release(&r->info);
 }
 
@@ -62,6 +64,8 @@ static int read_perf(struct export_run *r, struct cmd_input *in,
 		struct pd_reader *rd = cmd_input_reader(in, &d);
 		struct fold_perfdata_opts fo = r->o->fold;
 		fo.info = &info;
+		fo.profile = &r->prof;
+		r->data_inputs++;
 		if (!rd) {
 			diag_print(&d, in->name);
 			rc = 1;
@@ -98,29 +102,82 @@ int export_read(struct export_run *r, const char *path)
 	return rc;
 }
 
-/* The sample type: the period of a weighted event (nanoseconds of CPU
- * for cpu-clock and task-clock), else a sample count. */
+/* cpu-clock and task-clock periods are nanoseconds (by attr, else name) */
+static bool counts_ns(const struct fold_perfdata_info *in)
+{
+	if (in->have_attr)
+		return in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+		       (in->config == 0 || in->config == 1);
+	return !strncmp(in->event.buf, "cpu-clock", 9) ||
+	       !strncmp(in->event.buf, "task-clock", 10);
+}
+
+/* Times of perf.data samples: the span of the kept samples, and their
+ * start as wall-clock time when the recording has CLOCK_DATA. */
+static void times_of(const struct fold_perfdata_info *in, struct pprof_meta *m)
+{
+	if (!in->have_time)
+		return;
+	m->duration_nanos = in->last_time - in->first_time;
+	if (in->have_clock && in->first_time >= in->clock_ns)
+		m->time_nanos = in->tod_ns + (in->first_time - in->clock_ns);
+	else if (in->have_clock && in->clock_ns - in->first_time < in->tod_ns)
+		m->time_nanos = in->tod_ns - (in->clock_ns - in->first_time);
+}
+
+/* The sample types: the sample count and, for a weighted event, its
+ * periods (cpu nanoseconds for cpu-clock and task-clock, else named for
+ * the event); text inputs keep one value, what their counts are. */
 static void meta_of(const struct export_run *r, struct pprof_meta *m)
 {
 	const struct fold_perfdata_info *in = &r->info;
-	*m = (struct pprof_meta){ "samples", "count", NULL, NULL, 0, false };
+	memset(m, 0, sizeof(*m));
+	m->type[0] = "samples";
+	m->unit[0] = "count";
+	m->ntypes = 1;
 	m->comm_label = r->perf_inputs > 0 && r->folded_inputs == 0;
+	m->cpu_label = r->o->cpu_label;
 	if (!r->perf_inputs || !in->weighted || !in->event.len)
 		return;
-	bool ns = in->have_attr ? in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
-		  (in->config == 0 || in->config == 1) /* cpu-, task-clock */
-		: !strncmp(in->event.buf, "cpu-clock", 9) ||
-		  !strncmp(in->event.buf, "task-clock", 10);
-	m->type = ns ? "cpu" : in->event.buf;
-	m->unit = ns ? "nanoseconds" : "count";
+	bool ns = counts_ns(in);
+	size_t at = r->data_inputs ? 1 : 0; /* text: the one value */
+	m->ntypes = at + 1;
+	m->type[at] = ns ? "cpu" : in->event.buf;
+	m->unit[at] = ns ? "nanoseconds" : "count";
+	if (!r->data_inputs)
+		return;
+	m->period_type = m->type[1];
+	m->period_unit = m->unit[1];
+	if (!in->freq)
+		m->period = in->period;
+	else if (ns && in->period)
+		m->period = 1000000000u / in->period;
+	else if (r->prof.samples)
+		m->period = r->prof.weight / r->prof.samples; /* the mean */
+	times_of(in, m);
+}
+
+/* The text inputs' stacks join the profile as TEXT frames. */
+static void add_table(struct export_run *r)
+{
+	for (size_t i = 0; i < stack_table_count(&r->t); i++) {
+		size_t len;
+		const char *k = stack_table_key(&r->t, i, &len);
+		uint64_t v = stack_table_value(&r->t, i);
+		profile_add_folded(&r->prof, k, len, v, v);
+	}
 }
 
 int export_pprof(struct export_run *r, const char *name, struct strbuf *out)
 {
 	struct pprof_meta m;
 	meta_of(r, &m);
+	add_table(r);
+	struct prof_names nm;
+	prof_names_init(&nm, &r->o->fold.collapse);
 	struct strbuf pb = SB_INIT;
-	pprof_from_table(&r->t, &m, &pb);
+	pprof_from_profile(&r->prof, &nm, &m, &pb);
+	prof_names_release(&nm);
 	int rc = pprof_gzip(pb.buf, pb.len, out);
 	if (rc < 0)
 		diag_error("%s: gzip compression failed", name);

@@ -22,11 +22,13 @@
 #include "perfdata/feature.h"
 #include "process/session.h"
 #include "profile/collect.h"
+#include "profile/collect_loc.h"
 #include "unwind/sample.h"
 
 struct fold_ctx {
 	const struct fold_perfdata_opts *o;
 	struct prof_collector col; /* folds the samples kept into the table */
+	struct prof_loc_collector loc; /* or keeps them whole (o->profile) */
 	struct prof_filter filter;
 	struct strbuf event;       /* the event kept (given or first seen) */
 	bool event_set, event_defaulted, warned, info_set;
@@ -76,6 +78,22 @@ static void note_event(struct fold_perfdata_info *in, const struct proc_sample *
 	if (ps->s->attr) {
 		in->type = ps->s->attr->type;
 		in->config = ps->s->attr->config;
+		in->freq = pd_attr_flag(ps->s->attr, PD_ATTR_FREQ);
+		in->period = ps->s->attr->sample_period;
+	}
+}
+
+static void note_times(struct fold_perfdata_info *in, const struct prof_loc_collector *c,
+		       const struct pd_features *f)
+{
+	in->have_time = c->have_time;
+	in->first_time = c->first_time;
+	in->last_time = c->last_time;
+	in->have_clock = f && f->state[PD_FEAT_CLOCK_DATA] == PD_FEAT_OK &&
+			 f->clock_data_tod_ns;
+	if (in->have_clock) {
+		in->tod_ns = f->clock_data_tod_ns;
+		in->clock_ns = f->clock_data_clockid_ns;
 	}
 }
 
@@ -104,7 +122,9 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (c->o->info && !c->info_set)
 		note_event(c->o->info, ps, ev != NULL);
 	c->info_set = true;
-	if (prof_collector_add(&c->col, ses, ps, weight, ev))
+	bool added = c->o->profile ? prof_loc_collector_add(&c->loc, ses, ps, weight, ev)
+		     : prof_collector_add(&c->col, ses, ps, weight, ev);
+	if (added)
 		c->samples++;
 	return 0;
 }
@@ -134,7 +154,6 @@ static int run(struct pd_reader *r, const char *shown,
 		sb_adds(&c.event, o->collapse.event_filter);
 		c.event_set = true;
 	}
-	prof_collector_init(&c.col, &o->collapse, out);
 	struct proc_session ses;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
 	sopts.lazy = true; /* frames on demand: the collector's */
@@ -143,8 +162,12 @@ static int run(struct pd_reader *r, const char *shown,
 		diag_print(&ses.diag, shown);
 		proc_session_close(&ses);
 		symopts_release(&so);
+		sb_release(&c.event);
 		return 1;
 	}
+	prof_collector_init(&c.col, &o->collapse, out);
+	if (o->profile)
+		prof_loc_collector_init(&c.loc, &o->collapse, o->profile);
 	rc = symopts_run_unwound(&ses, o->no_inline ? UNW_INLINE_NONE
 				 : c.col.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF,
 				 on_sample, &c, shown);
@@ -153,11 +176,15 @@ static int run(struct pd_reader *r, const char *shown,
 		symopts_report_filter(&c.filter, shown);
 	if (rc >= 0 && o->info)
 		note_cmdline(o->info, &ses);
+	if (rc >= 0 && o->info && o->profile)
+		note_times(o->info, &c.loc, pd_reader_features(ses.reader));
 	if (all_dropped)
 		rc = -1; /* every sample dropped: nothing was folded */
 	proc_session_close(&ses);
 	symopts_release(&so);
 	prof_collector_release(&c.col);
+	if (o->profile)
+		prof_loc_collector_release(&c.loc);
 	sb_release(&c.event);
 	return rc < 0 ? 1 : 0;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "base/strbuf.h"
+#include "profile/profile.h"
 #include "perfdata/reader.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
@@ -33,6 +34,8 @@ struct fold_perfdata_opts {
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 	struct fold_perfdata_info *info; /* filled when not NULL */
+	struct profile *profile; /* not NULL: samples go there as exact
+				  * frames (profile/collect_loc.h), not to out */
 };
 
 /* What the folded counts are, for labels: the event kept (perf.data or
@@ -45,13 +48,20 @@ struct fold_perfdata_info {
 	uint64_t config;
 	bool weighted;           /* counts are periods (else sample counts) */
 	struct strbuf cmdline;   /* CMDLINE feature, words joined by ' ' */
+	bool freq;               /* the event samples at a frequency ... */
+	uint64_t period;         /* ... of period Hz, else every period events */
+	bool have_time;          /* the kept samples' times (ns, perf clock) */
+	uint64_t first_time, last_time;
+	bool have_clock;         /* CLOCK_DATA: wall-clock ns at clock_ns */
+	uint64_t tod_ns, clock_ns;
 };
 
-#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT }
+#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT, \
+				  false, 0, false, 0, 0, false, 0, 0 }
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */
