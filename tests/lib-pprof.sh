@@ -19,14 +19,15 @@ pprof_ready() {
 # SAMPLE_INDEX (default: pprof's default, the last one).
 traces() {
 	go tool pprof -symbolize=none ${2:+-sample_index=$2} -unit=ns -traces "$1" 2>/dev/null | awk '
+		function inl(s) { sub(/ \(inline\)$/, "", s); return s }
 		function flush() { if (st != "") sum[st] += v; st = ""; seen = 0 }
 		/^-----------\+/ { flush(); inblk = 1; next }
 		!inblk { next }
 		!seen && /^ *[0-9.]+[a-z]*   / {
 			match($0, /^ *[0-9.]+[a-z]*   /)
 			v = substr($0, 1, RLENGTH); gsub(/[^0-9.]/, "", v)
-			st = substr($0, RLENGTH + 1); seen = 1; next
+			st = inl(substr($0, RLENGTH + 1)); seen = 1; next
 		}
-		seen { st = substr($0, 14) ";" st }
+		seen { st = inl(substr($0, 14)) ";" st }
 		END { flush(); for (s in sum) printf "%s %d\n", s, sum[s] }' | LC_ALL=C sort
 }
