@@ -95,6 +95,9 @@ int export_read(struct export_run *r, const char *path)
 		rc = 1;
 	} else if (kind == FOLD_INPUT_FOLDED) {
 		rc = read_folded(r, &in.lr);
+	} else if (kind == FOLD_INPUT_PPROF) {
+		rc = fold_pprof(&in.lr, NULL, &r->t);
+		r->folded_inputs++;
 	} else {
 		rc = read_perf(r, &in, kind);
 	}

@@ -18,7 +18,7 @@
 enum {
 	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4,
 	P_FUNCTION = 5, P_STRING = 6, P_TIME_NANOS = 9, P_DURATION_NANOS = 10,
-	P_PERIOD_TYPE = 11, P_PERIOD = 12,
+	P_PERIOD_TYPE = 11, P_PERIOD = 12, P_DEFAULT_SAMPLE_TYPE = 14,
 	VT_TYPE = 1, VT_UNIT = 2,
 	S_LOCATION = 1, S_VALUE = 2, S_LABEL = 3,
 	L_KEY = 1, L_STR = 2, L_NUM = 3,
@@ -335,6 +335,8 @@ static void write_tail(struct writer *w)
 		pb_uint(w->out, P_TIME_NANOS, m->time_nanos);
 	if (m->duration_nanos)
 		pb_uint(w->out, P_DURATION_NANOS, m->duration_nanos);
+	if (m->ntypes > 1) /* the weight, as pprof's own default (the last) */
+		pb_uint(w->out, P_DEFAULT_SAMPLE_TYPE, cstr_id(w, m->type[m->ntypes - 1]));
 	for (size_t i = 0; i < w->strs.count; i++)
 		pb_bytes(w->out, P_STRING, hmap_at(&w->strs, i)->key, hmap_at(&w->strs, i)->len);
 }
