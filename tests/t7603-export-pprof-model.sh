@@ -10,7 +10,9 @@
 #  - inline rows: the locations with several lines are the groups of
 #    perf script rows at one address ("(inlined)" rows, then the symbol);
 #  - labels comm, pid, tid == perf script's threads; --cpu-label: cpus;
-#  - duration == last - first sample time (perf script --ns);
+#  - duration == last - first sample time (perf script --ns); with
+#    CLOCK_DATA (perf record -k), time_nanos == perf script's tod of the
+#    first sample (to the microsecond perf prints);
 #  - the decoded stacks (both readers) == scorch fold; string_table[0]
 #    is "", ids unique and resolved (checked by tests/pprof-npm/check.js).
 . "$ROOT/tests/lib-corpus.sh"
@@ -166,4 +168,16 @@ if perf record -q -F 997 -g -o fp.data -- sh -c "$TMP/work_fp 0.1 & $TMP/work_fp
 	check_same "--cpu-label: totals unchanged" tot.perf tot.raw
 else
 	skip "fp recording" "perf record failed: $(tail -1 rec.err)"
+fi
+
+# wall-clock time from CLOCK_DATA (perf record -k CLOCK_MONOTONIC)
+if [ -n "$npm_ok" ] && perf record -q -k CLOCK_MONOTONIC -F 499 -g -o k.data -- "$TMP/work_fp" 0.1 > /dev/null 2> rec.err &&
+   tod=$(perf script -i k.data -F tod 2>/dev/null | sed -n '1s/ *$//p') && [ -n "$tod" ]; then
+	"$SCORCH" export --format pprof -o k.pb.gz k.data 2>/dev/null
+	node "$dir/check.js" k.pb.gz k.folded > k.out 2>&1
+	date -d "$tod" +%s%6N > tod.perf
+	sed -n 's/^time //p' k.out | sed 's/...$//' > tod.pprof
+	check_same "CLOCK_DATA: time_nanos == perf script's tod of the first sample" tod.perf tod.pprof
+else
+	skip "CLOCK_DATA time" "perf record -k or perf script -F tod did not work here (or no node)"
 fi
