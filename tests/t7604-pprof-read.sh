@@ -33,6 +33,7 @@ if fixtures; then
 	done
 	round "perf script text" "$C/fp/perf-script.txt"
 	round "folded file" "$C/fp/stackcollapse.folded"
+	round "folded file, --cpu-label" --cpu-label "$C/fp/stackcollapse.folded"
 	"$SCORCH" export --format pprof -o fp.pb.gz $(srcs fp) "$C/fp/perf.data" 2>/dev/null
 	"$SCORCH" fold $(srcs fp) "$C/fp/perf.data" > fp.folded 2>/dev/null
 	gzip -dc fp.pb.gz > fp.pb

@@ -160,14 +160,20 @@ static void meta_of(const struct export_run *r, struct pprof_meta *m)
 	times_of(in, m);
 }
 
-/* The text inputs' stacks join the profile as TEXT frames. */
+/* The text inputs' stacks join the profile as TEXT frames (with
+ * --cpu-label, as rows of no cpu: the samples written are the rows). */
 static void add_table(struct export_run *r)
 {
+	struct prof_sample none = { 0, -1, -1, UINT32_MAX };
 	for (size_t i = 0; i < stack_table_count(&r->t); i++) {
 		size_t len;
 		const char *k = stack_table_key(&r->t, i, &len);
 		uint64_t v = stack_table_value(&r->t, i);
-		profile_add_folded(&r->prof, k, len, v, v);
+		if (r->o->cpu_label)
+			profile_sample(&r->prof, profile_add_folded(&r->prof, k, len, 0, 0),
+				       v, &none);
+		else
+			profile_add_folded(&r->prof, k, len, v, v);
 	}
 }
 
