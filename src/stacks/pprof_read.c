@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <isa-l/igzip_lib.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,9 +55,17 @@ static bool raw_start(const uint8_t *p, size_t n)
 	size_t fields = 0;
 	while (binary && fields < 4 && c.left) {
 		uint64_t tag, v;
-		int wire = varint(&c, &tag) ? profile_wire(tag >> 3) : -1;
-		if (wire < 0 || (unsigned)wire != (tag & 7) || !varint(&c, &v))
+		if (!varint(&c, &tag) && !c.err)
+			return false; /* over-long */
+		if (c.err)
+			break; /* cut by the end of the head */
+		int wire = profile_wire(tag >> 3);
+		if (wire < 0 || (unsigned)wire != (tag & 7))
 			return false;
+		if (!varint(&c, &v) && !c.err)
+			return false;
+		if (c.err)
+			break;
 		fields++;
 		if (wire == W_LEN) {
 			if (v > c.left)
@@ -503,16 +512,20 @@ static int pick_type(struct reader *r, const char *want, size_t *at)
 	return -EINVAL;
 }
 
-static void push_name(struct reader *r, uint64_t idx)
+/* Append a frame name to r->stack, after a ';' but for the first
+ * (*first; names may be empty). */
+static void push_name(struct reader *r, const void *p, size_t n, bool *first)
 {
-	if (r->stack.len)
+	if (!*first)
 		sb_addc(&r->stack, ';');
-	sb_add(&r->stack, r->strs[idx].p, r->strs[idx].n);
+	sb_add(&r->stack, p, n);
+	*first = false;
 }
 
 /* The stack of a sample's locations (leaf first) into r->stack. */
 static int sample_stack(struct reader *r, const uint64_t *ids, size_t n, uint64_t off)
 {
+	bool first = true;
 	sb_reset(&r->stack);
 	for (size_t i = n; i-- > 0;) {
 		const uint64_t *k = u64map_find(&r->loc_ids, ids[i]);
@@ -521,14 +534,17 @@ static int sample_stack(struct reader *r, const uint64_t *ids, size_t n, uint64_
 				    "which is not defined", (unsigned long long)ids[i]);
 			return -EINVAL;
 		}
-		size_t first = r->loc_first[*k - 1], cnt = r->loc_count[*k - 1];
+		size_t at = r->loc_first[*k - 1], cnt = r->loc_count[*k - 1];
 		if (cnt == 0) {
-			if (r->stack.len)
-				sb_addc(&r->stack, ';');
-			sb_addf(&r->stack, "0x%llx", (unsigned long long)r->loc_addr[*k - 1]);
+			char a[24];
+			int len = snprintf(a, sizeof(a), "0x%llx",
+					   (unsigned long long)r->loc_addr[*k - 1]);
+			push_name(r, a, (size_t)len, &first);
 		}
-		for (size_t j = cnt; j-- > 0;)
-			push_name(r, r->names[first + j]);
+		for (size_t j = cnt; j-- > 0;) {
+			const struct span *sp = &r->strs[r->names[at + j]];
+			push_name(r, sp->p, sp->n, &first);
+		}
 	}
 	return 0;
 }
