@@ -55,3 +55,8 @@ echo old > keep.pb.gz
 "$SCORCH" export --format pprof -o keep.pb.gz bin.dat 2> /dev/null
 check "failed export leaves an existing -o file alone" test "$(cat keep.pb.gz)" = old
 check "no temporary file left" test -z "$(ls | grep 'tmp')"
+
+# perf.data on a pipe, with the symbol options: the same bytes as the file
+"$SCORCH" export --format pprof -o file.pb.gz $S --pid "$D" 2> /dev/null
+cat "$D" | "$SCORCH" export --format pprof $S --pid > pipe.pb.gz 2> /dev/null
+check_same "perf.data on a pipe: the same profile as the file" file.pb.gz pipe.pb.gz
