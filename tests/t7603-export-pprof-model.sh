@@ -9,7 +9,8 @@
 #    every mapped location's address lies in its mapping;
 #  - inline rows: the locations with several lines are the groups of
 #    perf script rows at one address ("(inlined)" rows, then the symbol);
-#  - labels comm, pid, tid == perf script's threads; --cpu-label: cpus;
+#  - labels comm, pid, tid == perf script's threads (also from perf
+#    script -F +pid text exported with --tid); --cpu-label: cpus;
 #  - duration == last - first sample time (perf script --ns); with
 #    CLOCK_DATA (perf record -k), time_nanos == perf script's tod of the
 #    first sample (to the microsecond perf prints);
@@ -166,6 +167,14 @@ if perf record -q -F 997 -g -o fp.data -- sh -c "$TMP/work_fp 0.1 & $TMP/work_fp
 	perf_totals fp.data > tot.perf
 	raw_totals m.pb.gz > tot.raw
 	check_same "--cpu-label: totals unchanged" tot.perf tot.raw
+	# perf script text: the labels its process names carry (--tid)
+	if [ -n "$npm_ok" ]; then
+		perf script -F +pid -i fp.data > fp.txt 2>/dev/null
+		"$SCORCH" export --format pprof --tid -o t.pb.gz fp.txt 2>/dev/null
+		node "$dir/check.js" t.pb.gz t.folded > t.out 2>&1
+		sed -n 's/^labels //p' t.out | LC_ALL=C sort -u > labels.text
+		check_same "perf script text, --tid: labels comm, pid, tid == perf's" labels.perf labels.text
+	fi
 else
 	skip "fp recording" "perf record failed: $(tail -1 rec.err)"
 fi

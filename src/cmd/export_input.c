@@ -139,6 +139,7 @@ static void meta_of(const struct export_run *r, struct pprof_meta *m)
 	m->unit[0] = "count";
 	m->ntypes = 1;
 	m->comm_label = r->perf_inputs > 0 && r->folded_inputs == 0;
+	m->comm_ids = r->o->fold.collapse.pid || r->o->fold.collapse.tid;
 	m->cpu_label = r->o->cpu_label;
 	if (!r->perf_inputs || !in->weighted || !in->event.len)
 		return;

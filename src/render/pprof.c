@@ -221,6 +221,42 @@ static void num_label(struct writer *w, const char *key, int64_t v)
 	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
 }
 
+/* The decimal number s[0..n), or -1 ("?", empty, not digits, too big). */
+static int64_t number(const char *s, size_t n)
+{
+	int64_t v = 0;
+	if (n == 0 || n > 10)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* A text process name "comm-PID" or "comm-PID/TID" (PID may be "?", as
+ * stackcollapse-perf.pl writes it) as labels; false when it is not one. */
+static bool text_ids(struct writer *w, const char *s, size_t len)
+{
+	const char *slash = memrchr(s, '/', len), *end = s + len;
+	const char *dash = memrchr(s, '-', slash ? (size_t)(slash - s) : len);
+	if (!dash)
+		return false;
+	const char *pe = slash ? slash : end;
+	int64_t pid = number(dash + 1, (size_t)(pe - dash - 1));
+	int64_t tid = slash ? number(slash + 1, (size_t)(end - slash - 1)) : -1;
+	bool qpid = pe - dash - 1 == 1 && dash[1] == '?';
+	if ((pid < 0 && !qpid) || (slash && tid < 0))
+		return false;
+	str_label(w, "comm", s, (size_t)(dash - s));
+	if (pid >= 0)
+		num_label(w, "pid", pid);
+	if (tid >= 0)
+		num_label(w, "tid", tid);
+	return true;
+}
+
 static void labels(struct writer *w, const uint32_t *f, size_t n, uint32_t cpu)
 {
 	if (!n)
@@ -234,7 +270,8 @@ static void labels(struct writer *w, const uint32_t *f, size_t n, uint32_t cpu)
 			num_label(w, "pid", root->pid);
 		num_label(w, "tid", root->tid);
 	} else if (root->kind == PROF_FRAME_TEXT && w->m->comm_label) {
-		str_label(w, "comm", s, len);
+		if (!w->m->comm_ids || !text_ids(w, s, len))
+			str_label(w, "comm", s, len);
 	}
 	if (cpu != UINT32_MAX)
 		num_label(w, "cpu", cpu);

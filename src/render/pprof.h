@@ -52,6 +52,8 @@ struct pprof_meta {
 	const char *period_type, *period_unit;
 	uint64_t period;                /* 0: none written */
 	bool comm_label;                /* a TEXT first frame is the process */
+	bool comm_ids;                  /* ... named "comm-PID[/TID]" (fold's
+					 * --pid, --tid): pid, tid labels too */
 	bool cpu_label;                 /* the profile's rows have cpus: one
 					 * sample per (stack, cpu) */
 	uint64_t time_nanos, duration_nanos; /* 0: not written */
