@@ -162,9 +162,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	build(&in, &p);
 	struct prof_names nm;
 	prof_names_init(&nm, &co);
-	struct pprof_meta m = { { "samples", "cpu" }, { "count", "nanoseconds" },
-				(flags & 1) ? 2 : 1, "cpu", "nanoseconds", 1000,
-				false, flags & 2, 0, 0 };
+	struct pprof_meta m = { .type = { "samples", "cpu" },
+				.unit = { "count", "nanoseconds" },
+				.ntypes = (flags & 1) ? 2 : 1, .period_type = "cpu",
+				.period_unit = "nanoseconds", .period = 1000,
+				.cpu_label = flags & 2 };
 	if (!(flags & 1))
 		m.type[0] = "cpu";
 	struct strbuf pb = SB_INIT, gz = SB_INIT, want = SB_INIT, got = SB_INIT;

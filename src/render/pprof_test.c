@@ -61,8 +61,7 @@ UNIT_TEST(pprof_profile_message)
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
 	struct prof_names nm;
 	prof_names_init(&nm, &co);
-	struct pprof_meta m = { { "samples" }, { "count" }, 1, NULL, NULL, 0,
-				false, false, 0, 0 };
+	struct pprof_meta m = { .type = { "samples" }, .unit = { "count" }, .ntypes = 1 };
 	struct strbuf o = SB_INIT;
 	pprof_from_profile(&p, &nm, &m, &o);
 	IS(&o,
