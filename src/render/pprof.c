@@ -174,27 +174,36 @@ static uint64_t loc_id(struct writer *w, const uint32_t *f, size_t n, bool java)
 	return hmap_at(&w->locs, at)->value;
 }
 
-/* Frames i and j (j rootwards of i) are rows of one address. */
+/* Frames a and b are rows of one address. */
 static bool same_address(const struct prof_frame *a, const struct prof_frame *b)
 {
 	return (a->flags & PROF_F_LOC) && (b->flags & PROF_F_LOC) &&
 	       a->ip == b->ip && a->map == b->map;
 }
 
-/* w->ids: the locations of a stack's frames (root first), leaf first.
- * Inline rows and the frame they are inlined into share a location. */
+/* Where the location of frame end - 1 (of a stack, root first) starts:
+ * inline rows and the frame they are inlined into, at one address, make
+ * one location (at most GROUP_MAX frames). */
+enum { GROUP_MAX = 64 };
+static size_t group_start(const struct prof_frames *fs, const uint32_t *f, size_t end)
+{
+	size_t start = end - 1;
+	const struct prof_frame *leaf = prof_frames_get(fs, f[start]);
+	while (start > 0 && end - start < GROUP_MAX &&
+	       (prof_frames_get(fs, f[start])->flags & PROF_F_INLINE) &&
+	       same_address(leaf, prof_frames_get(fs, f[start - 1])))
+		start--;
+	return start;
+}
+
+/* w->ids: the locations of a stack's frames (root first), leaf first. */
 static void stack_locs(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
-	uint32_t grp[64];
+	uint32_t grp[GROUP_MAX];
 	w->nids = 0;
 	for (size_t end = n; end > 0;) {
-		size_t start = end - 1, k = 0;
-		const struct prof_frame *leaf = prof_frames_get(&w->p->frames, f[start]);
-		while (start > 0 && k + 1 < 64 && (prof_frames_get(&w->p->frames, f[start])->flags & PROF_F_INLINE) &&
-		       same_address(leaf, prof_frames_get(&w->p->frames, f[start - 1])))
-			start--, k++;
-		k = 0;
-		for (size_t i = end; i-- > start;)
+		size_t start = group_start(&w->p->frames, f, end), k = 0;
+		for (size_t i = end; i-- > start;) /* leaf first */
 			grp[k++] = f[i];
 		uint64_t id = loc_id(w, grp, k, java);
 		if (id) {
