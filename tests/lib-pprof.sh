@@ -29,5 +29,5 @@ traces() {
 			st = inl(substr($0, RLENGTH + 1)); seen = 1; next
 		}
 		seen { st = inl(substr($0, 14)) ";" st }
-		END { flush(); for (s in sum) printf "%s %d\n", s, sum[s] }' | LC_ALL=C sort
+		END { flush(); for (s in sum) printf "%s %.0f\n", s, sum[s] }' | LC_ALL=C sort
 }

@@ -1,6 +1,7 @@
 # t7601: scorch export --format pprof: what `go tool pprof` reads back
 # (-traces turned into folded lines) equals `scorch fold` of the same
-# input, on the fixtures, a fresh recording and a folded file; -top of a
+# input, on the fixtures, the reference corpus (when there), a fresh
+# recording and a folded file; -top of a
 # perf.data export prints nothing on stderr (its mappings name the main
 # binary), of a folded file only pprof's note that no mapping names one;
 # the same input gives the same bytes.
@@ -44,6 +45,19 @@ if fixtures; then
 	go tool pprof -top out.pb.gz > top.txt 2> top.err
 	grep -v '^Main binary filename not available\.$' top.err > top.other
 	check "folded file: -top warns of nothing but the main binary" test ! -s top.other
+fi
+
+# the reference corpus: every case, and the big-endian files
+if shared_corpus; then
+	C=$SHARED/corpus
+	for c in fp dwarf cpp_fp multi offcpu pipe_fp zstd_fp; do
+		[ -f "$C/$c/perf.data" ] || continue
+		same_as_fold "corpus $c" $(srcs $c) "$C/$c/perf.data"
+	done
+	for f in "$C"/big-endian/*/perf.data.be; do
+		[ -f "$f" ] || continue
+		same_as_fold "corpus big-endian ${f#"$C"/big-endian/}" "$f"
+	done
 fi
 
 # a fresh recording

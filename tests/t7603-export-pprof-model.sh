@@ -40,7 +40,7 @@ perf_totals() {
 	perf report -i "$1" --stdio 2>/dev/null | awk '
 		/^# Samples: / { s += $3 }
 		/^# Event count \(approx\.\): / { e += $5 }
-		END { print s + 0, e + 0 }'
+		END { printf "%.0f %.0f\n", s, e }'
 }
 
 # raw_totals FILE: the sums of the two value columns of go tool pprof -raw
@@ -49,7 +49,7 @@ raw_totals() {
 		/^Samples:/ { on = 1; getline; next }
 		/^Locations/ { on = 0 }
 		on && /^ +[0-9]+ +[0-9]+: / { s += $1; v += $2 + 0 }
-		END { print s + 0, v + 0 }'
+		END { printf "%.0f %.0f\n", s, v }'
 }
 
 # addresses_in_mappings FILE: every "N: 0xADDR M=K" location lies in
@@ -101,7 +101,7 @@ model_checks() {
 	perf_totals "$f" > tot.perf
 	raw_totals m.pb.gz > tot.raw
 	check_same "$desc: -raw totals (samples, cpu ns) == perf report's" tot.perf tot.raw
-	perf script -i "$f" -F period 2>/dev/null | awk '{ s += $1 } END { print s + 0 }' > periods.perf
+	perf script -i "$f" -F period 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }' > periods.perf
 	cut -d' ' -f2 tot.raw > periods.raw
 	check_same "$desc: cpu nanoseconds == sum of perf script's periods" periods.perf periods.raw
 	addresses_in_mappings m.pb.gz > addr.txt

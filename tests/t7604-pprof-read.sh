@@ -1,7 +1,8 @@
 # t7604: pprof profiles read back by fold, flame and diff (detected by
 # content: gzip'd or raw protobuf, from a file or a pipe): `scorch export`
 # then `scorch fold` of the pprof equals `scorch fold` of the original
-# (fixtures, a fresh recording, perf script text, a folded file);
+# (fixtures, the reference corpus, a fresh recording, perf script text,
+# a folded file);
 # --sample-type picks a value (oracle: go tool pprof -sample_index); a Go
 # program's own CPU profile and `go tool pprof -proto`'s rewrite of it
 # fold as go tool pprof -traces shows them; flame and diff of a pprof
@@ -76,6 +77,15 @@ if fixtures; then
 	"$SCORCH" fold noloc.pb > /dev/null 2> noloc.err; rc=$?
 	check "a sample naming an undefined location: exit 1" test $rc -eq 1
 	check_grep "... named with its offset" 'at offset 0x8: pprof: a sample names location 7' noloc.err
+fi
+
+# the reference corpus, when there
+if shared_corpus; then
+	C=$SHARED/corpus
+	for c in fp dwarf cpp_fp multi offcpu pipe_fp zstd_fp; do
+		[ -f "$C/$c/perf.data" ] || continue
+		round "corpus $c" $(srcs $c) "$C/$c/perf.data"
+	done
 fi
 
 # a fresh recording
