@@ -81,8 +81,14 @@ struct writer {
 	struct prof_names *nm;
 	const struct pprof_meta *m;
 	struct hmap strs;   /* string -> index in string_table */
-	struct hmap funcs;  /* name id -> function id - 1 */
-	struct hmap locs;   /* java flag, frame ids -> location id - 1 */
+	uint64_t *func_of;  /* by name id: function id, 0: none yet */
+	size_t func_cap, nfuncs;
+	struct hmap locs;   /* java flag, frame ids -> location id + 1 (1:
+			     * no line): locations of inline groups */
+	uint64_t *loc_of[2]; /* by frame id and java flag: the same for a
+			      * frame that is a location alone */
+	size_t loc_cap, nlocs;
+	uint64_t keys[4];   /* string ids of the label keys, 0: not yet */
 	struct strbuf *out, msg, sub, smp;
 	uint64_t *ids;      /* the sample's location ids, leaf first */
 	size_t nids, ids_cap;
@@ -113,25 +119,29 @@ static void value_type(struct writer *w, unsigned field, const char *type,
 /* The function of a folded name, written when new. */
 static uint64_t func_id(struct writer *w, uint32_t name)
 {
-	bool added;
-	size_t at = hmap_put(&w->funcs, &name, sizeof(name), &added);
-	if (!added)
-		return at + 1;
+	if (name >= w->func_cap) {
+		size_t old = w->func_cap;
+		XGROW(w->func_of, w->func_cap, (size_t)name + 1);
+		memset(w->func_of + old, 0, (w->func_cap - old) * sizeof(*w->func_of));
+	}
+	if (w->func_of[name])
+		return w->func_of[name];
+	uint64_t id = w->func_of[name] = ++w->nfuncs;
 	size_t len;
 	const char *s = prof_name_text(w->nm, name, &len);
 	uint64_t sid = str_id(w, s, len);
 	sb_reset(&w->msg);
-	pb_uint(&w->msg, F_ID, at + 1);
+	pb_uint(&w->msg, F_ID, id);
 	pb_uint(&w->msg, F_NAME, sid);
 	pb_uint(&w->msg, F_SYSTEM_NAME, sid);
 	pb_bytes(w->out, P_FUNCTION, w->msg.buf, w->msg.len);
-	return at + 1;
+	return id;
 }
 
 /* Write the location of frames f[0..n) (leaf first: innermost rows
- * first), named under java. Returns its id, 0 when it has no line. */
-static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool java,
-			  size_t at)
+ * first), named under java. Returns its id + 1, 1 when it has no line
+ * (then nothing is written). */
+static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
 	const struct prof_frame *fr = prof_frames_get(&w->p->frames, f[n - 1]);
 	sb_reset(&w->sub);
@@ -148,30 +158,46 @@ static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool ja
 		}
 	}
 	if (!lines)
-		return 0;
+		return 1;
 	w->inline_lines |= lines > 1;
+	uint64_t id = ++w->nlocs;
 	sb_reset(&w->msg);
-	pb_uint(&w->msg, LOC_ID, at + 1);
+	pb_uint(&w->msg, LOC_ID, id);
 	if ((fr->flags & PROF_F_LOC) && fr->map != PROF_NONE)
 		pb_uint(&w->msg, LOC_MAPPING, (uint64_t)fr->map + 1);
 	if (fr->flags & PROF_F_LOC)
 		pb_uint(&w->msg, LOC_ADDRESS, fr->ip);
 	sb_add(&w->msg, w->sub.buf, w->sub.len);
 	pb_bytes(w->out, P_LOCATION, w->msg.buf, w->msg.len);
-	return at + 1;
+	return id + 1;
 }
 
 /* The location id of frames f[0..n) (leaf first), 0: none (no line). */
 static uint64_t loc_id(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
+	if (n == 1) { /* most frames: found by id, no hashing */
+		if (f[0] >= w->loc_cap) {
+			size_t old = w->loc_cap, cap = (size_t)f[0] + 1;
+			cap = cap < 2 * old ? 2 * old : cap;
+			for (int j = 0; j < 2; j++) {
+				w->loc_of[j] = xreallocarray(w->loc_of[j], cap, sizeof(uint64_t));
+				memset(w->loc_of[j] + old, 0, (cap - old) * sizeof(uint64_t));
+			}
+			w->loc_cap = cap;
+		}
+		uint64_t *v = &w->loc_of[java][f[0]];
+		if (!*v)
+			*v = write_loc(w, f, 1, java);
+		return *v - 1;
+	}
 	XGROW(w->key, w->key_cap, n + 1);
 	w->key[0] = java;
 	memcpy(w->key + 1, f, n * sizeof(*f));
 	bool added;
 	size_t at = hmap_put(&w->locs, w->key, (n + 1) * sizeof(*f), &added);
 	if (added)
-		hmap_at(&w->locs, at)->value = write_loc(w, f, n, java, at);
-	return hmap_at(&w->locs, at)->value;
+		hmap_at(&w->locs, at)->value = write_loc(w, f, n, java);
+	return hmap_at(&w->locs, at)->value - 1;
 }
 
 /* Frames a and b are rows of one address. */
@@ -214,18 +240,29 @@ static void stack_locs(struct writer *w, const uint32_t *f, size_t n, bool java)
 	}
 }
 
-static void str_label(struct writer *w, const char *key, const char *s, size_t n)
+enum { K_COMM, K_PID, K_TID, K_CPU };
+
+/* The string id of label key k, interned on first use. */
+static uint64_t key_id(struct writer *w, int k)
+{
+	static const char *const names[4] = { "comm", "pid", "tid", "cpu" };
+	if (!w->keys[k])
+		w->keys[k] = cstr_id(w, names[k]);
+	return w->keys[k];
+}
+
+static void str_label(struct writer *w, int key, const char *s, size_t n)
 {
 	sb_reset(&w->msg);
-	pb_uint(&w->msg, L_KEY, cstr_id(w, key));
+	pb_uint(&w->msg, L_KEY, key_id(w, key));
 	pb_uint(&w->msg, L_STR, str_id(w, s, n));
 	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
 }
 
-static void num_label(struct writer *w, const char *key, int64_t v)
+static void num_label(struct writer *w, int key, int64_t v)
 {
 	sb_reset(&w->msg);
-	pb_uint(&w->msg, L_KEY, cstr_id(w, key));
+	pb_uint(&w->msg, L_KEY, key_id(w, key));
 	pb_uint(&w->msg, L_NUM, (uint64_t)v);
 	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
 }
@@ -258,11 +295,11 @@ static bool text_ids(struct writer *w, const char *s, size_t len)
 	bool qpid = pe - dash - 1 == 1 && dash[1] == '?';
 	if ((pid < 0 && !qpid) || (slash && tid < 0))
 		return false;
-	str_label(w, "comm", s, (size_t)(dash - s));
+	str_label(w, K_COMM, s, (size_t)(dash - s));
 	if (pid >= 0)
-		num_label(w, "pid", pid);
+		num_label(w, K_PID, pid);
 	if (tid >= 0)
-		num_label(w, "tid", tid);
+		num_label(w, K_TID, tid);
 	return true;
 }
 
@@ -274,16 +311,16 @@ static void labels(struct writer *w, const uint32_t *f, size_t n, uint32_t cpu)
 	size_t len;
 	const char *s = prof_frames_str(&w->p->frames, root->name, &len);
 	if (root->kind == PROF_FRAME_COMM) {
-		str_label(w, "comm", s, len);
+		str_label(w, K_COMM, s, len);
 		if (root->pid >= 0)
-			num_label(w, "pid", root->pid);
-		num_label(w, "tid", root->tid);
+			num_label(w, K_PID, root->pid);
+		num_label(w, K_TID, root->tid);
 	} else if (root->kind == PROF_FRAME_TEXT && w->m->comm_label) {
 		if (!w->m->comm_ids || !text_ids(w, s, len))
-			str_label(w, "comm", s, len);
+			str_label(w, K_COMM, s, len);
 	}
 	if (cpu != UINT32_MAX)
-		num_label(w, "cpu", cpu);
+		num_label(w, K_CPU, cpu);
 }
 
 static void add_sample(struct writer *w, const struct entry *e)
@@ -397,7 +434,6 @@ void pprof_from_profile(const struct profile *p, struct prof_names *nm,
 	w.m = m;
 	w.out = out;
 	hmap_init(&w.strs);
-	hmap_init(&w.funcs);
 	hmap_init(&w.locs);
 	str_id(&w, "", 0);
 	for (size_t i = 0; i < m->ntypes && i < 2; i++)
@@ -409,8 +445,10 @@ void pprof_from_profile(const struct profile *p, struct prof_names *nm,
 	free(e);
 	write_tail(&w);
 	hmap_release(&w.strs);
-	hmap_release(&w.funcs);
 	hmap_release(&w.locs);
+	free(w.func_of);
+	free(w.loc_of[0]);
+	free(w.loc_of[1]);
 	sb_release(&w.msg);
 	sb_release(&w.sub);
 	sb_release(&w.smp);
