@@ -190,3 +190,44 @@ if [ -n "$npm_ok" ] && perf record -q -k CLOCK_MONOTONIC -F 499 -g -o k.data -- 
 else
 	skip "CLOCK_DATA time" "perf record -k or perf script -F tod did not work here (or no node)"
 fi
+
+# JIT code: a crafted recording (t7009's way: an anonymous mapping, its
+# perf-PID.map in /tmp, a pid above any pid_max): the JIT locations'
+# mapping is the map file, as perf script names their object
+if need python3; then
+	pid=4194997
+	map=/tmp/perf-$pid.map
+	cat > gen.py <<'PY'
+import importlib.util, struct, sys
+spec = importlib.util.spec_from_file_location('h', sys.argv[1])
+h = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(h)
+pid, base, USER = int(sys.argv[3]), 0x7f0000000000, 0xfffffffffffffe00
+def smp(t, ips):
+    return h.rec(h.SAMPLE, struct.pack('<QIIQQQ', ips[1], pid, pid, t, 1, len(ips)) +
+                 struct.pack('<%dQ' % len(ips), *ips), misc=2)
+data = h.comm(pid, 'jit', 1)
+data += h.rec(h.MMAP, struct.pack('<IIQQQ', pid, pid, base, 0x10000, 0) +
+              h.cstr('//anon') + h.sample_id(pid, pid, 2), misc=2)
+data += smp(3, [USER, base + 0x210, base + 0x310])
+data += smp(4, [USER, base + 0x110, base + 0x210, base + 0x310])
+h.file_mode(sys.argv[2], data)
+PY
+	python3 gen.py "$ROOT/tests/hostile-perfdata.py" jit.data $pid
+	printf '7f0000000100 100 leaf\n7f0000000200 100 mid\n7f0000000300 100 root\n' > "$map"
+	perf script -i jit.data -F ip,dso 2>/dev/null | awk 'NF == 2 { print $1, $2 }' |
+		tr -d '()' | LC_ALL=C sort -u > jit.perf
+	"$SCORCH" export --format pprof -o jit.pb.gz jit.data 2> /dev/null
+	"$SCORCH" fold jit.data > jit.folded 2> /dev/null
+	rm -f "$map"
+	go tool pprof -raw jit.pb.gz 2>/dev/null | awk '
+		/^Locations/ { on = 1; next } /^Mappings/ { on = 2; next }
+		on == 1 && / M=/ { a[substr($3, 3)] = a[substr($3, 3)] " " $2 }
+		on == 2 && /^[0-9]+: / { f[$1 + 0] = $3 }
+		END { for (m in a) { n = split(a[m], x, " "); for (i = 1; i <= n; i++) print x[i], f[m] } }' |
+		sed 's/^0x//' | LC_ALL=C sort -u > jit.pprof
+	check "JIT: perf script shows the map file as the object" test -s jit.perf
+	check_same "JIT: each location's mapping is the object perf names" jit.perf jit.pprof
+	traces jit.pb.gz > jit.traces
+	check_same "JIT: -traces == scorch fold" jit.folded jit.traces
+fi
