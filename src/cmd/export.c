@@ -1,7 +1,8 @@
 /*
  * export: `scorch export --format pprof [-o FILE] [options] [INPUT...]`:
- * the samples `scorch fold` reads from perf.data, perf script text or
- * folded files, written for other viewers (render/pprof.h). Stage:
+ * the samples `scorch fold` reads from perf.data, perf script text,
+ * folded or pprof files, written for other viewers (reading:
+ * cmd/export_input.c; encoding: render/pprof.h). Stage:
  * command. The symbol options and sample filters are the perf.data
  * commands' (cmd/symopts.h), the naming options fold's.
  * Key invariant: the output file is written whole, or not at all (built
@@ -49,8 +50,9 @@ static const struct opt_spec opts[] = {
 
 static const struct opt_cmd export_cmd = {
 	"export", "scorch export --format pprof [-o FILE] [options] [INPUT...]",
-	"Write the stacks of perf.data, perf script text or folded INPUTs "
-	"(default: standard input) as a pprof profile.",
+	"Write the samples of perf.data, perf script text, folded or pprof INPUTs\n"
+	"(default: standard input) as a pprof profile: from perf.data with\n"
+	"addresses, mappings, build ids, inline lines and comm/pid/tid labels.",
 	opts, true,
 };
 
