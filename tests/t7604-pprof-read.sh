@@ -110,3 +110,28 @@ if GOCACHE=$TMP/gocache go build -o gocpu "$ROOT/tests/workloads/gocpu.go" > gob
 else
 	skip "Go CPU profile" "could not build or run tests/workloads/gocpu.go: $(tail -1 gob.err)"
 fi
+
+# a small profile that names one long location many times: refused with
+# a message, not expanded (one location of 200 lines of a 60 KB name, a
+# sample naming it 2000 times: 24 GB of stack text)
+if need python3; then
+	python3 - <<'PY'
+def varint(v):
+    b = bytearray()
+    while v >= 0x80:
+        b.append((v & 0x7f) | 0x80); v >>= 7
+    b.append(v); return bytes(b)
+def fld(n, w, p):
+    return varint(n << 3) + varint(p) if w == 0 else varint(n << 3 | 2) + varint(len(p)) + p
+prof = fld(1, 2, fld(1, 0, 1) + fld(2, 0, 2))
+prof += fld(5, 2, fld(1, 0, 1) + fld(2, 0, 3))
+prof += fld(4, 2, fld(1, 0, 1) + fld(4, 2, fld(1, 0, 1)) * 200)
+prof += fld(2, 2, fld(1, 2, varint(1) * 2000) + fld(2, 2, varint(1)))
+for s in [b'', b'samples', b'count', b'x' * 60000]:
+    prof += fld(6, 2, s)
+open('bomb.pb', 'wb').write(prof)
+PY
+	"$SCORCH" fold bomb.pb > bomb.out 2> bomb.err; rc=$?
+	check "a stack too long to build: exit 1, nothing printed" test $rc -eq 1 -a ! -s bomb.out
+	check_grep "... says so with the offset" "bomb.pb: at offset 0x[0-9a-f]+: pprof: a sample's stack is over 16 MiB" bomb.err
+fi

@@ -260,6 +260,7 @@ struct reader {
 	uint64_t *names;
 	size_t nnames, names_cap;
 	struct strbuf stack;
+	uint64_t stack_bytes;       /* all stacks built so far (capped) */
 };
 
 static struct span span_of(const struct field *f)
@@ -545,6 +546,17 @@ static int sample_stack(struct reader *r, const uint64_t *ids, size_t n, uint64_
 			const struct span *sp = &r->strs[r->names[at + j]];
 			push_name(r, sp->p, sp->n, &first);
 		}
+		if (r->stack.len > STACK_PPROF_MAX_STACK) {
+			diag_set_at(r->d, off, "pprof: a sample's stack is over %u MiB",
+				    STACK_PPROF_MAX_STACK >> 20);
+			return -EINVAL;
+		}
+	}
+	r->stack_bytes += r->stack.len;
+	if (r->stack_bytes > STACK_PPROF_MAX) {
+		diag_set_at(r->d, off, "pprof: the samples' stacks are over %zu MiB "
+			    "in all", STACK_PPROF_MAX >> 20);
+		return -EINVAL;
 	}
 	return 0;
 }

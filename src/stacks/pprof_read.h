@@ -17,7 +17,9 @@
  * The protobuf decoder is this file's: every varint, length and index
  * is checked against the bytes and the tables; a bad profile gets one
  * message with the offset in the (decompressed) profile, and nothing is
- * added to the table. Decompressed size is capped (STACK_PPROF_MAX).
+ * added to the table. Decompressed size, one stack's text and all the
+ * stacks' text together are capped (STACK_PPROF_MAX, _MAX_STACK), so a
+ * small file naming a long location many times cannot blow up.
  * Ownership: out and the table are the caller's. Failure: negative
  * (-EINVAL) with d filled; allocation is fatal.
  */
@@ -32,6 +34,8 @@
 #include "stacks/table.h"
 
 #define STACK_PPROF_MAX ((size_t)1 << 30)
+/* One sample's stack text at most (lines named many times over). */
+#define STACK_PPROF_MAX_STACK (16u << 20)
 
 /* The first n bytes start a raw Profile message (its first field a
  * sample_type, then bytes no text has), or a gzip member that inflates
