@@ -135,3 +135,10 @@ PY
 	check "a stack too long to build: exit 1, nothing printed" test $rc -eq 1 -a ! -s bomb.out
 	check_grep "... says so with the offset" "bomb.pb: at offset 0x[0-9a-f]+: pprof: a sample's stack is over 16 MiB" bomb.err
 fi
+
+# a folded count past what pprof's int64 values hold saturates there
+printf 'a;b 99999999999999999999999\nc 2\n' > huge.folded
+"$SCORCH" export --format pprof -o huge.pb.gz huge.folded 2> huge.err
+"$SCORCH" fold huge.pb.gz > huge.out 2>&1
+printf 'a;b 9223372036854775807\nc 2\n' > huge.want
+check_same "a count past int64 saturates at 2^63-1" huge.want huge.out

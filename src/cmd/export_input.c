@@ -41,8 +41,9 @@ static int read_folded(struct export_run *r, struct lines *lr)
 		struct stack_folded f;
 		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
 			continue; /* as flame: blank, comment, no count */
-		if (f.count >= 1)
-			stack_table_add(&r->t, f.stack, f.stack_len, (uint64_t)f.count);
+		if (f.count >= 1) /* counts past 2^64 saturate, as sums do */
+			stack_table_add(&r->t, f.stack, f.stack_len, f.count < 0x1p64 ?
+					(uint64_t)f.count : UINT64_MAX);
 	}
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", lr->name, (unsigned long long)lr->lineno + 1,

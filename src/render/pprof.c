@@ -333,7 +333,9 @@ static void add_sample(struct writer *w, const struct entry *e)
 	stack_locs(w, f, n, java);
 	sb_reset(&w->smp);
 	pb_packed(&w->smp, S_LOCATION, w->ids, w->nids);
-	uint64_t v[2] = { e->samples, e->weight };
+	/* values are int64 in profile.proto: sums past it saturate there */
+	uint64_t v[2] = { e->samples > INT64_MAX ? INT64_MAX : e->samples,
+			  e->weight > INT64_MAX ? INT64_MAX : e->weight };
 	if (w->m->ntypes == 2)
 		pb_packed(&w->smp, S_VALUE, v, 2);
 	else
