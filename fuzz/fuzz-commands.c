@@ -1,9 +1,9 @@
 /*
  * fuzz-commands: libFuzzer entry for the whole perf.data pipeline as the
  * commands run it: reader, machine (threads, maps), symbols, unwinding,
- * folding (and the per-sample rows of export --format tsv), the
- * tracepoint analyses (offcpu, sched, subsecond), the printers (script,
- * report, header, dump) and the speedscope export. Stage: fuzz. The input is
+ * folding (and the per-sample rows of export --format tsv), the pprof and
+ * speedscope exports, the tracepoint analyses (offcpu, sched, subsecond)
+ * and the printers (script, report, header, dump). Stage: fuzz. The input is
  * written to a memfd and handed to cmd_fold, cmd_script, ... by its
  * /proc/self/fd path, exactly as a user's file would be; their output goes
  * to /dev/null, their messages to stderr. Invariant under test: any bytes
@@ -61,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 		return 0;
 	run(cmd_fold, "fold --all --pid --buildid-dir /nonexistent");
+	run(cmd_export, "export --format pprof --cpu-label --tid --buildid-dir /nonexistent");
 	run(cmd_script, "script --buildid-dir /nonexistent");
 	run(cmd_report, "report --sort comm,dso,sym --buildid-dir /nonexistent");
 	run(cmd_header, "header -I");

@@ -1,32 +1,13 @@
 # t7601: scorch export --format pprof: what `go tool pprof` reads back
 # (-traces turned into folded lines) equals `scorch fold` of the same
-# input, on the fixtures, a fresh recording and a folded file; -top runs
-# with no message on stderr but pprof's note about a missing main binary
-# (no mappings are written yet); the same input gives the same bytes.
+# input, on the fixtures, the reference corpus (when there), a fresh
+# recording and a folded file; -top of a
+# perf.data export prints nothing on stderr (its mappings name the main
+# binary), of a folded file only pprof's note that no mapping names one;
+# the same input gives the same bytes.
 . "$ROOT/tests/lib-corpus.sh"
-
-if ! need go || ! go tool pprof -h > /dev/null 2>&1; then
-	skip "pprof export read by go tool pprof" "go tool pprof not installed (Debian golang-go)"
-	exit 0
-fi
-export GOCACHE=$TMP/gocache GOFLAGS=
-
-# traces FILE: go tool pprof -traces as folded lines "root;...;leaf N",
-# summed by stack, sorted (-symbolize=none: names as written, C++
-# templates not shortened).
-traces() {
-	go tool pprof -symbolize=none -unit=ns -traces "$1" 2>/dev/null | awk '
-		function flush() { if (st != "") sum[st] += v; st = ""; seen = 0 }
-		/^-----------\+/ { flush(); inblk = 1; next }
-		!inblk { next }
-		!seen && /^ *[0-9.]+[a-z]*   / {
-			match($0, /^ *[0-9.]+[a-z]*   /)
-			v = substr($0, 1, RLENGTH); gsub(/[^0-9.]/, "", v)
-			st = substr($0, RLENGTH + 1); seen = 1; next
-		}
-		seen { st = substr($0, 14) ";" st }
-		END { flush(); for (s in sum) printf "%s %d\n", s, sum[s] }' | LC_ALL=C sort
-}
+. "$ROOT/tests/lib-pprof.sh"
+pprof_ready "pprof export read by go tool pprof" || exit 0
 
 # same_as_fold DESC OPTIONS... INPUT: export == scorch fold (for a
 # folded INPUT: == the file)
@@ -53,8 +34,7 @@ if fixtures; then
 	check_same "fp: same bytes twice (-o FILE and stdout)" a.pb.gz b.pb.gz
 	go tool pprof -top a.pb.gz > top.txt 2> top.err
 	check "fp: -top exits 0" test $? -eq 0
-	grep -v '^Main binary filename not available\.$' top.err > top.other
-	check "fp: -top warns of nothing else" test ! -s top.other
+	check "fp: -top warns of nothing" test ! -s top.err
 	check_grep "fp: -top's type is cpu (cpu-clock counts nanoseconds)" '^Type: cpu$' top.txt
 	go tool pprof -raw a.pb.gz > raw.txt 2>/dev/null
 	check_grep "fp: a comm label on the samples" 'comm:\[work_fp\]' raw.txt
@@ -62,6 +42,22 @@ if fixtures; then
 	same_as_fold "folded file" fp.folded
 	go tool pprof -raw out.pb.gz > raw.txt 2>/dev/null
 	check_grep "folded file: sample type samples/count" '^samples/count$' raw.txt
+	go tool pprof -top out.pb.gz > top.txt 2> top.err
+	grep -v '^Main binary filename not available\.$' top.err > top.other
+	check "folded file: -top warns of nothing but the main binary" test ! -s top.other
+fi
+
+# the reference corpus: every case, and the big-endian files
+if shared_corpus; then
+	C=$SHARED/corpus
+	for c in fp dwarf cpp_fp multi offcpu pipe_fp zstd_fp; do
+		[ -f "$C/$c/perf.data" ] || continue
+		same_as_fold "corpus $c" $(srcs $c) "$C/$c/perf.data"
+	done
+	for f in "$C"/big-endian/*/perf.data.be; do
+		[ -f "$f" ] || continue
+		same_as_fold "corpus big-endian ${f#"$C"/big-endian/}" "$f"
+	done
 fi
 
 # a fresh recording

@@ -30,7 +30,7 @@ SCORCH_COMMAND(diff, "compare two folded profiles (difffolded.pl), optionally as
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_NORMALIZE = 1, O_STRIP_HEX, O_SVG, O_TITLE, O_NEGATE };
+enum { O_NORMALIZE = 1, O_STRIP_HEX, O_SVG, O_TITLE, O_NEGATE, O_SAMPLE_TYPE };
 
 static const struct opt_spec diff_opts[] = {
 	{ "normalize", 'n', OPT_NONE, NULL, "scale the first profile's counts to the second's total", O_NORMALIZE },
@@ -38,6 +38,7 @@ static const struct opt_spec diff_opts[] = {
 	{ "svg", 0, OPT_NONE, NULL, "write the differential flame graph (SVG) instead of folded lines", O_SVG },
 	{ "title", 0, OPT_REQ, "TEXT", "title of the --svg graph", O_TITLE },
 	{ "negate", 0, OPT_NONE, NULL, "--svg: swap red and blue", O_NEGATE },
+	{ "sample-type", 0, OPT_REQ, "NAME", "pprof inputs: the sample type to compare (default: each profile's)", O_SAMPLE_TYPE },
 	OPT_END_SPEC
 };
 
@@ -56,6 +57,7 @@ struct diff_run {
 	double total[2];
 	bool normalize, strip_hex, svg, negate;
 	const char *title;
+	const char *sample_type;  /* --sample-type */
 	size_t bad;
 	char first_bad[512];
 	struct strbuf tmp;
@@ -106,7 +108,8 @@ static int read_perf(struct diff_run *r, int side, struct lines *lr,
 	struct stack_table t;
 	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
 	stack_table_init(&t);
-	int rc = fold_perf_input(lr, path, kind, &t, side ? &r->info : &info);
+	int rc = fold_perf_input(lr, path, kind, &t, side ? &r->info : &info,
+				 r->sample_type);
 	for (size_t id = 0; !rc && id < stack_table_count(&t); id++) {
 		size_t len;
 		const char *k = stack_table_key(&t, id, &len);
@@ -260,6 +263,7 @@ int cmd_diff(int argc, char **argv)
 		case O_SVG: r.svg = true; break;
 		case O_TITLE: r.title = arg; break;
 		case O_NEGATE: r.negate = true; break;
+		case O_SAMPLE_TYPE: r.sample_type = arg; break;
 		}
 	}
 	if (id == OPT_HELP)

@@ -32,7 +32,7 @@ enum {
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_NAMEATTR, O_FACTOR,
 	O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_DETERMINISTIC, O_CP, O_PALETTE,
 	O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL,
-	O_SEARCH_COLOR, O_TRUNC_RIGHT, O_TRUNC_LEFT, O_ENCODING,
+	O_SEARCH_COLOR, O_TRUNC_RIGHT, O_TRUNC_LEFT, O_ENCODING, O_SAMPLE_TYPE,
 };
 
 static const struct opt_spec flame_opts[] = {
@@ -65,6 +65,7 @@ static const struct opt_spec flame_opts[] = {
 	{ "truncate-text-right", 0, OPT_NONE, NULL, "labels that do not fit keep their start: \"name..\" (default)", O_TRUNC_RIGHT },
 	{ "truncate-text-left", 0, OPT_NONE, NULL, "labels that do not fit keep their end: \"..name\"", O_TRUNC_LEFT },
 	{ "encoding", 0, OPT_REQ, "ENC", "encoding named in the XML declaration", O_ENCODING },
+	{ "sample-type", 0, OPT_REQ, "NAME", "pprof input: the sample type to draw (default: the profile's)", O_SAMPLE_TYPE },
 	OPT_END_SPEC
 };
 
@@ -89,6 +90,7 @@ struct flame_run {
 	const char *only_input;   /* named when nothing is drawn; NULL: several */
 	bool title_set, countname_set, factor_set;
 	size_t perf_inputs;       /* perf.data or perf script inputs folded */
+	const char *sample_type;  /* --sample-type */
 	struct fold_perfdata_info info;  /* of the first of them */
 	struct strbuf title;      /* the title made from info */
 };
@@ -165,6 +167,7 @@ static int set_other(struct flame_run *r, int id, const char *arg)
 	case O_TRUNC_RIGHT: o->truncate_left = false; break;
 	case O_TRUNC_LEFT: o->truncate_left = true; break;
 	case O_ENCODING: o->encoding = arg; break;
+	case O_SAMPLE_TYPE: r->sample_type = arg; break;
 	}
 	return 0;
 }
@@ -210,7 +213,8 @@ static int read_perf(struct flame_run *r, struct lines *lr, const char *path,
 	struct stack_table t;
 	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
 	stack_table_init(&t);
-	int rc = fold_perf_input(lr, path ? path : "-", kind, &t, &info);
+	int rc = fold_perf_input(lr, path ? path : "-", kind, &t, &info,
+				 r->sample_type);
 	size_t *ids = rc ? NULL : stack_table_sorted(&t);
 	for (size_t i = 0; ids && i < stack_table_count(&t); i++) {
 		size_t len;

@@ -13,6 +13,7 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 
 #include "cmd/fold_perfdata.h"
 #include "cmd/input.h"
+#include "cmd/perfinput.h"
 
 #include "base/diag.h"
 #include "base/lines.h"
@@ -35,6 +36,7 @@ enum {
 	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_NO_INLINE, O_OUTPUT,
 	O_JOBS,
 	O_VDSO, O_VMLINUX,
+	O_SAMPLE_TYPE,
 };
 
 static const struct opt_spec opts[] = {
@@ -62,6 +64,7 @@ static const struct opt_spec opts[] = {
 	{ "no-inline", 0, OPT_NONE, NULL, "perf.data: do not add inlined frames", O_NO_INLINE },
 	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
 	{ "jobs", 'j', OPT_REQ, "N", "fold one perf script file with N threads (same output)", O_JOBS },
+	{ "sample-type", 0, OPT_REQ, "NAME", "pprof input: the sample type to fold (default: the profile's)", O_SAMPLE_TYPE },
 	OPT_END_SPEC
 };
 
@@ -91,6 +94,7 @@ struct fold_run {
 	struct strbuf line_copy;       /* srcline: the frame line, kept */
 	const char *last_perf_input;   /* for the end-of-input note */
 	int jobs;                      /* --jobs: threads for one text file */
+	const char *sample_type;       /* --sample-type (pprof input) */
 	bool single;                   /* exactly one regular file operand */
 };
 
@@ -131,6 +135,7 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 		case O_VDSO: r->pd.vdso = arg; break;
 		case O_NO_INLINE: r->pd.no_inline = true; break;
 		case O_OUTPUT: r->output = arg; break;
+		case O_SAMPLE_TYPE: r->sample_type = arg; break;
 		case O_JOBS:
 			r->jobs = atoi(arg);
 			if (r->jobs < 1 || r->jobs > 64)
@@ -286,8 +291,11 @@ static int fold_input(struct fold_run *r, const char *path)
 	if (cmd_input_open(&in, path))
 		return 1;
 	int rc = 0;
-	enum stack_format fmt = input_format(r, &in);
-	if (fmt == FMT_UNKNOWN)
+	bool pprof = r->forced == FMT_UNKNOWN && cmd_input_is_pprof(&in);
+	enum stack_format fmt = pprof ? FMT_EMPTY : input_format(r, &in);
+	if (pprof)
+		rc = fold_pprof(&in.lr, r->sample_type, &r->table);
+	else if (fmt == FMT_UNKNOWN)
 		rc = 1;
 	else if (fmt == FMT_PERF_DATA)
 		rc = fold_perf_data_input(r, &in);

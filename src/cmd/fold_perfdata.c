@@ -22,11 +22,13 @@
 #include "perfdata/feature.h"
 #include "process/session.h"
 #include "profile/collect.h"
+#include "profile/collect_loc.h"
 #include "unwind/sample.h"
 
 struct fold_ctx {
 	const struct fold_perfdata_opts *o;
 	struct prof_collector col; /* folds the samples kept into the table */
+	struct prof_loc_collector loc; /* or keeps them whole (o->profile) */
 	struct prof_filter filter;
 	struct strbuf event;       /* the event kept (given or first seen) */
 	bool event_set, event_defaulted, warned, info_set;
@@ -78,6 +80,8 @@ static void note_event(struct fold_perfdata_info *in, const struct proc_sample *
 		in->config = ps->s->attr->config;
 		if (pd_attr_flag(ps->s->attr, PD_ATTR_FREQ))
 			in->sample_freq = ps->s->attr->sample_period;
+		in->freq = pd_attr_flag(ps->s->attr, PD_ATTR_FREQ);
+		in->period = ps->s->attr->sample_period;
 	}
 }
 
@@ -101,6 +105,8 @@ static void note_time(struct fold_perfdata_info *in, const struct pd_sample *s)
 {
 	if (!(s->sample_type & PD_SAMPLE_TIME))
 		return;
+	if (!in->have_times || s->time < in->first_time)
+		in->first_time = s->time;
 	in->have_times = true;
 	if (s->time > in->last_time)
 		in->last_time = s->time;
@@ -131,12 +137,14 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (c->o->info && !c->info_set)
 		note_event(c->o->info, ps, ev != NULL);
 	c->info_set = true;
-	if (!prof_collector_add(&c->col, ses, ps, weight, ev))
+	bool added = c->o->profile ? prof_loc_collector_add(&c->loc, ses, ps, weight, ev)
+		     : prof_collector_add(&c->col, ses, ps, weight, ev);
+	if (!added)
 		return 0;
 	c->samples++;
 	if (c->o->info)
 		note_time(c->o->info, ps->s);
-	if (c->o->sink)
+	if (c->o->sink && !c->o->profile)
 		c->o->sink->fn(c->o->sink->ctx, c->col.last, weight, ps->s);
 	return 0;
 }
@@ -167,9 +175,6 @@ static int run(struct pd_reader *r, const char *shown,
 		sb_adds(&c.event, o->collapse.event_filter);
 		c.event_set = true;
 	}
-	prof_collector_init(&c.col, &o->collapse, out);
-	if (o->model)
-		prof_collector_model(&c.col, o->model);
 	struct proc_session ses;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
 	sopts.lazy = true; /* frames on demand: the collector's */
@@ -178,8 +183,14 @@ static int run(struct pd_reader *r, const char *shown,
 		diag_print(&ses.diag, shown);
 		proc_session_close(&ses);
 		symopts_release(&so);
+		sb_release(&c.event);
 		return 1;
 	}
+	prof_collector_init(&c.col, &o->collapse, out);
+	if (o->model)
+		prof_collector_model(&c.col, o->model);
+	if (o->profile)
+		prof_loc_collector_init(&c.loc, &o->collapse, o->profile);
 	rc = symopts_run_unwound(&ses, o->no_inline ? UNW_INLINE_NONE
 				 : c.col.copts.inline_ ? UNW_INLINE_ALL : UNW_INLINE_DWARF,
 				 on_sample, &c, shown);
@@ -196,6 +207,8 @@ static int run(struct pd_reader *r, const char *shown,
 	proc_session_close(&ses);
 	symopts_release(&so);
 	prof_collector_release(&c.col);
+	if (o->profile)
+		prof_loc_collector_release(&c.loc);
 	sb_release(&c.event);
 	return rc < 0 ? 1 : 0;
 }

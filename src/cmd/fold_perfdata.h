@@ -40,6 +40,8 @@ struct fold_perfdata_opts {
 	struct profile *model;   /* when not NULL: every sample kept is also
 				  * added here, frames by identity, a row each
 				  * (prof_collector_model) */
+	struct profile *profile; /* not NULL: samples go there as exact
+				  * frames (profile/collect_loc.h), not to out */
 };
 
 /* Per-sample consumer (export's fleet TSV, push): stack is the id in
@@ -62,15 +64,16 @@ struct fold_perfdata_info {
 	struct strbuf cmdline;   /* CMDLINE feature, words joined by ' ' */
 	struct strbuf hostname;  /* HOSTNAME feature; empty when absent */
 	uint64_t sample_freq;    /* the kept event's frequency (0: a period) */
-	bool have_clock;         /* CLOCK_DATA: tod_ns is wall time at clock_ns */
+	bool freq;               /* the event samples at a frequency ... */
+	uint64_t period;         /* ... of period Hz, else every period events */
+	bool have_clock;         /* CLOCK_DATA: clock_tod_ns is wall time at clock_ns */
 	uint64_t clock_tod_ns, clock_ns;
-	bool have_times;         /* samples carry a time */
-	uint64_t last_time;      /* greatest sample time kept */
+	bool have_times;         /* the kept samples carry times (ns, perf clock) */
+	uint64_t first_time, last_time; /* least and greatest sample time kept */
 	uint64_t untimed;        /* samples given to opts' model without a time */
 };
 
-#define FOLD_PERFDATA_INFO_INIT { SB_INIT, false, 0, 0, false, SB_INIT, SB_INIT, 0, \
-				  false, 0, 0, false, 0, 0 }
+#define FOLD_PERFDATA_INFO_INIT { .event = SB_INIT, .cmdline = SB_INIT, .hostname = SB_INIT }
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 /* Every field NULL/false but the naming defaults (designated, so that

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "stacks/pprof_read.h"
+
 int cmd_input_open(struct cmd_input *in, const char *path)
 {
 	memset(in, 0, sizeof(*in));
@@ -39,6 +41,15 @@ bool cmd_input_is_perfdata(struct cmd_input *in)
 		return true;
 	return cmd_input_peek(in, 8, &p) == 8 &&
 	       (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "2ELIFREP", 8) == 0);
+}
+
+bool cmd_input_is_pprof(struct cmd_input *in)
+{
+	const char *p;
+	if (in->dir)
+		return false;
+	size_t n = cmd_input_peek(in, 4096, &p);
+	return stack_pprof_detect(p, n);
 }
 
 struct pd_reader *cmd_input_reader(struct cmd_input *in, struct diag *d)

@@ -37,6 +37,9 @@ size_t cmd_input_peek(struct cmd_input *in, size_t n, const char **data);
 /* A directory, or bytes that start with the perf.data magic (either
  * byte order). Reads ahead 8 bytes. */
 bool cmd_input_is_perfdata(struct cmd_input *in);
+/* Bytes that start as a pprof profile does (gzip, or a raw Profile
+ * message: stacks/pprof_read.h); never a directory. */
+bool cmd_input_is_pprof(struct cmd_input *in);
 /* A perf.data reader over the input from its first byte (see
  * pd_reader_open_fd), or NULL with d filled. Only before any line was
  * read from in->lr. */

@@ -13,12 +13,14 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/lines.h"
 #include "base/strbuf.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/folded.h"
+#include "stacks/pprof_read.h"
 
 /* ---- labels ---- */
 
@@ -76,6 +78,8 @@ enum fold_input_kind fold_input_kind(struct lines *lr)
 	size_t n = lines_peek(lr, &h, 4096);
 	if (is_perf_magic(h, n))
 		return FOLD_INPUT_PERF_DATA;
+	if (stack_pprof_detect(h, n))
+		return FOLD_INPUT_PPROF;
 	/* the first line that is not blank or a comment decides; a folded
 	 * line may hold any byte, as flamegraph.pl takes it */
 	bool binary = memchr(h, '\0', n) != NULL;
@@ -106,15 +110,14 @@ void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd
 		   name, byte, at < 0 ? 0 : at, cmd);
 }
 
-static int fold_script_text(struct lines *lr, struct stack_table *out,
-			    struct fold_perfdata_info *info)
+int fold_perf_script(struct lines *lr, const struct collapse_opts *o,
+		     struct stack_table *out, struct fold_perfdata_info *info)
 {
-	struct collapse_opts o = COLLAPSE_OPTS_INIT;
 	struct collapse_perf p;
 	const char *s;
 	size_t len;
 	int rc;
-	collapse_perf_init(&p, &o, out);
+	collapse_perf_init(&p, o, out);
 	while ((rc = lines_next(lr, &s, &len)) == 1)
 		collapse_perf_line(&p, s, len, lr->lineno);
 	collapse_perf_flush(&p);
@@ -136,11 +139,54 @@ static int fold_script_text(struct lines *lr, struct stack_table *out,
 	return rc < 0 ? 1 : 0;
 }
 
-int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
-		    struct stack_table *out, struct fold_perfdata_info *info)
+/* Read what is left of lr's file after its buffered bytes into out. */
+static int read_rest(struct lines *lr, struct strbuf *out)
 {
+	const char *head;
+	size_t n = lines_buffered(lr, &head);
+	sb_add(out, head, n);
+	for (;;) {
+		sb_grow(out, 1 << 16);
+		ssize_t got = read(lr->fd, out->buf + out->len, out->cap - out->len - 1);
+		if (got == 0)
+			return 0;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		sb_setlen(out, out->len + (size_t)got);
+		if (out->len > STACK_PPROF_MAX)
+			return -EFBIG;
+	}
+}
+
+int fold_pprof(struct lines *lr, const char *sample_type, struct stack_table *out)
+{
+	struct strbuf raw = SB_INIT, pb = SB_INIT;
+	struct diag d = DIAG_INIT;
+	int rc = read_rest(lr, &raw);
+	if (rc < 0)
+		diag_error("%s: %s", lr->name, rc == -EFBIG ? "pprof profile over 1 GiB"
+			   : strerror(-rc));
+	else if (stack_pprof_inflate(raw.buf, raw.len, &pb, &d) < 0 ||
+		 stack_pprof_fold(pb.buf, pb.len, sample_type, out, &d) < 0)
+		rc = -1;
+	if (d.set)
+		diag_print(&d, lr->name);
+	sb_release(&raw);
+	sb_release(&pb);
+	return rc < 0 ? 1 : 0;
+}
+
+int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
+		    struct stack_table *out, struct fold_perfdata_info *info,
+		    const char *sample_type)
+{
+	if (kind == FOLD_INPUT_PPROF)
+		return fold_pprof(lr, sample_type, out);
+	static const struct collapse_opts defaults = COLLAPSE_OPTS_INIT;
 	if (kind == FOLD_INPUT_PERF_SCRIPT)
-		return fold_script_text(lr, out, info);
+		return fold_perf_script(lr, &defaults, out, info);
 	struct fold_perfdata_opts o = FOLD_PERFDATA_OPTS_INIT;
 	o.info = info;
 	if (strcmp(path, "-") != 0) {

@@ -26,6 +26,7 @@ enum fold_input_kind {
 	FOLD_INPUT_FOLDED,       /* "a;b 5" lines (or anything else textual) */
 	FOLD_INPUT_PERF_DATA,
 	FOLD_INPUT_PERF_SCRIPT,  /* perf script text: a sample header first */
+	FOLD_INPUT_PPROF,        /* a pprof profile, gzip'd or raw */
 	FOLD_INPUT_BINARY,       /* other binary data: not for any of us */
 };
 
@@ -34,10 +35,20 @@ enum fold_input_kind fold_input_kind(struct lines *lr);
 /* The message for FOLD_INPUT_BINARY: "NAME: binary data (byte 0xNN at
  * offset N), not folded stacks (CMD reads ...)". */
 void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd);
-/* Fold lr (kind PERF_DATA or PERF_SCRIPT, as fold_input_kind said; path
- * as given to lines_open) into out with default options; info may be
- * NULL. Returns 0, or 1 after a message. */
+/* Fold lr (kind PERF_DATA, PERF_SCRIPT or PPROF, as fold_input_kind
+ * said; path as given to lines_open) into out with default options (a
+ * pprof profile by sample_type, NULL: its default); info may be NULL.
+ * Returns 0, or 1 after a message. */
 int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kind,
-		    struct stack_table *out, struct fold_perfdata_info *info);
+		    struct stack_table *out, struct fold_perfdata_info *info,
+		    const char *sample_type);
+/* The whole of lr (from its first byte) as a pprof profile into out, by
+ * sample type (NULL: the profile's default). 0, or 1 after a message. */
+int fold_pprof(struct lines *lr, const char *sample_type, struct stack_table *out);
+
+/* perf script text in lr folded into out under the naming options o
+ * (as fold_perf_input does with the defaults). 0, or 1 after a message. */
+int fold_perf_script(struct lines *lr, const struct collapse_opts *o,
+		     struct stack_table *out, struct fold_perfdata_info *info);
 
 #endif

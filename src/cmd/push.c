@@ -91,7 +91,8 @@ static void describe(const struct sample_input *in, uint64_t *rate, struct strbu
 {
 	const struct fold_perfdata_info *pi = &in->info;
 	bool perf = in->perf_inputs > 0, ns = perf && ns_event(pi);
-	*m = (struct pprof_meta){ "samples", "count", NULL, NULL, 0, perf && !in->folded_inputs };
+	*m = (struct pprof_meta){ .type = { "samples" }, .unit = { "count" }, .ntypes = 1,
+				  .comm_label = perf && !in->folded_inputs };
 	*rate = ns ? 1000000000u : perf && pi->sample_freq ? pi->sample_freq : 100;
 	sb_adds(app, "scorch.");
 	if (ns || !perf || !pi->event.len) {
@@ -104,10 +105,10 @@ static void describe(const struct sample_input *in, uint64_t *rate, struct strbu
 		}
 	}
 	if (ns) {
-		m->type = "cpu";
-		m->unit = "nanoseconds";
+		m->type[0] = "cpu";
+		m->unit[0] = "nanoseconds";
 	} else if (perf && pi->weighted && pi->event.len) {
-		m->type = pi->event.buf;
+		m->type[0] = pi->event.buf;
 	}
 }
 

@@ -197,7 +197,7 @@ int sample_input_read(struct sample_input *in, const struct fold_perfdata_opts *
 	} else if (kind == FOLD_INPUT_PERF_DATA) {
 		rc = read_perf(&lr, path, fo, &t, &rows, &pi);
 	} else {
-		rc = fold_perf_input(&lr, path ? path : "-", kind, &t, &pi);
+		rc = fold_perf_input(&lr, path ? path : "-", kind, &t, &pi, NULL);
 	}
 	if (!rc) {
 		add_table(in, &t, kind == FOLD_INPUT_PERF_DATA ? &rows : NULL, &pi, when);

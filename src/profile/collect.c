@@ -262,11 +262,11 @@ static size_t int_text(char *buf, int v)
  * script prints (the event name and field values cannot hold " N ");
  * false: Perl drops the sample.
  */
-static bool minus_one_pname(struct prof_collector *c, const struct proc_sample *ps,
-			    const char *ev)
+bool prof_minus_one_pname(const struct collapse_opts *o, const struct proc_sample *ps,
+			  const char *ev, struct strbuf *scratch, struct strbuf *pname)
 {
 	const struct pd_sample *s = ps->s;
-	struct strbuf *h = &c->scratch;
+	struct strbuf *h = scratch;
 	if (!ev)
 		return false; /* a tracepoint: "name=value" fields only */
 	sb_reset(h);
@@ -277,7 +277,13 @@ static bool minus_one_pname(struct prof_collector *c, const struct proc_sample *
 		sb_addf(h, "%5llu.%06llu: ", (unsigned long long)(s->time / 1000000000u),
 			(unsigned long long)(s->time % 1000000000u / 1000u));
 	sb_addf(h, "%10llu %s: ", (unsigned long long)s->period, ev);
-	return collapse_perf_header_pname(&c->copts, h->buf, h->len, &c->pname);
+	return collapse_perf_header_pname(o, h->buf, h->len, pname);
+}
+
+static bool minus_one_pname(struct prof_collector *c, const struct proc_sample *ps,
+			    const char *ev)
+{
+	return prof_minus_one_pname(&c->copts, ps, ev, &c->scratch, &c->pname);
 }
 
 static void comm_pname(struct prof_collector *c, const struct proc_sample *ps)

@@ -46,6 +46,13 @@ void prof_desc_of_frame(const struct proc_frame *f, struct prof_frame_desc *d);
 void prof_desc_of_comm(const char *comm, int32_t pid, int32_t tid,
 		       struct prof_frame_desc *d);
 
+/* The process name stackcollapse-perf.pl takes for a sample of tid -1
+ * from the header perf script prints for it (ev: the event name ending
+ * it, NULL for a tracepoint) into pname (o finished; scratch is
+ * scratch); false when Perl drops the sample. */
+bool prof_minus_one_pname(const struct collapse_opts *o, const struct proc_sample *ps,
+			  const char *ev, struct strbuf *scratch, struct strbuf *pname);
+
 struct prof_ip_variant;
 
 struct prof_collector {

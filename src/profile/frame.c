@@ -33,14 +33,39 @@ void prof_frames_init(struct prof_frames *fs)
 	memset(fs, 0, sizeof(*fs));
 	hmap_init(&fs->strs);
 	hmap_init(&fs->keys);
+	hmap_init(&fs->maps);
 }
 
 void prof_frames_release(struct prof_frames *fs)
 {
 	hmap_release(&fs->strs);
 	hmap_release(&fs->keys);
+	hmap_release(&fs->maps);
 	free(fs->v);
+	free(fs->mv);
 	prof_frames_init(fs);
+}
+
+static uint32_t map_id(struct prof_frames *fs, const struct prof_map_desc *d)
+{
+	if (!d)
+		return PROF_NONE;
+	struct prof_map m = { d->start, d->limit, d->offset,
+			      str_id(fs, d->file, d->file_len),
+			      str_id(fs, d->build_id, d->build_id_len) };
+	unsigned char k[32];
+	memcpy(k, &m.start, 8);
+	memcpy(k + 8, &m.limit, 8);
+	memcpy(k + 16, &m.offset, 8);
+	memcpy(k + 24, &m.file, 4);
+	memcpy(k + 28, &m.build_id, 4);
+	bool added;
+	uint32_t id = check_id(hmap_put(&fs->maps, k, sizeof(k), &added));
+	if (added) {
+		XGROW(fs->mv, fs->mcap, (size_t)id + 1);
+		fs->mv[id] = m;
+	}
+	return id;
 }
 
 /* A symbol literally named with "[unknown]" takes its address into the
@@ -60,13 +85,15 @@ static size_t pack_key(const struct prof_frame *f, unsigned char *k)
 	memcpy(k + 10, &f->name, 4);
 	memcpy(k + 14, &f->dso, 4);
 	memcpy(k + 18, &f->addr, 8);
-	return 26;
+	memcpy(k + 26, &f->ip, 8);
+	memcpy(k + 34, &f->map, 4);
+	return 38;
 }
 
 uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc *d)
 {
 	struct prof_frame f = { (uint8_t)d->kind, (uint8_t)d->flags, 0, 0,
-				PROF_NONE, PROF_NONE, 0 };
+				PROF_NONE, PROF_NONE, 0, 0, PROF_NONE };
 	if (d->kind == PROF_FRAME_COMM)
 		f.pid = d->pid, f.tid = d->tid;
 	if (d->kind != PROF_FRAME_ADDRESS)
@@ -76,7 +103,12 @@ uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc
 	if (d->kind == PROF_FRAME_ADDRESS ||
 	    (d->kind == PROF_FRAME_SYMBOL && name_uses_addr(d->name, d->name_len)))
 		f.addr = d->addr;
-	unsigned char key[26];
+	if ((d->flags & PROF_F_LOC) && (d->kind == PROF_FRAME_SYMBOL ||
+					d->kind == PROF_FRAME_ADDRESS)) {
+		f.ip = d->ip;
+		f.map = map_id(fs, d->map);
+	}
+	unsigned char key[38];
 	bool added;
 	uint32_t id = check_id(hmap_put(&fs->keys, key, pack_key(&f, key), &added));
 	if (added) {
@@ -113,6 +145,17 @@ void prof_frames_desc(const struct prof_frames *fs, uint32_t id,
 	d->tid = f->tid;
 	d->name = prof_frames_str(fs, f->name, &d->name_len);
 	d->dso = prof_frames_str(fs, f->dso, &d->dso_len);
+	d->ip = f->ip;
+	if (f->map != PROF_NONE) {
+		const struct prof_map *m = &fs->mv[f->map];
+		struct prof_map_desc *md = &d->map_store;
+		md->start = m->start;
+		md->limit = m->limit;
+		md->offset = m->offset;
+		md->file = prof_frames_str(fs, m->file, &md->file_len);
+		md->build_id = prof_frames_str(fs, m->build_id, &md->build_id_len);
+		d->map = md;
+	}
 }
 
 /* ---- names ---- */

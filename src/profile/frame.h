@@ -68,6 +68,25 @@ enum prof_frame_flag {
 	PROF_F_INLINE = 2,  /* an inlined-function row (perf: "(inlined)") */
 	PROF_F_JIT = 4,     /* from a JIT map (perf-PID.map) */
 	PROF_F_USER = 8,    /* resolved in a user process's maps */
+	PROF_F_LOC = 16,    /* an exact location: ip and map are identity too
+			     * (exports; see struct prof_map) */
+};
+
+/* The mapping of a PROF_F_LOC frame, as pprof's Mapping has it: the
+ * runtime range [start, limit), the file offset of start, the object as
+ * recorded and its build id (hex), each string NULL when unknown. */
+struct prof_map_desc {
+	uint64_t start, limit, offset;
+	const char *file;
+	size_t file_len;
+	const char *build_id;
+	size_t build_id_len;
+};
+
+/* An interned mapping: strings are ids into prof_frames' strings. */
+struct prof_map {
+	uint64_t start, limit, offset;
+	uint32_t file, build_id;    /* PROF_NONE: unknown */
 };
 
 /* What a producer says about one frame; strings are copied when new. */
@@ -80,6 +99,10 @@ struct prof_frame_desc {
 	const char *dso;            /* object as recorded; NULL: unknown */
 	size_t dso_len;
 	int32_t pid, tid;           /* COMM: pid < 0 when unknown ("?") */
+	/* with PROF_F_LOC only (SYMBOL, ADDRESS): */
+	uint64_t ip;                /* the runtime address */
+	const struct prof_map_desc *map; /* NULL: no mapping holds ip */
+	struct prof_map_desc map_store; /* what prof_frames_desc points map at */
 };
 
 /* An interned frame: string fields are ids into prof_frames' strings. */
@@ -88,16 +111,21 @@ struct prof_frame {
 	int32_t pid, tid;
 	uint32_t name, dso;         /* string ids, PROF_NONE: unknown */
 	uint64_t addr;              /* ADDRESS only, else 0 */
+	uint64_t ip;                /* PROF_F_LOC only, else 0 */
+	uint32_t map;               /* PROF_F_LOC: mapping id, or PROF_NONE */
 };
 
 struct prof_frames {
 	struct hmap strs;           /* string -> string id */
-	struct hmap keys;           /* packed frame (26 bytes) -> frame id */
+	struct hmap keys;           /* packed frame (38 bytes) -> frame id */
 	struct prof_frame *v;       /* frames by id */
 	size_t cap;
+	struct hmap maps;           /* packed mapping (32 bytes) -> mapping id */
+	struct prof_map *mv;        /* mappings by id */
+	size_t mcap;
 };
 
-#define PROF_FRAMES_INIT { HMAP_INIT, HMAP_INIT, NULL, 0 }
+#define PROF_FRAMES_INIT { HMAP_INIT, HMAP_INIT, NULL, 0, HMAP_INIT, NULL, 0 }
 
 void prof_frames_init(struct prof_frames *fs);
 /* Free everything; fs is empty and reusable. */
@@ -114,9 +142,20 @@ const struct prof_frame *prof_frames_get(const struct prof_frames *fs, uint32_t 
 /* A string of a frame; NULL for PROF_NONE. */
 const char *prof_frames_str(const struct prof_frames *fs, uint32_t sid, size_t *len);
 /* The description of frame id (strings borrowed from fs): what
- * prof_frames_intern would map back to id, in any other prof_frames. */
+ * prof_frames_intern would map back to id, in any other prof_frames
+ * (d->map, when set, points at d->map_store). */
 void prof_frames_desc(const struct prof_frames *fs, uint32_t id,
 		      struct prof_frame_desc *d);
+/* Mappings of PROF_F_LOC frames: ids dense from 0, in first-seen order. */
+static inline size_t prof_frames_maps(const struct prof_frames *fs)
+{
+	return fs->maps.count;
+}
+static inline const struct prof_map *prof_frames_map(const struct prof_frames *fs,
+						      uint32_t id)
+{
+	return &fs->mv[id];
+}
 
 /*
  * prof_names: folded names of frames under fixed collapse options.

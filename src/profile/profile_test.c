@@ -266,6 +266,44 @@ UNIT_TEST(profile_frames_by_identity)
 	prof_frames_release(&fs);
 }
 
+/* PROF_F_LOC frames: ip and mapping are identity, the name is the same,
+ * and a description maps back to the same frame in another prof_frames */
+UNIT_TEST(profile_frames_exact_locations)
+{
+	struct prof_frames fs = PROF_FRAMES_INIT, fs2 = PROF_FRAMES_INIT;
+	struct prof_map_desc m = { 0x1000, 0x2000, 0x0, "/bin/x", 6, "abcd", 4 };
+	struct prof_frame_desc d = { .kind = PROF_FRAME_SYMBOL, .flags = PROF_F_LOC,
+				     .name = "f", .name_len = 1, .dso = "/bin/x",
+				     .dso_len = 6, .ip = 0x1234, .map = &m };
+	uint32_t a = prof_frames_intern(&fs, &d);
+	CHECK(prof_frames_intern(&fs, &d) == a);
+	d.ip = 0x1238;
+	uint32_t b = prof_frames_intern(&fs, &d);
+	CHECK(b != a);
+	m.offset = 0x1000;
+	CHECK(prof_frames_intern(&fs, &d) != b);
+	CHECK(prof_frames_maps(&fs) == 2);
+	const struct prof_frame *f = prof_frames_get(&fs, a);
+	CHECK(f->ip == 0x1234 && f->map == 0);
+	size_t len;
+	CHECK(!strcmp(prof_frames_str(&fs, prof_frames_map(&fs, 0)->build_id, &len), "abcd"));
+	struct prof_frame_desc back;
+	prof_frames_desc(&fs, a, &back);
+	CHECK(back.ip == 0x1234 && back.map && back.map->limit == 0x2000 &&
+	      back.map->file_len == 6);
+	uint32_t c = prof_frames_intern(&fs2, &back);
+	CHECK(prof_frames_get(&fs2, c)->ip == 0x1234 && prof_frames_maps(&fs2) == 1);
+	/* the plain frame of the same symbol is another frame, named alike */
+	CHECK(sym_frame(&fs, "f", "/bin/x", 0) != a);
+	struct collapse_opts o = COLLAPSE_OPTS_INIT;
+	struct prof_names nm;
+	prof_names_init(&nm, &o);
+	CHECK_EQ_STR(names_of(&nm, &fs, a, false), "f");
+	prof_names_release(&nm);
+	prof_frames_release(&fs);
+	prof_frames_release(&fs2);
+}
+
 /* ---- the folded view against stacks/table on random text frames ---- */
 
 static void random_name(uint64_t *s, struct strbuf *out)

@@ -16,12 +16,16 @@
 
 /* profile.proto field numbers */
 enum {
-	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_LOCATION = 4, P_FUNCTION = 5,
-	P_STRING = 6, P_PERIOD_TYPE = 11, P_PERIOD = 12,
+	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4,
+	P_FUNCTION = 5, P_STRING = 6, P_TIME_NANOS = 9, P_DURATION_NANOS = 10,
+	P_PERIOD_TYPE = 11, P_PERIOD = 12, P_DEFAULT_SAMPLE_TYPE = 14,
 	VT_TYPE = 1, VT_UNIT = 2,
 	S_LOCATION = 1, S_VALUE = 2, S_LABEL = 3,
-	L_KEY = 1, L_STR = 2,
-	LOC_ID = 1, LOC_LINE = 4, LINE_FUNCTION = 1,
+	L_KEY = 1, L_STR = 2, L_NUM = 3,
+	M_ID = 1, M_START = 2, M_LIMIT = 3, M_OFFSET = 4, M_FILENAME = 5,
+	M_BUILD_ID = 6, M_HAS_FUNCTIONS = 7, M_HAS_INLINE_FRAMES = 10,
+	LOC_ID = 1, LOC_MAPPING = 2, LOC_ADDRESS = 3, LOC_LINE = 4,
+	LINE_FUNCTION = 1,
 	F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3,
 };
 
@@ -66,121 +70,412 @@ void pb_packed(struct strbuf *o, unsigned field, const uint64_t *v, size_t n)
 	sb_release(&t);
 }
 
+/* One pprof sample to be: a stack, and its cpu with the cpu label. */
+struct entry {
+	uint32_t stack, cpu;        /* cpu UINT32_MAX: none */
+	uint64_t samples, weight;
+};
+
 struct writer {
+	const struct profile *p;
+	struct prof_names *nm;
+	const struct pprof_meta *m;
 	struct hmap strs;   /* string -> index in string_table */
-	struct hmap names;  /* frame name -> function and location id */
-	struct strbuf *out, msg, sub;
-	uint64_t *locs;
-	size_t locs_cap;
+	uint64_t *func_of;  /* by name id: function id, 0: none yet */
+	size_t func_cap, nfuncs;
+	struct hmap locs;   /* java flag, frame ids -> location id + 1 (1:
+			     * no line): locations of inline groups */
+	uint64_t *loc_of[2]; /* by frame id and java flag: the same for a
+			      * frame that is a location alone */
+	size_t loc_cap, nlocs;
+	uint64_t keys[4];   /* string ids of the label keys, 0: not yet */
+	struct strbuf *out, msg, sub, smp;
+	uint64_t *ids;      /* the sample's location ids, leaf first */
+	size_t nids, ids_cap;
+	uint32_t *key;      /* scratch: a location's key */
+	size_t key_cap;
+	bool inline_lines;  /* some location has several lines */
 };
 
 static uint64_t str_id(struct writer *w, const char *s, size_t n)
 {
-	bool added;
-	size_t at = hmap_put(&w->strs, s, n, &added);
-	return at; /* dense ids in first-seen order: "" was put first */
+	return hmap_put(&w->strs, s ? s : "", s ? n : 0, NULL);
+}
+
+static uint64_t cstr_id(struct writer *w, const char *s)
+{
+	return str_id(w, s, strlen(s));
 }
 
 static void value_type(struct writer *w, unsigned field, const char *type,
 		       const char *unit)
 {
 	sb_reset(&w->msg);
-	pb_uint(&w->msg, VT_TYPE, str_id(w, type, strlen(type)));
-	pb_uint(&w->msg, VT_UNIT, str_id(w, unit, strlen(unit)));
+	pb_uint(&w->msg, VT_TYPE, cstr_id(w, type));
+	pb_uint(&w->msg, VT_UNIT, cstr_id(w, unit));
 	pb_bytes(w->out, field, w->msg.buf, w->msg.len);
 }
 
-/* The location (= function) id of a frame name, written when new. */
-static uint64_t frame_loc(struct writer *w, const char *s, size_t n)
+/* The function of a folded name, written when new. */
+static uint64_t func_id(struct writer *w, uint32_t name)
 {
-	bool added;
-	size_t at = hmap_put(&w->names, s, n, &added);
-	uint64_t id = at + 1;
-	if (!added)
-		return id;
-	uint64_t name = str_id(w, s, n);
+	if (name >= w->func_cap) {
+		size_t old = w->func_cap;
+		XGROW(w->func_of, w->func_cap, (size_t)name + 1);
+		memset(w->func_of + old, 0, (w->func_cap - old) * sizeof(*w->func_of));
+	}
+	if (w->func_of[name])
+		return w->func_of[name];
+	uint64_t id = w->func_of[name] = ++w->nfuncs;
+	size_t len;
+	const char *s = prof_name_text(w->nm, name, &len);
+	uint64_t sid = str_id(w, s, len);
 	sb_reset(&w->msg);
 	pb_uint(&w->msg, F_ID, id);
-	pb_uint(&w->msg, F_NAME, name);
-	pb_uint(&w->msg, F_SYSTEM_NAME, name);
+	pb_uint(&w->msg, F_NAME, sid);
+	pb_uint(&w->msg, F_SYSTEM_NAME, sid);
 	pb_bytes(w->out, P_FUNCTION, w->msg.buf, w->msg.len);
-	sb_reset(&w->sub);
-	pb_uint(&w->sub, LINE_FUNCTION, id);
-	sb_reset(&w->msg);
-	pb_uint(&w->msg, LOC_ID, id);
-	pb_bytes(&w->msg, LOC_LINE, w->sub.buf, w->sub.len);
-	pb_bytes(w->out, P_LOCATION, w->msg.buf, w->msg.len);
 	return id;
 }
 
-static void add_sample(struct writer *w, const char *k, size_t len, uint64_t value,
-		       bool comm_label)
+/* Write the location of frames f[0..n) (leaf first: innermost rows
+ * first), named under java. Returns its id + 1, 1 when it has no line
+ * (then nothing is written). */
+static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
-	size_t n = 0, first_len = len;
-	for (size_t i = 0, start = 0; i <= len; i++) {
-		if (i < len && k[i] != ';')
-			continue;
-		if (n == 0)
-			first_len = i;
-		XGROW(w->locs, w->locs_cap, n + 1);
-		w->locs[n++] = frame_loc(w, k + start, i - start);
-		start = i + 1;
+	const struct prof_frame *fr = prof_frames_get(&w->p->frames, f[n - 1]);
+	sb_reset(&w->sub);
+	size_t lines = 0;
+	for (size_t i = 0; i < n; i++) {
+		const uint32_t *names;
+		size_t k = prof_names_of(w->nm, &w->p->frames, f[i], java, &names);
+		while (k-- > 0) { /* names root first: innermost is the last */
+			struct strbuf line = SB_INIT;
+			pb_uint(&line, LINE_FUNCTION, func_id(w, names[k]));
+			pb_bytes(&w->sub, LOC_LINE, line.buf, line.len);
+			sb_release(&line);
+			lines++;
+		}
 	}
-	for (size_t i = 0; i < n / 2; i++) { /* leaf first */
-		uint64_t t = w->locs[i];
-		w->locs[i] = w->locs[n - 1 - i];
-		w->locs[n - 1 - i] = t;
-	}
-	struct strbuf s = SB_INIT;
-	pb_packed(&s, S_LOCATION, w->locs, n);
-	pb_packed(&s, S_VALUE, &value, 1);
-	if (comm_label) {
-		sb_reset(&w->sub);
-		pb_uint(&w->sub, L_KEY, str_id(w, "comm", 4));
-		pb_uint(&w->sub, L_STR, str_id(w, k, first_len));
-		pb_bytes(&s, S_LABEL, w->sub.buf, w->sub.len);
-	}
-	pb_bytes(w->out, P_SAMPLE, s.buf, s.len);
-	sb_release(&s);
+	if (!lines)
+		return 1;
+	w->inline_lines |= lines > 1;
+	uint64_t id = ++w->nlocs;
+	sb_reset(&w->msg);
+	pb_uint(&w->msg, LOC_ID, id);
+	if ((fr->flags & PROF_F_LOC) && fr->map != PROF_NONE)
+		pb_uint(&w->msg, LOC_MAPPING, (uint64_t)fr->map + 1);
+	if (fr->flags & PROF_F_LOC)
+		pb_uint(&w->msg, LOC_ADDRESS, fr->ip);
+	sb_add(&w->msg, w->sub.buf, w->sub.len);
+	pb_bytes(w->out, P_LOCATION, w->msg.buf, w->msg.len);
+	return id + 1;
 }
 
-void pprof_from_table(const struct stack_table *t, const struct pprof_meta *m,
-		      struct strbuf *out)
+/* The location id of frames f[0..n) (leaf first), 0: none (no line). */
+static uint64_t loc_id(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
-	struct writer w = { HMAP_INIT, HMAP_INIT, out, SB_INIT, SB_INIT, NULL, 0 };
-	str_id(&w, "", 0);
-	value_type(&w, P_SAMPLE_TYPE, m->type, m->unit);
-	size_t *ids = stack_table_sorted(t);
-	for (size_t i = 0; i < stack_table_count(t); i++) {
+	if (n == 1) { /* most frames: found by id, no hashing */
+		if (f[0] >= w->loc_cap) {
+			size_t old = w->loc_cap, cap = (size_t)f[0] + 1;
+			cap = cap < 2 * old ? 2 * old : cap;
+			for (int j = 0; j < 2; j++) {
+				w->loc_of[j] = xreallocarray(w->loc_of[j], cap, sizeof(uint64_t));
+				memset(w->loc_of[j] + old, 0, (cap - old) * sizeof(uint64_t));
+			}
+			w->loc_cap = cap;
+		}
+		uint64_t *v = &w->loc_of[java][f[0]];
+		if (!*v)
+			*v = write_loc(w, f, 1, java);
+		return *v - 1;
+	}
+	XGROW(w->key, w->key_cap, n + 1);
+	w->key[0] = java;
+	memcpy(w->key + 1, f, n * sizeof(*f));
+	bool added;
+	size_t at = hmap_put(&w->locs, w->key, (n + 1) * sizeof(*f), &added);
+	if (added)
+		hmap_at(&w->locs, at)->value = write_loc(w, f, n, java);
+	return hmap_at(&w->locs, at)->value - 1;
+}
+
+/* Frames a and b are rows of one address. */
+static bool same_address(const struct prof_frame *a, const struct prof_frame *b)
+{
+	return (a->flags & PROF_F_LOC) && (b->flags & PROF_F_LOC) &&
+	       a->ip == b->ip && a->map == b->map;
+}
+
+/* Where the location of frame end - 1 (of a stack, root first) starts:
+ * inline rows and the frame they are inlined into, at one address, make
+ * one location (at most GROUP_MAX frames). */
+enum { GROUP_MAX = 64 };
+static size_t group_start(const struct prof_frames *fs, const uint32_t *f, size_t end)
+{
+	size_t start = end - 1;
+	const struct prof_frame *leaf = prof_frames_get(fs, f[start]);
+	while (start > 0 && end - start < GROUP_MAX &&
+	       (prof_frames_get(fs, f[start])->flags & PROF_F_INLINE) &&
+	       same_address(leaf, prof_frames_get(fs, f[start - 1])))
+		start--;
+	return start;
+}
+
+/* w->ids: the locations of a stack's frames (root first), leaf first. */
+static void stack_locs(struct writer *w, const uint32_t *f, size_t n, bool java)
+{
+	uint32_t grp[GROUP_MAX];
+	w->nids = 0;
+	for (size_t end = n; end > 0;) {
+		size_t start = group_start(&w->p->frames, f, end), k = 0;
+		for (size_t i = end; i-- > start;) /* leaf first */
+			grp[k++] = f[i];
+		uint64_t id = loc_id(w, grp, k, java);
+		if (id) {
+			XGROW(w->ids, w->ids_cap, w->nids + 1);
+			w->ids[w->nids++] = id;
+		}
+		end = start;
+	}
+}
+
+enum { K_COMM, K_PID, K_TID, K_CPU };
+
+/* The string id of label key k, interned on first use. */
+static uint64_t key_id(struct writer *w, int k)
+{
+	static const char *const names[4] = { "comm", "pid", "tid", "cpu" };
+	if (!w->keys[k])
+		w->keys[k] = cstr_id(w, names[k]);
+	return w->keys[k];
+}
+
+static void str_label(struct writer *w, int key, const char *s, size_t n)
+{
+	sb_reset(&w->msg);
+	pb_uint(&w->msg, L_KEY, key_id(w, key));
+	pb_uint(&w->msg, L_STR, str_id(w, s, n));
+	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
+}
+
+static void num_label(struct writer *w, int key, int64_t v)
+{
+	sb_reset(&w->msg);
+	pb_uint(&w->msg, L_KEY, key_id(w, key));
+	pb_uint(&w->msg, L_NUM, (uint64_t)v);
+	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
+}
+
+/* The decimal number s[0..n), or -1 ("?", empty, not digits, too big). */
+static int64_t number(const char *s, size_t n)
+{
+	int64_t v = 0;
+	if (n == 0 || n > 10)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* A text process name "comm-PID" or "comm-PID/TID" (PID may be "?", as
+ * stackcollapse-perf.pl writes it) as labels; false when it is not one. */
+static bool text_ids(struct writer *w, const char *s, size_t len)
+{
+	const char *slash = memrchr(s, '/', len), *end = s + len;
+	const char *dash = memrchr(s, '-', slash ? (size_t)(slash - s) : len);
+	if (!dash)
+		return false;
+	const char *pe = slash ? slash : end;
+	int64_t pid = number(dash + 1, (size_t)(pe - dash - 1));
+	int64_t tid = slash ? number(slash + 1, (size_t)(end - slash - 1)) : -1;
+	bool qpid = pe - dash - 1 == 1 && dash[1] == '?';
+	if ((pid < 0 && !qpid) || (slash && tid < 0))
+		return false;
+	str_label(w, K_COMM, s, (size_t)(dash - s));
+	if (pid >= 0)
+		num_label(w, K_PID, pid);
+	if (tid >= 0)
+		num_label(w, K_TID, tid);
+	return true;
+}
+
+static void labels(struct writer *w, const uint32_t *f, size_t n, uint32_t cpu)
+{
+	if (!n)
+		return;
+	const struct prof_frame *root = prof_frames_get(&w->p->frames, f[0]);
+	size_t len;
+	const char *s = prof_frames_str(&w->p->frames, root->name, &len);
+	if (root->kind == PROF_FRAME_COMM) {
+		str_label(w, K_COMM, s, len);
+		if (root->pid >= 0)
+			num_label(w, K_PID, root->pid);
+		num_label(w, K_TID, root->tid);
+	} else if (root->kind == PROF_FRAME_TEXT && w->m->comm_label) {
+		if (!w->m->comm_ids || !text_ids(w, s, len))
+			str_label(w, K_COMM, s, len);
+	}
+	if (cpu != UINT32_MAX)
+		num_label(w, K_CPU, cpu);
+}
+
+static void add_sample(struct writer *w, const struct entry *e)
+{
+	size_t n;
+	const uint32_t *f = profile_stack_frames(w->p, e->stack, &n);
+	const struct prof_frame *root = n ? prof_frames_get(&w->p->frames, f[0]) : NULL;
+	bool java = root && root->kind == PROF_FRAME_COMM &&
+		    prof_names_java(w->nm, &w->p->frames, f[0]);
+	stack_locs(w, f, n, java);
+	sb_reset(&w->smp);
+	pb_packed(&w->smp, S_LOCATION, w->ids, w->nids);
+	/* values are int64 in profile.proto: sums past it saturate there */
+	uint64_t v[2] = { e->samples > INT64_MAX ? INT64_MAX : e->samples,
+			  e->weight > INT64_MAX ? INT64_MAX : e->weight };
+	if (w->m->ntypes == 2)
+		pb_packed(&w->smp, S_VALUE, v, 2);
+	else
+		pb_packed(&w->smp, S_VALUE, &v[1], 1);
+	labels(w, f, n, e->cpu);
+	pb_bytes(w->out, P_SAMPLE, w->smp.buf, w->smp.len);
+}
+
+static int by_stack_cpu(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	if (x->stack != y->stack)
+		return x->stack < y->stack ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* The samples to write: a stack each, or a (stack, cpu) each from the
+ * rows, in stack id order. Returns how many; *out is the caller's. */
+static size_t entries(const struct profile *p, bool cpus, struct entry **out)
+{
+	const struct prof_rows *r = &p->rows;
+	size_t n = 0;
+	struct entry *e;
+	if (cpus && (r->mask & PROF_COL_CPU)) {
+		e = xreallocarray(NULL, r->n ? r->n : 1, sizeof(*e));
+		for (size_t i = 0; i < r->n; i++)
+			e[i] = (struct entry){ r->stack[i], r->cpu[i], 1, r->weight[i] };
+		qsort(e, r->n, sizeof(*e), by_stack_cpu);
+		for (size_t i = 0; i < r->n; i++) {
+			if (n && e[n - 1].stack == e[i].stack && e[n - 1].cpu == e[i].cpu) {
+				e[n - 1].samples++;
+				e[n - 1].weight += e[i].weight;
+			} else {
+				e[n++] = e[i];
+			}
+		}
+	} else {
+		size_t ns = profile_stacks(p);
+		e = xreallocarray(NULL, ns ? ns : 1, sizeof(*e));
+		for (size_t i = 0; i < ns; i++)
+			if (p->counts[i].samples || p->counts[i].weight)
+				e[n++] = (struct entry){ (uint32_t)i, UINT32_MAX,
+							 p->counts[i].samples,
+							 p->counts[i].weight };
+	}
+	*out = e;
+	return n;
+}
+
+static void write_mappings(struct writer *w)
+{
+	const struct prof_frames *fs = &w->p->frames;
+	for (size_t i = 0; i < prof_frames_maps(fs); i++) {
+		const struct prof_map *m = prof_frames_map(fs, (uint32_t)i);
 		size_t len;
-		const char *k = stack_table_key(t, ids[i], &len);
-		add_sample(&w, k, len, stack_table_value(t, ids[i]), m->comm_label);
+		const char *s;
+		sb_reset(&w->msg);
+		pb_uint(&w->msg, M_ID, i + 1);
+		pb_uint(&w->msg, M_START, m->start);
+		pb_uint(&w->msg, M_LIMIT, m->limit);
+		pb_uint(&w->msg, M_OFFSET, m->offset);
+		s = prof_frames_str(fs, m->file, &len);
+		pb_uint(&w->msg, M_FILENAME, str_id(w, s, len));
+		s = prof_frames_str(fs, m->build_id, &len);
+		pb_uint(&w->msg, M_BUILD_ID, str_id(w, s, len));
+		pb_uint(&w->msg, M_HAS_FUNCTIONS, 1);
+		if (w->inline_lines)
+			pb_uint(&w->msg, M_HAS_INLINE_FRAMES, 1);
+		pb_bytes(w->out, P_MAPPING, w->msg.buf, w->msg.len);
 	}
-	free(ids);
+}
+
+static void write_tail(struct writer *w)
+{
+	const struct pprof_meta *m = w->m;
+	write_mappings(w);
 	if (m->period) {
-		value_type(&w, P_PERIOD_TYPE, m->period_type, m->period_unit);
-		pb_uint(out, P_PERIOD, m->period);
+		value_type(w, P_PERIOD_TYPE, m->period_type, m->period_unit);
+		pb_uint(w->out, P_PERIOD, m->period);
 	}
-	for (size_t i = 0; i < w.strs.count; i++)
-		pb_bytes(out, P_STRING, hmap_at(&w.strs, i)->key, hmap_at(&w.strs, i)->len);
+	if (m->time_nanos)
+		pb_uint(w->out, P_TIME_NANOS, m->time_nanos);
+	if (m->duration_nanos)
+		pb_uint(w->out, P_DURATION_NANOS, m->duration_nanos);
+	if (m->ntypes > 1) /* the weight, as pprof's own default (the last) */
+		pb_uint(w->out, P_DEFAULT_SAMPLE_TYPE, cstr_id(w, m->type[m->ntypes - 1]));
+	for (size_t i = 0; i < w->strs.count; i++)
+		pb_bytes(w->out, P_STRING, hmap_at(&w->strs, i)->key, hmap_at(&w->strs, i)->len);
+}
+
+void pprof_from_profile(const struct profile *p, struct prof_names *nm,
+			const struct pprof_meta *m, struct strbuf *out)
+{
+	struct writer w;
+	memset(&w, 0, sizeof(w));
+	w.p = p;
+	w.nm = nm;
+	w.m = m;
+	w.out = out;
+	hmap_init(&w.strs);
+	hmap_init(&w.locs);
+	str_id(&w, "", 0);
+	for (size_t i = 0; i < m->ntypes && i < 2; i++)
+		value_type(&w, P_SAMPLE_TYPE, m->type[i], m->unit[i]);
+	struct entry *e;
+	size_t n = entries(p, m->cpu_label, &e);
+	for (size_t i = 0; i < n; i++)
+		add_sample(&w, &e[i]);
+	free(e);
+	write_tail(&w);
 	hmap_release(&w.strs);
-	hmap_release(&w.names);
+	hmap_release(&w.locs);
+	free(w.func_of);
+	free(w.loc_of[0]);
+	free(w.loc_of[1]);
 	sb_release(&w.msg);
 	sb_release(&w.sub);
-	free(w.locs);
+	sb_release(&w.smp);
+	free(w.ids);
+	free(w.key);
 }
 
 int pprof_gzip(const void *in, size_t n, struct strbuf *out)
 {
+	if (n > UINT32_MAX)
+		return -1;
 	struct isal_zstream z;
 	isal_deflate_init(&z);
+	/* level 3: a sixth smaller than level 0 on a system-wide profile
+	 * (430 -> 363 KB), in no measurable extra time */
+	uint8_t *lvl = xmalloc(ISAL_DEF_LVL3_DEFAULT);
+	z.level = 3;
+	z.level_buf = lvl;
+	z.level_buf_size = ISAL_DEF_LVL3_DEFAULT;
 	z.gzip_flag = IGZIP_GZIP;
 	z.end_of_stream = 1;
 	z.flush = NO_FLUSH;
 	z.next_in = (uint8_t *)in;
 	z.avail_in = (uint32_t)n;
-	if (n > UINT32_MAX)
-		return -1;
+	int rc = 0;
 	do {
 		sb_grow(out, n / 2 + 4096);
 		size_t room = out->cap - out->len - 1;
@@ -188,9 +483,12 @@ int pprof_gzip(const void *in, size_t n, struct strbuf *out)
 			room = UINT32_MAX;
 		z.next_out = (uint8_t *)out->buf + out->len;
 		z.avail_out = (uint32_t)room;
-		if (isal_deflate(&z) != COMP_OK)
-			return -1;
+		if (isal_deflate(&z) != COMP_OK) {
+			rc = -1;
+			break;
+		}
 		sb_setlen(out, out->len + (room - z.avail_out));
 	} while (z.internal_state.state != ZSTATE_END);
-	return 0;
+	free(lvl);
+	return rc;
 }

@@ -233,35 +233,6 @@ void pyro_request_head(struct strbuf *out, const struct pyro_url *u,
 
 /* ---- the body ---- */
 
-/* The stacks of p as a table of joined names (what the folded view
- * prints, built from the names, not from its text). */
-static void table_of(const struct profile *p, struct prof_names *nm, struct stack_table *t)
-{
-	struct strbuf s = SB_INIT;
-	for (size_t i = 0; i < profile_stacks(p); i++) {
-		if (!p->counts[i].samples && !p->counts[i].weight)
-			continue;
-		size_t n, names = 0;
-		const uint32_t *f = profile_stack_frames(p, (uint32_t)i, &n);
-		bool java = n && prof_frames_get(&p->frames, f[0])->kind == PROF_FRAME_COMM &&
-			    prof_names_java(nm, &p->frames, f[0]);
-		sb_reset(&s);
-		for (size_t k = 0; k < n; k++) {
-			const uint32_t *ids;
-			size_t m = prof_names_of(nm, &p->frames, f[k], java, &ids);
-			for (size_t j = 0; j < m; j++) {
-				size_t len;
-				const char *name = prof_name_text(nm, ids[j], &len);
-				if (names++)
-					sb_addc(&s, ';');
-				sb_add(&s, name, len);
-			}
-		}
-		stack_table_add(t, s.buf, s.len, p->counts[i].weight);
-	}
-	sb_release(&s);
-}
-
 int pyro_body(const struct profile *p, struct prof_names *nm, const struct pprof_meta *m,
 	      struct strbuf *out)
 {
@@ -269,13 +240,10 @@ int pyro_body(const struct profile *p, struct prof_names *nm, const struct pprof
 		profile_fold_write_sb(p, nm, out);
 		return 0;
 	}
-	struct stack_table t = STACK_TABLE_INIT;
 	struct strbuf pb = SB_INIT;
-	table_of(p, nm, &t);
-	pprof_from_table(&t, m, &pb);
+	pprof_from_profile(p, nm, m, &pb);
 	int rc = pprof_gzip(pb.buf, pb.len, out);
 	sb_release(&pb);
-	stack_table_release(&t);
 	return rc;
 }
 

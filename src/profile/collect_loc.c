@@ -1,0 +1,175 @@
+/*
+ * collect_loc: perf.data samples as stacks of exact frames (see
+ * collect_loc.h). Stage: profile. Key invariant: a frame's identity is
+ * what perf resolved (symbol or inline name, object) plus its runtime
+ * address and mapping, so the folded names of a stack are the ones
+ * prof_collector gives the same sample.
+ */
+#include "profile/collect_loc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "profile/collect.h"
+
+enum { CHAINS_MAX = 1u << 20 };
+
+void prof_loc_collector_init(struct prof_loc_collector *c, const struct collapse_opts *o,
+			     struct profile *p)
+{
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	c->copts = *o;
+	collapse_opts_finish(&c->copts);
+	hmap_init(&c->frame_ids);
+	prof_chain_cache_init(&c->chains, CHAINS_MAX);
+	sb_init(&c->pname);
+	sb_init(&c->scratch);
+}
+
+void prof_loc_collector_release(struct prof_loc_collector *c)
+{
+	hmap_release(&c->frame_ids);
+	prof_chain_cache_release(&c->chains);
+	free(c->ids);
+	sb_release(&c->pname);
+	sb_release(&c->scratch);
+}
+
+/* A resolved frame by the session's pointers and its map's range (map
+ * nodes are reused, their ranges are not what a pointer says). */
+struct loc_key {
+	uint64_t ip, start, end, pgoff;
+	uintptr_t sym, dso, inl;
+	uint64_t kernel;
+};
+
+static void map_desc(struct prof_loc_collector *c, const struct proc_frame *f,
+		     struct prof_map_desc *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->start = f->map->start;
+	m->limit = f->map->end;
+	m->offset = f->map->pgoff;
+	if (!f->dso)
+		return;
+	m->file = f->dso->name;
+	m->file_len = strlen(f->dso->name);
+	const struct sym_buildid *b = &f->dso->buildid;
+	for (size_t i = 0; i < b->size; i++) {
+		c->hex[2 * i] = "0123456789abcdef"[b->id[i] >> 4];
+		c->hex[2 * i + 1] = "0123456789abcdef"[b->id[i] & 15];
+	}
+	if (b->size) {
+		m->build_id = c->hex;
+		m->build_id_len = 2 * (size_t)b->size;
+	}
+}
+
+static uint32_t frame_id(struct prof_loc_collector *c, const struct proc_frame *f)
+{
+	const struct proc_map *mp = f->map;
+	struct loc_key k = { f->ip, mp ? mp->start : 0, mp ? mp->end : 0,
+			     mp ? mp->pgoff : 0, (uintptr_t)f->sym, (uintptr_t)f->dso,
+			     (uintptr_t)f->inline_name, f->kernel };
+	bool added;
+	size_t at = hmap_put(&c->frame_ids, &k, sizeof(k), &added);
+	if (added) {
+		struct prof_frame_desc d;
+		struct prof_map_desc m;
+		prof_desc_of_frame(f, &d);
+		d.flags |= PROF_F_LOC;
+		d.ip = f->ip;
+		if (mp) {
+			map_desc(c, f, &m);
+			d.map = &m;
+		}
+		hmap_at(&c->frame_ids, at)->value = prof_frames_intern(&c->p->frames, &d);
+	}
+	return (uint32_t)hmap_at(&c->frame_ids, at)->value;
+}
+
+/* The process frame: comm, pid, tid; a TEXT frame for tid -1. */
+static bool root_frame(struct prof_loc_collector *c, const struct proc_sample *ps,
+		       const char *ev, uint32_t *id)
+{
+	struct prof_frame_desc d;
+	if ((int)ps->s->tid < 0) {
+		if (!prof_minus_one_pname(&c->copts, ps, ev, &c->scratch, &c->pname))
+			return false;
+		memset(&d, 0, sizeof(d));
+		d.kind = PROF_FRAME_TEXT;
+		d.name = c->pname.buf;
+		d.name_len = c->pname.len;
+	} else {
+		prof_desc_of_comm(ps->thread->comm, (int32_t)ps->s->pid,
+				  (int32_t)ps->s->tid, &d);
+	}
+	*id = prof_frames_intern(&c->p->frames, &d);
+	return true;
+}
+
+/* The stack of ps: its process, then its frames root first. */
+static bool build_stack(struct prof_loc_collector *c, struct proc_session *ses,
+			const struct proc_sample *ps, const char *ev, uint32_t *sid)
+{
+	struct proc_chain_walk w;
+	uint64_t ip;
+	bool kernel, inl;
+	size_t n = 1;
+	XGROW(c->ids, c->ids_cap, 1);
+	if (!root_frame(c, ps, ev, &c->ids[0]))
+		return false;
+	proc_chain_walk_init(ses, ps->s, &w);
+	while (n - 1 < w.max_frames && proc_chain_walk_next(&w, &ip, &kernel, &inl)) {
+		struct proc_frame *fr;
+		size_t k = proc_session_ip_frames(ses, ps->thread, kernel, inl, ip, &fr);
+		XGROW(c->ids, c->ids_cap, n + k);
+		for (size_t i = 0; i < k; i++)
+			c->ids[n++] = frame_id(c, &fr[i]);
+	}
+	for (size_t i = 1, j = n - 1; i < j; i++, j--) { /* leaf first -> root first */
+		uint32_t t = c->ids[i];
+		c->ids[i] = c->ids[j];
+		c->ids[j] = t;
+	}
+	*sid = profile_stack(c->p, c->ids, n);
+	return true;
+}
+
+static void note_time(struct prof_loc_collector *c, const struct pd_sample *s)
+{
+	if (!(s->sample_type & PD_SAMPLE_TIME))
+		return;
+	if (!c->have_time || s->time < c->first_time)
+		c->first_time = s->time;
+	if (!c->have_time || s->time > c->last_time)
+		c->last_time = s->time;
+	c->have_time = true;
+}
+
+bool prof_loc_collector_add(struct prof_loc_collector *c, struct proc_session *ses,
+			    const struct proc_sample *ps, uint64_t weight, const char *ev)
+{
+	uint32_t sid;
+	if ((int)ps->s->tid < 0) { /* its name holds the time: not cached */
+		if (!build_stack(c, ses, ps, ev, &sid))
+			return false;
+	} else {
+		bool added;
+		uint64_t *slot = prof_chain_cache_slot(&c->chains, ses, ps, &added);
+		if (added) { /* build_stack leaves the cache alone */
+			build_stack(c, ses, ps, ev, &sid);
+			*slot = sid;
+		} else {
+			sid = (uint32_t)*slot;
+		}
+	}
+	const struct pd_sample *s = ps->s;
+	struct prof_sample row = { s->time, (int32_t)s->pid, (int32_t)s->tid,
+				   s->sample_type & PD_SAMPLE_CPU ? s->cpu : UINT32_MAX };
+	profile_sample(c->p, sid, weight, &row);
+	note_time(c, s);
+	return true;
+}
