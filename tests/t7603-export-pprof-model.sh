@@ -146,14 +146,14 @@ model_checks() {
 if perf record -q -F 499 --call-graph dwarf,8192 -o dwarf.data -- "$TMP/work_nofp" 0.3 > /dev/null 2> rec.err; then
 	model_checks "dwarf" dwarf.data
 	perf_inline dwarf.data > inl.perf
+	go tool pprof -raw m.pb.gz > raw.txt 2>/dev/null
 	if [ -s inl.perf ]; then
 		raw_inline m.pb.gz > inl.pprof
 		check_same "dwarf: multi-line locations == perf's inline row groups" inl.perf inl.pprof
+		check_grep "dwarf: mapping says it has inline frames" '\[IN\]' raw.txt
 	else
 		skip "dwarf: inline locations" "no sample of this recording is in inlined code (perf shows no inline rows)"
 	fi
-	go tool pprof -raw m.pb.gz > raw.txt 2>/dev/null
-	check_grep "dwarf: mapping says it has inline frames" '\[IN\]' raw.txt
 else
 	skip "dwarf recording" "perf record failed: $(tail -1 rec.err)"
 fi
