@@ -67,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_offcpu, "offcpu --tid --kernel");
 	run(cmd_sched, "sched timehist -w -i");
 	run(cmd_sched, "sched latency -i");
+	run(cmd_sched, "sched map --compact -i");
 	run(cmd_heatmap, "heatmap subsecond --cells");
 	run(cmd_heatmap, "heatmap latency --pairs");
 	return 0;

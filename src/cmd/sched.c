@@ -1,15 +1,18 @@
 /*
- * cmd/sched: `scorch sched latency` and `scorch sched timehist`, the
- * tables of `perf sched latency` and `perf sched timehist` computed from
- * the sched:* tracepoints of a perf.data.
- * Stage: command. Option parsing and printing; the arithmetic is in
- * analysis/sched. Key invariant: timehist rows stream out as they are
- * computed; only per-task state is kept.
+ * cmd/sched: `scorch sched latency`, `scorch sched timehist` and
+ * `scorch sched map`, the tables of `perf sched latency`, `perf sched
+ * timehist` and `perf sched map` computed from the sched:* tracepoints of
+ * a perf.data.
+ * Stage: command. Option parsing and the calls; the arithmetic and the
+ * lines are made in analysis/sched and analysis/schedmap. Key invariant:
+ * timehist and map lines stream out as they are made; only per-task state
+ * is kept.
  */
 #include "cmd/cmd.h"
-SCORCH_COMMAND(sched, "scheduler latency and time history (perf sched latency/timehist)")
+SCORCH_COMMAND(sched, "scheduler latency, time history and CPU map (perf sched latency/timehist/map)")
 
 #include "analysis/sched.h"
+#include "analysis/schedmap.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
@@ -18,43 +21,57 @@ SCORCH_COMMAND(sched, "scheduler latency and time history (perf sched latency/ti
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
-enum { O_INPUT = 1, O_SORT, O_WAKEUPS };
+enum { O_INPUT = 1, O_SORT, O_WAKEUPS, O_COMPACT, O_CPUS, O_COLOR_PIDS, O_COLOR_CPUS };
 
 /* What `sched latency` needs, as scorch record -e takes it. */
 #define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_stat_runtime"
 
-static const struct opt_spec opts[] = {
-	{ "input", 'i', OPT_REQ, "FILE", "perf.data to read (default perf.data)", O_INPUT },
-	{ "wakeups", 'w', OPT_NONE, NULL, "timehist: also a line per wakeup (who woke whom)", O_WAKEUPS },
-	{ "sort", 's', OPT_REQ, "KEYS", "latency: sort by avg, max, switch, runtime, pid (default avg,max,switch,runtime)", O_SORT },
-	OPT_END_SPEC
-};
+#define OPT_INPUT { "input", 'i', OPT_REQ, "FILE", "perf.data to read (default perf.data)", O_INPUT }
+#define OPT_WAKEUPS { "wakeups", 'w', OPT_NONE, NULL, "timehist: also a line per wakeup (who woke whom)", O_WAKEUPS }
+#define OPT_SORT { "sort", 's', OPT_REQ, "KEYS", "latency: sort by avg, max, switch, runtime, pid (default avg,max,switch,runtime)", O_SORT }
+#define OPT_MAP \
+	{ "compact", 0, OPT_NONE, NULL, "map: columns only for the CPUs that switch, in order seen", O_COMPACT }, \
+	{ "cpus", 0, OPT_REQ, "CPUS", "map: draw only these CPUs (0-3,6)", O_CPUS }, \
+	{ "color-pids", 0, OPT_REQ, "TIDS", "map: highlight these tasks (on a terminal)", O_COLOR_PIDS }, \
+	{ "color-cpus", 0, OPT_REQ, "CPUS", "map: highlight these CPUs (on a terminal)", O_COLOR_CPUS }
 
-static const struct opt_cmd sched_cmd = {
-	"sched",
-	"scorch sched latency|timehist [options] [FILE]",
-	"Scheduler latency per task and per-switch time history from sched:*\n"
-	"tracepoints. Record them with perf sched record, or with scorch record -a\n"
-	"-e " SCHED_EVENTS "\n"
-	"(scorch record --offcpu lacks sched_stat_runtime: no run times).",
-	opts, true,
-};
+/* --help lists every mode's options; each mode parses its own table. */
+static const struct opt_spec all_opts[] = { OPT_INPUT, OPT_WAKEUPS, OPT_SORT, OPT_MAP, OPT_END_SPEC };
+static const struct opt_spec latency_opts[] = { OPT_INPUT, OPT_SORT, OPT_END_SPEC };
+static const struct opt_spec timehist_opts[] = { OPT_INPUT, OPT_WAKEUPS, OPT_END_SPEC };
+static const struct opt_spec map_opts[] = { OPT_INPUT, OPT_MAP, OPT_END_SPEC };
+
+#define SCHED_USAGE "scorch sched latency|timehist|map [options] [FILE]"
+#define SCHED_SUMMARY \
+	"Scheduler latency per task, per-switch time history and the CPU map from\n" \
+	"sched:* tracepoints. Record them with perf sched record, or with scorch\n" \
+	"record -a -e " SCHED_EVENTS "\n" \
+	"(scorch record --offcpu lacks sched_stat_runtime: no run times)."
+
+static const struct opt_cmd sched_cmd = { "sched", SCHED_USAGE, SCHED_SUMMARY, all_opts, true };
 
 struct out_ctx {
 	struct strbuf out;
 	int err;
 };
 
-static int on_row(void *ctx, const struct an_sched_row *row)
+static int flush_out(void *ctx, struct strbuf *out)
 {
 	struct out_ctx *o = ctx;
-	an_sched_timehist_row(row, &o->out);
-	if (o->out.len > 65536 && sb_flush(&o->out, stdout) < 0) {
+	if (sb_flush(out, stdout) < 0) {
 		o->err = errno;
 		return -EIO;
 	}
 	return 0;
+}
+
+static int on_row(void *ctx, const struct an_sched_row *row)
+{
+	struct out_ctx *o = ctx;
+	an_sched_timehist_row(row, &o->out);
+	return o->out.len > 65536 ? flush_out(o, &o->out) : 0;
 }
 
 /* Say what the file lacks for the table to mean what it says. */
@@ -71,43 +88,54 @@ static void latency_notes(const struct an_sched *s, const char *path)
 			  (unsigned long long)s->nr_lost);
 }
 
-int cmd_sched(int argc, char **argv)
+/* The end of a run: the message, and the exit status. */
+static int finish(int rc, struct out_ctx *o, const struct pd_dropped *dropped,
+		  const struct diag *d, const char *path)
 {
-	const char *mode = argc > 1 ? argv[1] : NULL;
-	if (mode && (!strcmp(mode, "--help") || !strcmp(mode, "-h"))) {
-		opt_usage(stdout, &sched_cmd);
-		return 0;
+	if (symopts_report_dropped(dropped, path) && !o->err)
+		return 1; /* every sample dropped */
+	if (rc < 0) {
+		sb_flush(&o->out, stdout);
+		if (o->err)
+			diag_write_error(NULL, o->err);
+		else
+			diag_print(d, path);
+		return 1;
 	}
-	bool latency = mode && !strcmp(mode, "latency");
-	bool timehist = mode && !strcmp(mode, "timehist");
-	if (!latency && !timehist)
-		return opt_usage_error(&sched_cmd, "expected 'latency' or 'timehist'");
-	const char *path = "perf.data", *v;
-	bool wakeups = false;
-	struct opt_state st = OPT_STATE_INIT;
-	int id;
-	while ((id = opt_next(&st, argc - 1, argv + 1, &sched_cmd, &v)) > 0)
-		if (id == O_INPUT)
-			path = v;
-		else if (id == O_WAKEUPS)
-			wakeups = true;
-		else if (id == O_SORT && an_sched_set_sort(v) < 0)
-			return opt_usage_error(&sched_cmd, "--sort: unknown key in '%s'", v);
-	if (id == OPT_HELP)
-		return 0;
-	if (id < 0)
-		return 2;
-	if (argc - 1 - st.ind > 1)
-		return opt_usage_error(&sched_cmd, "one input file at most");
-	if (argc - 1 - st.ind == 1)
-		path = argv[1 + st.ind];
+	if (d->set)
+		diag_print_kept(d, path);
+	if (sb_flush(&o->out, stdout) < 0) {
+		diag_write_error(NULL, errno);
+		return 1;
+	}
+	return 0;
+}
 
+static int run_map(const char *path, struct an_schedmap_opts *mo)
+{
+	struct out_ctx o = { SB_INIT, 0 };
+	struct sym_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	struct pd_dropped dropped;
+	memset(&dropped, 0, sizeof(dropped));
+	struct diag d = DIAG_INIT;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	mo->ncpus = n > 0 && n < AN_SCHED_MAX_CPUS ? (unsigned)n : 1;
+	mo->color = isatty(STDOUT_FILENO);
+	int rc = an_schedmap_run(path, &cfg, mo, &o.out, flush_out, &o, &dropped, &d);
+	rc = finish(rc, &o, &dropped, &d, path);
+	sb_release(&o.out);
+	return rc;
+}
+
+static int run_sched(const char *path, bool latency, bool wakeups)
+{
 	struct an_sched s;
 	struct out_ctx o = { SB_INIT, 0 };
 	struct sym_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
 	an_sched_init(&s);
-	if (timehist) {
+	if (!latency) {
 		s.on_row = on_row;
 		s.ctx = &o;
 		s.wakeups = wakeups;
@@ -115,32 +143,72 @@ int cmd_sched(int argc, char **argv)
 	}
 	struct diag d = DIAG_INIT;
 	int rc = an_sched_read(&s, path, &cfg, &d);
-	if (symopts_report_dropped(&s.dropped, path) && !o.err) {
-		sb_release(&o.out);
-		an_sched_release(&s);
-		return 1; /* every sample dropped */
+	if (rc >= 0 && latency) {
+		an_sched_latency_table(&s, &o.out);
+		latency_notes(&s, path);
 	}
-	if (rc < 0) {
-		sb_flush(&o.out, stdout);
-		if (o.err)
-			diag_write_error(NULL, o.err);
-		else
-			diag_print(&d, path);
-		rc = 1;
-	} else {
-		if (d.set)
-			diag_print_kept(&d, path);
-		if (latency)
-			an_sched_latency_table(&s, &o.out);
-		if (latency)
-			latency_notes(&s, path);
-		rc = 0;
-		if (sb_flush(&o.out, stdout) < 0) {
-			diag_write_error(NULL, errno);
-			rc = 1;
-		}
-	}
+	rc = finish(rc, &o, &s.dropped, &d, path);
 	sb_release(&o.out);
 	an_sched_release(&s);
+	return rc;
+}
+
+int cmd_sched(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : NULL;
+	if (mode && (!strcmp(mode, "--help") || !strcmp(mode, "-h"))) {
+		opt_usage(stdout, &sched_cmd);
+		return 0;
+	}
+	struct opt_cmd cmd = sched_cmd;
+	if (mode && !strcmp(mode, "latency"))
+		cmd.opts = latency_opts;
+	else if (mode && !strcmp(mode, "timehist"))
+		cmd.opts = timehist_opts;
+	else if (mode && !strcmp(mode, "map"))
+		cmd.opts = map_opts;
+	else
+		return opt_usage_error(&sched_cmd, "expected 'latency', 'timehist' or 'map'");
+	const char *path = "perf.data", *v;
+	bool wakeups = false;
+	struct an_schedmap_opts mo;
+	memset(&mo, 0, sizeof(mo));
+	struct opt_state st = OPT_STATE_INIT;
+	int id, rc = 2;
+	while ((id = opt_next(&st, argc - 1, argv + 1, &cmd, &v)) > 0) {
+		if (id == O_INPUT)
+			path = v;
+		else if (id == O_WAKEUPS)
+			wakeups = true;
+		else if (id == O_SORT && an_sched_set_sort(v) < 0)
+			return opt_usage_error(&cmd, "--sort: unknown key in '%s'", v);
+		else if (id == O_COMPACT)
+			mo.compact = true;
+		else if ((id == O_CPUS && an_cpuset_parse(&mo.cpus, v) < 0) ||
+			 (id == O_COLOR_CPUS && an_cpuset_parse(&mo.color_cpus, v) < 0)) {
+			opt_usage_error(&cmd, "not a CPU list (0-3,6): '%s'", v);
+			goto out;
+		} else if (id == O_COLOR_PIDS && (an_idlist_release(&mo.color_pids),
+						   an_idlist_parse(&mo.color_pids, v) < 0)) {
+			opt_usage_error(&cmd, "--color-pids: not a list of thread ids: '%s'", v);
+			goto out;
+		}
+	}
+	if (id == OPT_HELP)
+		rc = 0;
+	if (id < 0)
+		goto out;
+	if (argc - 1 - st.ind > 1) {
+		opt_usage_error(&cmd, "one input file at most");
+		goto out;
+	}
+	if (argc - 1 - st.ind == 1)
+		path = argv[1 + st.ind];
+	if (cmd.opts == map_opts)
+		rc = run_map(path, &mo);
+	else
+		rc = run_sched(path, cmd.opts == latency_opts, wakeups);
+out:
+	an_idlist_release(&mo.color_pids);
 	return rc;
 }

@@ -324,11 +324,15 @@ static int deliver(struct proc_session *ses, const struct proc_qev *e)
 	case QEV_COMM:
 		proc_machine_comm(&ses->machine, e->u.c.pid, e->u.c.tid, e->u.c.comm,
 				  e->u.c.exec);
+		if (e->u.c.sid.present & PD_SAMPLE_TID)
+			proc_machine_comm_made(&ses->machine, e->u.c.sid.tid);
 		break;
 	case QEV_TASK:
 		if (!e->u.t.exit)
 			proc_machine_fork(&ses->machine, e->u.t.pid, e->u.t.ppid,
 					  e->u.t.tid, e->u.t.ptid);
+		else
+			proc_machine_exit(&ses->machine, e->u.t.pid, e->u.t.tid);
 		break;
 	}
 	return 0;

@@ -1,0 +1,29 @@
+# tests/lib-sched.sh: a fresh `perf sched record` for the t752N sched tests
+# (sourced after tests/lib.sh). perf run on the same file is the oracle;
+# the tests rely on nothing in the recording but its sched events.
+
+. "$ROOT/tests/lib-record.sh"   # build_workload; HOME under $TMP
+
+# sched_record: rec.data in the current directory, `perf sched record` of
+# tests/workloads/threads (a main thread and 4 spinning threads that
+# rename themselves) beside a spinner per CPU (perf on this kind of VM
+# records no switch out of the idle task: see busy_cpus_start). True when
+# rec.data has sched_switch events; otherwise prints a skip (no perf) or
+# a fail line and returns 1.
+sched_record() {
+	local rc
+	if ! need perf gcc; then skip "fresh perf sched recording" "perf or gcc missing"; return 1; fi
+	if ! build_workload threads -pthread; then fail "build tests/workloads/threads.c"; return 1; fi
+	busy_cpus_start
+	perf sched record -q -o rec.data -- ./threads 4 0.2 > /dev/null 2> rec.err
+	rc=$?
+	busy_cpus_stop
+	if [ $rc -ne 0 ] || ! perf script -i rec.data 2> /dev/null | grep -q 'sched:sched_switch:'; then
+		fail "perf sched record of a 4-thread workload" "exit $rc: $(head -c 300 rec.err)"
+		return 1
+	fi
+	return 0
+}
+
+# nr_switches FILE: the sched_switch events of FILE as perf script counts them
+nr_switches() { perf script -i "$1" 2> /dev/null | grep -c 'sched:sched_switch:'; }
