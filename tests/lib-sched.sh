@@ -9,13 +9,14 @@
 # rename themselves) beside a spinner per CPU (perf on this kind of VM
 # records no switch out of the idle task: see busy_cpus_start). True when
 # rec.data has sched_switch events; otherwise prints a skip (no perf) or
-# a fail line and returns 1.
+# a fail line and returns 1. rec.out holds the workload's "pid P" and a
+# "tid T" line per thread.
 sched_record() {
 	local rc
 	if ! need perf gcc; then skip "fresh perf sched recording" "perf or gcc missing"; return 1; fi
 	if ! build_workload threads -pthread; then fail "build tests/workloads/threads.c"; return 1; fi
 	busy_cpus_start
-	perf sched record -q -o rec.data -- ./threads 4 0.2 > /dev/null 2> rec.err
+	perf sched record -q -o rec.data -- sh -c 'echo "pid $$"; exec ./threads 4 0.2' > rec.out 2> rec.err
 	rc=$?
 	busy_cpus_stop
 	if [ $rc -ne 0 ] || ! perf script -i rec.data 2> /dev/null | grep -q 'sched:sched_switch:'; then

@@ -12,6 +12,7 @@
 
 #include "analysis/tpsession.h"
 #include "base/xalloc.h"
+#include "perfdata/feature.h"
 #include "process/session.h"
 
 #include <errno.h>
@@ -49,16 +50,21 @@ static struct an_task *task_of(struct an_sched *s, uint32_t tid, uint32_t cpu,
 		memset(t, 0, sizeof(*t));
 		t->tid = tid;
 		t->state = ATOM_NONE;
+		t->ptid = -1;
+		t->idle = tid == 0;
+		t->cpu = cpu;
 	}
 	if (added)
 		*added = add;
 	return t;
 }
 
-/* perf's task state letter of a prev_state value: bit n -> "RSDTtXZPI"[n+1]. */
+/* perf 6.1's task state letter of a prev_state value: the lowest bit set,
+ * n, gives "RSDTtZXxKWP"[n + 1] (the kernel's letters of long ago: a
+ * TASK_IDLE kthread, 0x80 now, shows as K, a zombie as X), none gives R. */
 static char state_char(uint64_t state)
 {
-	static const char chars[] = "RSDTtXZPI";
+	static const char chars[] = "RSDTtZXxKWP";
 	unsigned bit = state ? (unsigned)__builtin_ffsll((long long)state) : 0;
 	return bit < sizeof(chars) - 1 ? chars[bit] : '?';
 }
@@ -116,36 +122,36 @@ static int64_t known_pid(struct run *r, uint32_t tid)
 	return t ? (int64_t)t->pid : 0;
 }
 
-static void make_name_in(struct run *r, struct strbuf *out, const struct an_task *t,
-			 uint32_t tid)
+/* The task's name as timehist prints it now, in out. */
+static const char *make_name_in(struct run *r, struct strbuf *out, const struct an_task *t,
+				uint32_t tid)
 {
-	sb_reset(out);
-	if (tid == 0) {
-		sb_adds(out, "<idle>");
-		return;
-	}
-	/* perf prints ids signed: a tid of (u32)-1 shows as -1 */
+	if (tid == 0)
+		return an_timehist_name(r->s, out, "<idle>", 0, 0);
+	char buf[24];
+	const char *comm = buf;
 	struct proc_thread *th = proc_machine_find_thread(&r->t.ses->machine, tid);
 	if (th && th->comm && th->comm_set)
-		sb_adds(out, th->comm);
+		comm = th->comm;
 	else
-		sb_addf(out, ":%d", (int)tid);
-	if (t->pid > 0 && t->pid != (int64_t)tid)
-		sb_addf(out, "[%d/%d]", (int)tid, (int)t->pid);
-	else if (t->pid > 0)
-		sb_addf(out, "[%d]", (int)tid);
+		snprintf(buf, sizeof(buf), ":%d", (int)tid);
+	return an_timehist_name(r->s, out, comm, tid, t->pid);
 }
 
-static void make_name(struct run *r, const struct an_task *t, uint32_t tid)
+/* A switch-out of task t (tid) on cpu at ts, the CPU's previous switch at
+ * tprev: perf's timehist_sched_change_event. */
+static void timehist_switch(struct run *r, struct an_task *t, uint32_t tid,
+			    uint32_t cpu, uint64_t ts, uint64_t tprev, char state)
 {
-	make_name_in(r, &r->name, t, tid);
-}
-
-static int timehist_row(struct run *r, struct an_task *t, uint32_t tid,
-			uint32_t cpu, uint64_t ts, uint64_t tprev, char state)
-{
-	struct an_sched_row row = { ts, cpu, 0, tid == 0, 0, 0, 0, NULL, NULL,
-				    r->s->wakeups };
+	struct an_sched *s = r->s;
+	if (!s->hist_start)
+		s->hist_start = ts;
+	s->hist_end = ts;
+	if (an_timehist_filtered(s, t->pid, tid)) {
+		s->skipped++;
+		return;
+	}
+	struct an_sched_row row = { ts, cpu, tid == 0, state, 0, 0, 0, NULL, NULL, 0 };
 	if (tprev) {
 		row.run = ts - tprev;
 		if (t->ready_to_run && t->ready_to_run <= tprev)
@@ -153,16 +159,16 @@ static int timehist_row(struct run *r, struct an_task *t, uint32_t tid,
 		if (t->last_time && t->last_time <= tprev)
 			row.wait = tprev - t->last_time;
 	}
-	int rc = 0;
-	if (r->s->on_row) {
-		make_name(r, t, tid);
-		row.name = r->name.buf;
-		rc = r->s->on_row(r->s->ctx, &row);
+	if (an_cpuset_has(&s->th.cpus, cpu)) {
+		an_runstats_add(&t->st, &row, t->last_state);
+		if (s->th.rows) {
+			row.name = make_name_in(r, &r->name, t, tid);
+			an_timehist_row(s, &row);
+		}
 	}
 	t->last_time = ts;
 	t->last_state = state;
 	t->ready_to_run = 0;   /* perf resets it at every switch-out */
-	return rc;
 }
 
 static uint64_t *cpu_slot(struct an_sched *s, uint32_t cpu)
@@ -217,6 +223,8 @@ static int on_switch(struct run *r, const struct pd_sample *smp)
 	if (added || in->state == ATOM_NONE)
 		sched_out(in, 'R', ts);
 	sched_in(in, ts);
+	if (!s->timehist)
+		return 0;
 	/* timehist: the task the sample belongs to */
 	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
 	struct an_task *th = task_of(s, tid, smp->cpu, NULL);
@@ -224,7 +232,15 @@ static int on_switch(struct run *r, const struct pd_sample *smp)
 		th->pid_seen = true;
 		th->pid = smp->pid;
 	}
-	return timehist_row(r, th, tid, smp->cpu, ts, tprev, state);
+	if (tid == 0 && smp->cpu >= s->nr_idle_slots) {
+		/* perf's idle threads grow to a power of two */
+		uint32_t n = 1;
+		while (n <= smp->cpu)
+			n *= 2;
+		s->nr_idle_slots = n;
+	}
+	timehist_switch(r, th, tid, smp->cpu, ts, tprev, state);
+	return 0;
 }
 
 static void on_runtime(struct run *r, const struct pd_sample *smp)
@@ -244,30 +260,38 @@ static void on_runtime(struct run *r, const struct pd_sample *smp)
 	t->runtime += runtime;
 }
 
-/* timehist -w: "awakened" line, the waker being the sample's task */
-static void wakeup_row(struct run *r, const struct pd_sample *smp,
-		       const struct an_task *wakee, uint32_t wakee_tid)
+/* timehist -w: "awakened" line, the waker being the sample's task; left
+ * out when -p/-t leave out both (each check counts as perf's) */
+static void wakeup_row(struct run *r, const struct pd_sample *smp, size_t wakee_id,
+		       uint32_t wakee_tid)
 {
-	make_name_in(r, &r->name2, wakee, wakee_tid);
+	struct an_sched *s = r->s;
 	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
-	struct an_task *w = task_of(r->s, tid, smp->cpu, NULL);
-	if (!w->pid_seen) {
-		w->pid_seen = true;
-		w->pid = smp->pid;
+	int64_t pid = 0;
+	size_t waker_id = 0;
+	if (tid) {
+		struct an_task *w = task_of(s, tid, smp->cpu, NULL);
+		if (!w->pid_seen) {
+			w->pid_seen = true;
+			w->pid = smp->pid;
+		}
+		pid = w->pid;
+		waker_id = (size_t)(w - s->task);
 	}
-	if (tid == 0) {
-		/* perf names the waker through its machine's thread 0, which
-		 * it calls "swapper"; only switch rows use the per-CPU
-		 * "<idle>" threads */
-		sb_reset(&r->name);
-		sb_adds(&r->name, "swapper");
-	} else {
-		make_name(r, w, tid);
+	const struct an_task *wakee = &s->task[wakee_id];
+	if (an_timehist_filtered(s, pid, tid) && (s->skipped++, true) &&
+	    an_timehist_filtered(s, wakee->pid, wakee_tid)) {
+		s->skipped++;
+		return;
 	}
-	struct an_sched_row row = { smp->time, smp->cpu, 0, tid == 0, 0, 0, 0,
-				    r->name.buf, r->name2.buf, true };
-	if (r->s->on_row(r->s->ctx, &row) != 0)
-		r->err = -EIO;
+	/* perf names the waker through its machine's thread 0, which it
+	 * calls "swapper"; only switch rows use the per-CPU "<idle>" */
+	const char *name = tid ? make_name_in(r, &r->name, &s->task[waker_id], tid)
+			       : an_timehist_name(s, &r->name, "swapper", 0, 0);
+	struct an_sched_row row = { smp->time, smp->cpu, tid == 0, 0, 0, 0, 0, name, NULL,
+				    s->comm_width };
+	row.wakee = make_name_in(r, &r->name2, wakee, wakee_tid);
+	an_timehist_row(s, &row);
 }
 
 static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
@@ -288,10 +312,11 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 	}
 	if (t->ready_to_run == 0)
 		t->ready_to_run = smp->time;
-	if (s->wakeups && s->on_row) {
-		wakeup_row(r, smp, t, (uint32_t)pid);
-		/* the waker's entry may have moved s->task: look t up again */
-		t = task_of(s, (uint32_t)pid, smp->cpu, NULL);
+	if (s->timehist && s->th.wakeups && s->th.rows) {
+		size_t id = (size_t)(t - s->task);
+		wakeup_row(r, smp, id, (uint32_t)pid);
+		/* the waker's entry may have moved s->task */
+		t = &s->task[id];
 	}
 	if (which == 1)        /* perf sched latency ignores sched_waking */
 		return;
@@ -337,14 +362,21 @@ static int find_fields(void *ctx)
 static int on_event(void *ctx, struct tep_event *ev, const struct proc_sample *ps)
 {
 	struct run *r = ctx;
+	struct an_sched *s = r->s;
 	const struct pd_sample *smp = ps->s;
+	if (s->timehist && smp->cpu > s->max_cpu && smp->cpu < AN_SCHED_MAX_CPUS)
+		s->max_cpu = smp->cpu;
 	if (ev == r->f.sw)
-		return on_switch(r, smp);
+		on_switch(r, smp);
 	if (ev == r->f.rt && r->f.have_rt)
 		on_runtime(r, smp);
 	for (int i = 0; i < 3; i++)
 		if (ev == r->f.wk[i] && r->f.have_wk[i])
 			on_wakeup(r, smp, i);
+	if (s->timehist && s->out->len > 65536 && s->flush(s->ctx, s->out) < 0) {
+		r->err = -EIO;
+		return -EIO;
+	}
 	return 0;
 }
 
@@ -354,6 +386,10 @@ static void final_names(struct an_sched *s, struct proc_session *ses)
 		struct an_task *t = &s->task[i];
 		struct proc_thread *th = t->tid ? proc_machine_find_thread(&ses->machine, t->tid) : NULL;
 		t->comm = th && th->comm ? arena_strdup(&s->tasks.keys, th->comm) : NULL;
+		if (th && !t->idle) {
+			t->ptid = th->ptid;
+			t->exited = th->exited;
+		}
 	}
 }
 
@@ -373,8 +409,22 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 		*d = ses.diag;
 		goto out;
 	}
+	if (s->timehist) {
+		/* perf: CPUs online as the header says, else 4 */
+		const struct pd_features *f = pd_reader_features(ses.reader);
+		s->nr_online = f && f->nrcpus_online ? f->nrcpus_online : 4;
+		if (s->nr_online > AN_SCHED_MAX_CPUS)
+			s->nr_online = AN_SCHED_MAX_CPUS;
+		s->max_cpu = s->nr_online;
+		s->nr_idle_slots = s->nr_online;
+		s->comm_width = 30;
+		if (s->th.rows)
+			an_timehist_header(s);
+	}
 	rc = an_tpsession_run(&r.t, "no tracing data (event formats) in the file; record with "
 			      "perf sched record");
+	if (r.err)
+		rc = r.err;
 	if (rc >= 0)
 		final_names(s, &ses);
 	s->have_runtime = r.f.have_rt;
@@ -551,38 +601,4 @@ void an_sched_latency_table(const struct an_sched *s, struct strbuf *out)
 	sb_addc(out, '\n');
 	hmap_release(&byname);
 	free(m);
-}
-
-/* ---- timehist ---- */
-
-void an_sched_timehist_header(struct strbuf *out)
-{
-	sb_adds(out, "           time    cpu  task name                       wait time  sch delay   run time\n"
-		"                        [tid/pid]                          (msec)     (msec)     (msec)\n"
-		"--------------- ------  ------------------------------  ---------  ---------  ---------\n");
-}
-
-static void msec(struct strbuf *out, uint64_t ns)
-{
-	sb_addf(out, "%6llu.%03llu ", (unsigned long long)(ns / 1000000),
-		(unsigned long long)(ns % 1000000 / 1000));
-}
-
-void an_sched_timehist_row(const struct an_sched_row *r, struct strbuf *out)
-{
-	struct strbuf t = SB_INIT;
-	add_time(&t, r->time);
-	sb_addf(out, "%15s [%04u]  %-30.30s ", t.buf, r->cpu, r->name ? r->name : "");
-	if (r->wakee) {
-		sb_addf(out, "  %9s  %9s  %9s awakened: %s\n", "", "", "", r->wakee);
-		sb_release(&t);
-		return;
-	}
-	msec(out, r->wait);
-	msec(out, r->delay);
-	msec(out, r->run);
-	if (r->wakeups)
-		sb_addf(out, "  %-30s", "");
-	sb_addc(out, '\n');
-	sb_release(&t);
 }

@@ -14,7 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strbuf.h"
+
 #define AN_SCHED_MAX_CPUS 4096
+
+/* The sched analyses append their lines to a strbuf and call this when it
+ * holds more than 64 KiB and at the end; it returns 0, or negative to stop
+ * the run (the run then returns it). */
+typedef int (*an_sched_flush_fn)(void *ctx, struct strbuf *out);
 
 struct an_cpuset {
 	bool set;                                /* a list was given */

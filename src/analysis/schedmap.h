@@ -25,10 +25,6 @@
 
 struct sym_config;
 
-/* Called when out holds more than 64 KiB and at the end; returns 0, or
- * negative to stop the run (the run returns it). */
-typedef int (*an_sched_flush_fn)(void *ctx, struct strbuf *out);
-
 struct an_schedmap_opts {
 	bool compact;               /* columns only for CPUs seen, in order */
 	struct an_cpuset cpus;      /* --cpus: draw only these */

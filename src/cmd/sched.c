@@ -23,7 +23,8 @@ SCORCH_COMMAND(sched, "scheduler latency, time history and CPU map (perf sched l
 #include <string.h>
 #include <unistd.h>
 
-enum { O_INPUT = 1, O_SORT, O_WAKEUPS, O_COMPACT, O_CPUS, O_COLOR_PIDS, O_COLOR_CPUS };
+enum { O_INPUT = 1, O_SORT, O_WAKEUPS, O_COMPACT, O_CPUS, O_COLOR_PIDS, O_COLOR_CPUS,
+       O_SUMMARY, O_WITH_SUMMARY, O_VISUAL, O_STATE, O_CPU, O_PID, O_TID };
 
 /* What `sched latency` needs, as scorch record -e takes it. */
 #define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_stat_runtime"
@@ -37,10 +38,20 @@ enum { O_INPUT = 1, O_SORT, O_WAKEUPS, O_COMPACT, O_CPUS, O_COLOR_PIDS, O_COLOR_
 	{ "color-pids", 0, OPT_REQ, "TIDS", "map: highlight these tasks (on a terminal)", O_COLOR_PIDS }, \
 	{ "color-cpus", 0, OPT_REQ, "CPUS", "map: highlight these CPUs (on a terminal)", O_COLOR_CPUS }
 
-/* --help lists every mode's options; each mode parses its own table. */
-static const struct opt_spec all_opts[] = { OPT_INPUT, OPT_WAKEUPS, OPT_SORT, OPT_MAP, OPT_END_SPEC };
+#define OPT_TIMEHIST(summary_short) \
+	{ "summary", summary_short, OPT_NONE, NULL, "timehist -s: only the per-task summary and totals", O_SUMMARY }, \
+	{ "with-summary", 'S', OPT_NONE, NULL, "timehist: the rows, then the summary", O_WITH_SUMMARY }, \
+	{ "cpu-visual", 'V', OPT_NONE, NULL, "timehist: a column per CPU marking the one that switched", O_VISUAL }, \
+	{ "state", 0, OPT_NONE, NULL, "timehist: the state of the task switched out; the summary splits the wait", O_STATE }, \
+	{ "cpu", 'C', OPT_REQ, "CPUS", "timehist: only the switches on these CPUs (0-3,6)", O_CPU }, \
+	{ "pid", 'p', OPT_REQ, "PIDS", "timehist: only these processes (comma-separated)", O_PID }, \
+	{ "tid", 't', OPT_REQ, "TIDS", "timehist: only these threads (comma-separated)", O_TID }
+
+/* --help lists every mode's options; each mode parses its own table
+ * (-s is latency's --sort and timehist's --summary, as in perf). */
+static const struct opt_spec all_opts[] = { OPT_INPUT, OPT_WAKEUPS, OPT_SORT, OPT_TIMEHIST(0), OPT_MAP, OPT_END_SPEC };
 static const struct opt_spec latency_opts[] = { OPT_INPUT, OPT_SORT, OPT_END_SPEC };
-static const struct opt_spec timehist_opts[] = { OPT_INPUT, OPT_WAKEUPS, OPT_END_SPEC };
+static const struct opt_spec timehist_opts[] = { OPT_INPUT, OPT_WAKEUPS, OPT_TIMEHIST('s'), OPT_END_SPEC };
 static const struct opt_spec map_opts[] = { OPT_INPUT, OPT_MAP, OPT_END_SPEC };
 
 #define SCHED_USAGE "scorch sched latency|timehist|map [options] [FILE]"
@@ -65,13 +76,6 @@ static int flush_out(void *ctx, struct strbuf *out)
 		return -EIO;
 	}
 	return 0;
-}
-
-static int on_row(void *ctx, const struct an_sched_row *row)
-{
-	struct out_ctx *o = ctx;
-	an_sched_timehist_row(row, &o->out);
-	return o->out.len > 65536 ? flush_out(o, &o->out) : 0;
 }
 
 /* Say what the file lacks for the table to mean what it says. */
@@ -128,25 +132,28 @@ static int run_map(const char *path, struct an_schedmap_opts *mo)
 	return rc;
 }
 
-static int run_sched(const char *path, bool latency, bool wakeups)
+static int run_sched(const char *path, const struct an_timehist_opts *th)
 {
 	struct an_sched s;
 	struct out_ctx o = { SB_INIT, 0 };
 	struct sym_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
 	an_sched_init(&s);
-	if (!latency) {
-		s.on_row = on_row;
+	if (th) {
+		s.timehist = true;
+		s.th = *th;
+		s.out = &o.out;
+		s.flush = flush_out;
 		s.ctx = &o;
-		s.wakeups = wakeups;
-		an_sched_timehist_header(&o.out);
 	}
 	struct diag d = DIAG_INIT;
 	int rc = an_sched_read(&s, path, &cfg, &d);
-	if (rc >= 0 && latency) {
+	if (rc >= 0 && !th) {
 		an_sched_latency_table(&s, &o.out);
 		latency_notes(&s, path);
 	}
+	if (rc >= 0 && th && th->summary)
+		an_timehist_summary(&s);
 	rc = finish(rc, &o, &s.dropped, &d, path);
 	sb_release(&o.out);
 	an_sched_release(&s);
@@ -170,27 +177,42 @@ int cmd_sched(int argc, char **argv)
 	else
 		return opt_usage_error(&sched_cmd, "expected 'latency', 'timehist' or 'map'");
 	const char *path = "perf.data", *v;
-	bool wakeups = false;
 	struct an_schedmap_opts mo;
 	memset(&mo, 0, sizeof(mo));
+	struct an_timehist_opts th;
+	memset(&th, 0, sizeof(th));
+	th.rows = true;
 	struct opt_state st = OPT_STATE_INIT;
 	int id, rc = 2;
 	while ((id = opt_next(&st, argc - 1, argv + 1, &cmd, &v)) > 0) {
 		if (id == O_INPUT)
 			path = v;
 		else if (id == O_WAKEUPS)
-			wakeups = true;
+			th.wakeups = true;
+		else if (id == O_SUMMARY)
+			th.summary = true, th.rows = false;
+		else if (id == O_WITH_SUMMARY)
+			th.summary = true;
+		else if (id == O_VISUAL)
+			th.visual = true;
+		else if (id == O_STATE)
+			th.state = true;
 		else if (id == O_SORT && an_sched_set_sort(v) < 0)
 			return opt_usage_error(&cmd, "--sort: unknown key in '%s'", v);
 		else if (id == O_COMPACT)
 			mo.compact = true;
 		else if ((id == O_CPUS && an_cpuset_parse(&mo.cpus, v) < 0) ||
+			 (id == O_CPU && an_cpuset_parse(&th.cpus, v) < 0) ||
 			 (id == O_COLOR_CPUS && an_cpuset_parse(&mo.color_cpus, v) < 0)) {
 			opt_usage_error(&cmd, "not a CPU list (0-3,6): '%s'", v);
 			goto out;
 		} else if (id == O_COLOR_PIDS && (an_idlist_release(&mo.color_pids),
 						   an_idlist_parse(&mo.color_pids, v) < 0)) {
 			opt_usage_error(&cmd, "--color-pids: not a list of thread ids: '%s'", v);
+			goto out;
+		} else if ((id == O_PID && (an_idlist_release(&th.pids), an_idlist_parse(&th.pids, v) < 0)) ||
+			   (id == O_TID && (an_idlist_release(&th.tids), an_idlist_parse(&th.tids, v) < 0))) {
+			opt_usage_error(&cmd, "not a list of ids: '%s'", v);
 			goto out;
 		}
 	}
@@ -204,11 +226,17 @@ int cmd_sched(int argc, char **argv)
 	}
 	if (argc - 1 - st.ind == 1)
 		path = argv[1 + st.ind];
+	if (!th.rows && th.wakeups) {   /* perf refuses it too */
+		opt_usage_error(&cmd, "--summary and --wakeups are mutually exclusive");
+		goto out;
+	}
 	if (cmd.opts == map_opts)
 		rc = run_map(path, &mo);
 	else
-		rc = run_sched(path, cmd.opts == latency_opts, wakeups);
+		rc = run_sched(path, cmd.opts == latency_opts ? NULL : &th);
 out:
 	an_idlist_release(&mo.color_pids);
+	an_idlist_release(&th.pids);
+	an_idlist_release(&th.tids);
 	return rc;
 }
