@@ -4,23 +4,25 @@
 
 . "$ROOT/tests/lib-record.sh"   # build_workload; HOME under $TMP
 
-# sched_record: rec.data in the current directory, `perf sched record` of
+# sched_record [OUT [OPTIONS...]]: OUT (default rec.data) in the current
+# directory, `perf sched record OPTIONS` of
 # tests/workloads/threads (a main thread and 4 spinning threads that
 # rename themselves) beside a spinner per CPU (perf on this kind of VM
 # records no switch out of the idle task: see busy_cpus_start). True when
-# rec.data has sched_switch events; otherwise prints a skip (no perf) or
-# a fail line and returns 1. rec.out holds the workload's "pid P" and a
-# "tid T" line per thread.
+# OUT has sched_switch events; otherwise prints a skip (no perf) or a
+# fail line and returns 1. OUT's .out file (rec.out) holds the workload's
+# "pid P" and a "tid T" line per thread.
 sched_record() {
-	local rc
+	local rc out=${1:-rec.data}
+	[ $# -gt 0 ] && shift
 	if ! need perf gcc; then skip "fresh perf sched recording" "perf or gcc missing"; return 1; fi
 	if ! build_workload threads -pthread; then fail "build tests/workloads/threads.c"; return 1; fi
 	busy_cpus_start
-	perf sched record -q -o rec.data -- sh -c 'echo "pid $$"; exec ./threads 4 0.2' > rec.out 2> rec.err
+	perf sched record -q "$@" -o "$out" -- sh -c 'echo "pid $$"; exec ./threads 4 0.2' > "${out%.data}.out" 2> rec.err
 	rc=$?
 	busy_cpus_stop
-	if [ $rc -ne 0 ] || ! perf script -i rec.data 2> /dev/null | grep -q 'sched:sched_switch:'; then
-		fail "perf sched record of a 4-thread workload" "exit $rc: $(head -c 300 rec.err)"
+	if [ $rc -ne 0 ] || ! perf script -i "$out" 2> /dev/null | grep -q 'sched:sched_switch:'; then
+		fail "perf sched record $* of a 4-thread workload" "exit $rc: $(head -c 300 rec.err)"
 		return 1
 	fi
 	return 0

@@ -2,8 +2,8 @@
 # equal perf sched timehist's output byte for byte (perf 6.1, run here on
 # the same file, is the oracle): on a fresh perf sched record of a
 # 4-thread workload, on ../shared/heatmap/sched (also against its stored
-# outputs) and, summaries only (their rows carry call chains, which
-# scorch does not print), on the offcpu cases of the fixtures and corpus.
+# outputs) and on the offcpu cases of the fixtures and corpus (system-wide
+# sched_switch with kernel call chains).
 . "$ROOT/tests/lib-sched.sh"
 . "$ROOT/tests/lib-corpus.sh"
 
@@ -33,11 +33,24 @@ if sched_record; then
 	check_fails "latency takes no --state" "$SCORCH" sched latency --state rec.data
 fi
 
-offcpu_summary() {
-	same_as_perf "$L offcpu: timehist -s equals perf's" "$C/offcpu/perf.data" -s
-	same_as_perf "$L offcpu: timehist -s --state -C 0 equals perf's" "$C/offcpu/perf.data" -s --state -C 0
+# rows with kernel call chains (recorded with -g): perf resolves up to
+# --max-stack + 2 frames, leaves out schedule and __schedule, and maps
+# only MMAP records (user frames stay [unknown])
+if sched_record recg.data -g; then
+	for o in "" "-w --state" "--max-stack 3 -C 0"; do
+		# shellcheck disable=SC2086
+		same_as_perf "fresh recording with call chains: timehist $o equals perf's" recg.data $o
+	done
+fi
+
+offcpu_timehist() {
+	local o
+	for o in "-s" "-s --state -C 0" "" "-V --state -w" "-C 1 --max-stack 2" "--no-call-graph" "-S -p 0"; do
+		# shellcheck disable=SC2086
+		same_as_perf "$L offcpu: timehist $o equals perf's" "$C/offcpu/perf.data" $o
+	done
 }
-each_root offcpu_summary
+each_root offcpu_timehist
 
 need_shared heatmap/sched || return 0
 SD=$SHARED/heatmap/sched

@@ -112,7 +112,7 @@ struct run {
 	struct an_sched *s;
 	struct an_tpsession t;
 	struct fields f;
-	struct strbuf name, name2;
+	struct strbuf name, name2, chain;
 	int err;
 };
 
@@ -140,10 +140,41 @@ static const char *make_name_in(struct run *r, struct strbuf *out, const struct 
 
 /* A switch-out of task t (tid) on cpu at ts, the CPU's previous switch at
  * tprev: perf's timehist_sched_change_event. */
+/* perf's timehist marks these ignored and leaves them out of a chain */
+static bool ignored_frame(const char *name)
+{
+	return !strcmp(name, "schedule") || !strcmp(name, "__schedule") ||
+	       !strcmp(name, "preempt_schedule");
+}
+
+/* The call chain as perf's timehist ends a row: "  " then " name" for
+ * the first frame and " <- name" for the next ones, at most max_stack + 2
+ * frames resolved (the session's limit), the ignored ones left out. */
+static const char *chain_text(struct run *r, const struct proc_sample *ps)
+{
+	struct proc_frame *frames;
+	size_t n = proc_session_frames(r->t.ses, ps, &frames);
+	bool first = true;
+	sb_reset(&r->chain);
+	sb_adds(&r->chain, "  ");
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_frame *f = &frames[i];
+		const char *name = f->inline_name ? f->inline_name
+				   : f->sym ? f->sym->name : "[unknown]";
+		if ((f->inline_name || f->sym) && ignored_frame(name))
+			continue;
+		sb_addf(&r->chain, "%s %s", first ? "" : " <-", name);
+		first = false;
+	}
+	return r->chain.buf;
+}
+
 static void timehist_switch(struct run *r, struct an_task *t, uint32_t tid,
-			    uint32_t cpu, uint64_t ts, uint64_t tprev, char state)
+			    const struct proc_sample *ps, uint64_t tprev, char state)
 {
 	struct an_sched *s = r->s;
+	uint32_t cpu = ps->s->cpu;
+	uint64_t ts = ps->s->time;
 	if (!s->hist_start)
 		s->hist_start = ts;
 	s->hist_end = ts;
@@ -151,7 +182,7 @@ static void timehist_switch(struct run *r, struct an_task *t, uint32_t tid,
 		s->skipped++;
 		return;
 	}
-	struct an_sched_row row = { ts, cpu, tid == 0, state, 0, 0, 0, NULL, NULL, 0 };
+	struct an_sched_row row = { .time = ts, .cpu = cpu, .idle = tid == 0, .state = state };
 	if (tprev) {
 		row.run = ts - tprev;
 		if (t->ready_to_run && t->ready_to_run <= tprev)
@@ -163,6 +194,8 @@ static void timehist_switch(struct run *r, struct an_task *t, uint32_t tid,
 		an_runstats_add(&t->st, &row, t->last_state);
 		if (s->th.rows) {
 			row.name = make_name_in(r, &r->name, t, tid);
+			if (tid && s->th.callchain && (ps->s->sample_type & PD_SAMPLE_CALLCHAIN))
+				row.chain = chain_text(r, ps);
 			an_timehist_row(s, &row);
 		}
 	}
@@ -196,8 +229,9 @@ static int64_t *curr_slot(struct an_sched *s, uint32_t cpu)
 	return &s->cpu_curr[cpu];
 }
 
-static int on_switch(struct run *r, const struct pd_sample *smp)
+static int on_switch(struct run *r, const struct proc_sample *ps)
 {
+	const struct pd_sample *smp = ps->s;
 	uint64_t prev_pid, prev_state, next_pid;
 	bool swap = smp->rec && smp->rec->swap;
 	if (an_tp_read_u64(&r->f.prev_pid, smp->raw, smp->raw_size, swap, &prev_pid) ||
@@ -239,7 +273,7 @@ static int on_switch(struct run *r, const struct pd_sample *smp)
 			n *= 2;
 		s->nr_idle_slots = n;
 	}
-	timehist_switch(r, th, tid, smp->cpu, ts, tprev, state);
+	timehist_switch(r, th, tid, ps, tprev, state);
 	return 0;
 }
 
@@ -288,8 +322,8 @@ static void wakeup_row(struct run *r, const struct pd_sample *smp, size_t wakee_
 	 * calls "swapper"; only switch rows use the per-CPU "<idle>" */
 	const char *name = tid ? make_name_in(r, &r->name, &s->task[waker_id], tid)
 			       : an_timehist_name(s, &r->name, "swapper", 0, 0);
-	struct an_sched_row row = { smp->time, smp->cpu, tid == 0, 0, 0, 0, 0, name, NULL,
-				    s->comm_width };
+	struct an_sched_row row = { .time = smp->time, .cpu = smp->cpu, .idle = tid == 0,
+				    .name = name, .width = s->comm_width };
 	row.wakee = make_name_in(r, &r->name2, wakee, wakee_tid);
 	an_timehist_row(s, &row);
 }
@@ -367,7 +401,7 @@ static int on_event(void *ctx, struct tep_event *ev, const struct proc_sample *p
 	if (s->timehist && smp->cpu > s->max_cpu && smp->cpu < AN_SCHED_MAX_CPUS)
 		s->max_cpu = smp->cpu;
 	if (ev == r->f.sw)
-		on_switch(r, smp);
+		on_switch(r, ps);
 	if (ev == r->f.rt && r->f.have_rt)
 		on_runtime(r, smp);
 	for (int i = 0; i < 3; i++)
@@ -397,13 +431,17 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 		  struct diag *d)
 {
 	struct proc_session ses;
-	struct run r = { .s = s, .name = SB_INIT, .name2 = SB_INIT };
+	struct run r = { .s = s, .name = SB_INIT, .name2 = SB_INIT, .chain = SB_INIT };
 	an_tpsession_init(&r.t, &ses, d);
 	r.t.find_fields = find_fields;
 	r.t.on_event = on_event;
 	r.t.ctx = &r;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
-	sopts.lazy = true; /* no frames asked */
+	sopts.lazy = true; /* frames only for timehist's call chains */
+	if (s->timehist && s->th.callchain) {
+		sopts.max_stack = (size_t)s->th.max_stack + 2; /* as perf resolves them */
+		sopts.no_mmap2 = true; /* perf's timehist maps only MMAP records */
+	}
 	int rc = proc_session_open(&ses, path, cfg, &sopts);
 	if (rc < 0) {
 		*d = ses.diag;
@@ -437,6 +475,7 @@ out:
 	an_tpsession_release(&r.t);
 	sb_release(&r.name);
 	sb_release(&r.name2);
+	sb_release(&r.chain);
 	return rc;
 }
 

@@ -62,6 +62,7 @@ struct an_sched_row {       /* one timehist line */
 	uint64_t wait, delay, run;
 	const char *name;       /* "comm[tid]" etc., borrowed for the call */
 	const char *wakee;      /* a wakeup line: who was woken */
+	const char *chain;      /* the call chain text, or NULL */
 	int width;              /* of the name column; 0: comm_width */
 };
 
@@ -75,6 +76,8 @@ struct an_timehist_opts {
 	bool rows;              /* the rows (false for -s) */
 	struct an_cpuset cpus;  /* -C: only these CPUs */
 	struct an_idlist pids, tids;  /* -p, -t: only these tasks */
+	bool callchain;         /* the switch's call chain when recorded */
+	unsigned max_stack;     /* perf's --max-stack (5): it resolves 2 more */
 };
 
 struct an_sched {

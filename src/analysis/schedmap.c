@@ -129,7 +129,7 @@ static int map_line(struct map_run *r, const struct pd_sample *smp, uint32_t nex
 	if (th && th->nfork != t->nfork) {   /* perf's thread is a new one */
 		t->name[0] = 0;
 		t->nfork = th->nfork;
-		t->ncomm = th->ncomm_made;
+		t->ncomm = 0;
 	}
 	r->curr[cpu] = (int32_t)idx;
 	char comm_buf[24];

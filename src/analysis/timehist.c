@@ -110,6 +110,8 @@ void an_timehist_row(struct an_sched *s, const struct an_sched_row *r)
 		sb_addf(out, " %5c ", r->idle ? 'I' : r->state);
 	if (s->th.wakeups)
 		sb_addf(out, "  %-*s", s->comm_width, "");
+	if (r->chain)
+		sb_adds(out, r->chain);
 	sb_addc(out, '\n');
 }
 

@@ -20,11 +20,13 @@ SCORCH_COMMAND(sched, "scheduler latency, time history and CPU map (perf sched l
 #include "symbols/dso.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 enum { O_INPUT = 1, O_SORT, O_WAKEUPS, O_COMPACT, O_CPUS, O_COLOR_PIDS, O_COLOR_CPUS,
-       O_SUMMARY, O_WITH_SUMMARY, O_VISUAL, O_STATE, O_CPU, O_PID, O_TID };
+       O_SUMMARY, O_WITH_SUMMARY, O_VISUAL, O_STATE, O_CPU, O_PID, O_TID,
+       O_CALLGRAPH, O_NO_CALLGRAPH, O_MAX_STACK };
 
 /* What `sched latency` needs, as scorch record -e takes it. */
 #define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_stat_runtime"
@@ -45,7 +47,14 @@ enum { O_INPUT = 1, O_SORT, O_WAKEUPS, O_COMPACT, O_CPUS, O_COLOR_PIDS, O_COLOR_
 	{ "state", 0, OPT_NONE, NULL, "timehist: the state of the task switched out; the summary splits the wait", O_STATE }, \
 	{ "cpu", 'C', OPT_REQ, "CPUS", "timehist: only the switches on these CPUs (0-3,6)", O_CPU }, \
 	{ "pid", 'p', OPT_REQ, "PIDS", "timehist: only these processes (comma-separated)", O_PID }, \
-	{ "tid", 't', OPT_REQ, "TIDS", "timehist: only these threads (comma-separated)", O_TID }
+	{ "tid", 't', OPT_REQ, "TIDS", "timehist: only these threads (comma-separated)", O_TID }, \
+	{ "call-graph", 'g', OPT_NONE, NULL, "timehist: end a row with its call chain when recorded (default)", O_CALLGRAPH }, \
+	{ "no-call-graph", 0, OPT_NONE, NULL, "timehist: no call chains", O_NO_CALLGRAPH }, \
+	{ "max-stack", 0, OPT_REQ, "N", "timehist: call chains of N + 2 frames, as perf (default 5)", O_MAX_STACK }, \
+	{ "buildid-dir", 0, OPT_REQ, "DIR", "timehist: build-id cache or archive tar (default ~/.debug)", SYMOPT_BUILDID_DIR }, \
+	{ "symfs", 0, OPT_REQ, "DIR", "timehist: look for a binary recorded as P at DIR/P first", SYMOPT_SYMFS }, \
+	{ "kallsyms", 0, OPT_REQ, "FILE", "timehist: kernel symbols from FILE", SYMOPT_KALLSYMS }, \
+	{ "vdso", 0, OPT_REQ, "FILE", "timehist: the recording kernel's vdso image", SYMOPT_VDSO }
 
 /* --help lists every mode's options; each mode parses its own table
  * (-s is latency's --sort and timehist's --summary, as in perf). */
@@ -132,12 +141,14 @@ static int run_map(const char *path, struct an_schedmap_opts *mo)
 	return rc;
 }
 
-static int run_sched(const char *path, const struct an_timehist_opts *th)
+static int run_sched(const char *path, const struct an_timehist_opts *th,
+		     struct symopts *so)
 {
 	struct an_sched s;
 	struct out_ctx o = { SB_INIT, 0 };
 	struct sym_config cfg;
-	memset(&cfg, 0, sizeof(cfg));
+	if (symopts_config(so, &cfg))
+		return 1;
 	an_sched_init(&s);
 	if (th) {
 		s.timehist = true;
@@ -160,83 +171,91 @@ static int run_sched(const char *path, const struct an_timehist_opts *th)
 	return rc;
 }
 
+struct sched_args {
+	const char *path;
+	struct an_schedmap_opts mo;
+	struct an_timehist_opts th;
+	struct symopts so;
+};
+
+/* One option into a: NULL, or the usage message of a bad value. */
+static const char *take(struct sched_args *a, int id, const char *v)
+{
+	static const char *cpus = "not a CPU list (0-3,6): '%s'", *ids = "not a list of ids: '%s'";
+	char *end;
+	switch (id) {
+	case O_INPUT: a->path = v; return NULL;
+	case O_WAKEUPS: a->th.wakeups = true; return NULL;
+	case O_SUMMARY: a->th.summary = true; a->th.rows = false; return NULL;
+	case O_WITH_SUMMARY: a->th.summary = true; return NULL;
+	case O_VISUAL: a->th.visual = true; return NULL;
+	case O_STATE: a->th.state = true; return NULL;
+	case O_CALLGRAPH: case O_NO_CALLGRAPH: a->th.callchain = id == O_CALLGRAPH; return NULL;
+	case O_COMPACT: a->mo.compact = true; return NULL;
+	case O_SORT: return an_sched_set_sort(v) < 0 ? "--sort: unknown key in '%s'" : NULL;
+	case O_CPUS: return an_cpuset_parse(&a->mo.cpus, v) < 0 ? cpus : NULL;
+	case O_COLOR_CPUS: return an_cpuset_parse(&a->mo.color_cpus, v) < 0 ? cpus : NULL;
+	case O_CPU: return an_cpuset_parse(&a->th.cpus, v) < 0 ? cpus : NULL;
+	case O_COLOR_PIDS:
+		an_idlist_release(&a->mo.color_pids);
+		return an_idlist_parse(&a->mo.color_pids, v) < 0 ? ids : NULL;
+	case O_PID:
+		an_idlist_release(&a->th.pids);
+		return an_idlist_parse(&a->th.pids, v) < 0 ? ids : NULL;
+	case O_TID:
+		an_idlist_release(&a->th.tids);
+		return an_idlist_parse(&a->th.tids, v) < 0 ? ids : NULL;
+	case O_MAX_STACK:
+		a->th.max_stack = (unsigned)strtoul(v, &end, 10);
+		return end == v || *end || *v == '-' || a->th.max_stack > 1000 ?
+		       "--max-stack: not a number from 0 to 1000: '%s'" : NULL;
+	default:
+		symopts_option(&a->so, id, v);
+		return NULL;
+	}
+}
+
 int cmd_sched(int argc, char **argv)
 {
-	const char *mode = argc > 1 ? argv[1] : NULL;
-	if (mode && (!strcmp(mode, "--help") || !strcmp(mode, "-h"))) {
+	const char *mode = argc > 1 ? argv[1] : "";
+	if (!strcmp(mode, "--help") || !strcmp(mode, "-h")) {
 		opt_usage(stdout, &sched_cmd);
 		return 0;
 	}
 	struct opt_cmd cmd = sched_cmd;
-	if (mode && !strcmp(mode, "latency"))
-		cmd.opts = latency_opts;
-	else if (mode && !strcmp(mode, "timehist"))
-		cmd.opts = timehist_opts;
-	else if (mode && !strcmp(mode, "map"))
-		cmd.opts = map_opts;
-	else
+	cmd.opts = !strcmp(mode, "latency") ? latency_opts : !strcmp(mode, "timehist") ?
+		   timehist_opts : !strcmp(mode, "map") ? map_opts : NULL;
+	if (!cmd.opts)
 		return opt_usage_error(&sched_cmd, "expected 'latency', 'timehist' or 'map'");
-	const char *path = "perf.data", *v;
-	struct an_schedmap_opts mo;
-	memset(&mo, 0, sizeof(mo));
-	struct an_timehist_opts th;
-	memset(&th, 0, sizeof(th));
-	th.rows = true;
+	struct sched_args a;
+	memset(&a, 0, sizeof(a));
+	a.path = "perf.data";
+	a.th.rows = a.th.callchain = true;
+	a.th.max_stack = 5;
 	struct opt_state st = OPT_STATE_INIT;
+	const char *v, *bad = NULL;
 	int id, rc = 2;
-	while ((id = opt_next(&st, argc - 1, argv + 1, &cmd, &v)) > 0) {
-		if (id == O_INPUT)
-			path = v;
-		else if (id == O_WAKEUPS)
-			th.wakeups = true;
-		else if (id == O_SUMMARY)
-			th.summary = true, th.rows = false;
-		else if (id == O_WITH_SUMMARY)
-			th.summary = true;
-		else if (id == O_VISUAL)
-			th.visual = true;
-		else if (id == O_STATE)
-			th.state = true;
-		else if (id == O_SORT && an_sched_set_sort(v) < 0)
-			return opt_usage_error(&cmd, "--sort: unknown key in '%s'", v);
-		else if (id == O_COMPACT)
-			mo.compact = true;
-		else if ((id == O_CPUS && an_cpuset_parse(&mo.cpus, v) < 0) ||
-			 (id == O_CPU && an_cpuset_parse(&th.cpus, v) < 0) ||
-			 (id == O_COLOR_CPUS && an_cpuset_parse(&mo.color_cpus, v) < 0)) {
-			opt_usage_error(&cmd, "not a CPU list (0-3,6): '%s'", v);
-			goto out;
-		} else if (id == O_COLOR_PIDS && (an_idlist_release(&mo.color_pids),
-						   an_idlist_parse(&mo.color_pids, v) < 0)) {
-			opt_usage_error(&cmd, "--color-pids: not a list of thread ids: '%s'", v);
-			goto out;
-		} else if ((id == O_PID && (an_idlist_release(&th.pids), an_idlist_parse(&th.pids, v) < 0)) ||
-			   (id == O_TID && (an_idlist_release(&th.tids), an_idlist_parse(&th.tids, v) < 0))) {
-			opt_usage_error(&cmd, "not a list of ids: '%s'", v);
-			goto out;
-		}
-	}
-	if (id == OPT_HELP)
+	while (!bad && (id = opt_next(&st, argc - 1, argv + 1, &cmd, &v)) > 0)
+		bad = take(&a, id, v);
+	if (bad)
+		opt_usage_error(&cmd, bad, v);
+	else if (id == OPT_HELP)
 		rc = 0;
-	if (id < 0)
-		goto out;
-	if (argc - 1 - st.ind > 1) {
+	else if (id < 0)
+		;
+	else if (argc - 1 - st.ind > 1)
 		opt_usage_error(&cmd, "one input file at most");
-		goto out;
-	}
-	if (argc - 1 - st.ind == 1)
-		path = argv[1 + st.ind];
-	if (!th.rows && th.wakeups) {   /* perf refuses it too */
+	else if (!a.th.rows && a.th.wakeups)   /* perf refuses it too */
 		opt_usage_error(&cmd, "--summary and --wakeups are mutually exclusive");
-		goto out;
+	else {
+		if (argc - 1 - st.ind == 1)
+			a.path = argv[1 + st.ind];
+		rc = cmd.opts == map_opts ? run_map(a.path, &a.mo)
+		     : run_sched(a.path, cmd.opts == latency_opts ? NULL : &a.th, &a.so);
 	}
-	if (cmd.opts == map_opts)
-		rc = run_map(path, &mo);
-	else
-		rc = run_sched(path, cmd.opts == latency_opts ? NULL : &th);
-out:
-	an_idlist_release(&mo.color_pids);
-	an_idlist_release(&th.pids);
-	an_idlist_release(&th.tids);
+	an_idlist_release(&a.mo.color_pids);
+	an_idlist_release(&a.th.pids);
+	an_idlist_release(&a.th.tids);
+	symopts_release(&a.so);
 	return rc;
 }

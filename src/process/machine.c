@@ -147,6 +147,7 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	child->ppid = pid != ppid ? ppid : parent->ppid;
 	child->ptid = (int32_t)ptid;
 	child->nfork++;
+	child->ncomm_made = 0;  /* perf's new thread has made none */
 	child->exited = false;
 	if (pid != ppid && m->spaces[child->maps_id] != m->spaces[pspace]) {
 		/* the child starts with the parent's maps: shared until

@@ -40,9 +40,9 @@ struct proc_thread {
 	int32_t ptid;          /* the thread that forked it (FORK), -1: unknown */
 	uint32_t nfork;        /* FORK records of this tid: perf makes a new
 				* thread at every FORK */
-	uint32_t ncomm_made;   /* COMM records this thread made (their sample
-				* id names it; perf sched map names the
-				* task again after one) */
+	uint32_t ncomm_made;   /* COMM records this thread made since its
+				* last FORK (their sample id names it; perf
+				* sched map names the task again after one) */
 	bool exited;           /* an EXIT record since its last FORK */
 };
 

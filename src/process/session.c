@@ -319,7 +319,8 @@ static int deliver(struct proc_session *ses, const struct proc_qev *e)
 	case QEV_SAMPLE:
 		return deliver_sample(ses, &e->u.s);
 	case QEV_MMAP:
-		deliver_mmap(ses, &e->u.m);
+		if (!(ses->opts.no_mmap2 && e->u.m.mmap2))
+			deliver_mmap(ses, &e->u.m);
 		break;
 	case QEV_COMM:
 		proc_machine_comm(&ses->machine, e->u.c.pid, e->u.c.tid, e->u.c.comm,

@@ -57,9 +57,11 @@ struct proc_session_opts {
 	bool lazy;                   /* samples arrive without frames: the
 				      * consumer resolves them on demand
 				      * (proc_session_frames, the walk) */
+	bool no_mmap2;               /* MMAP2 records map nothing: perf
+				      * sched timehist handles only MMAP */
 };
 #define PROC_SESSION_MAX_STACK 127
-#define PROC_SESSION_OPTS_INIT { .max_stack = PROC_SESSION_MAX_STACK, .lazy = false }
+#define PROC_SESSION_OPTS_INIT { .max_stack = PROC_SESSION_MAX_STACK, .lazy = false, .no_mmap2 = false }
 
 /*
  * Where chains come from besides the recorded ones: an unwinder
