@@ -30,3 +30,21 @@ sched_record() {
 
 # nr_switches FILE: the sched_switch events of FILE as perf script counts them
 nr_switches() { perf script -i "$1" 2> /dev/null | grep -c 'sched:sched_switch:'; }
+
+# sched_record_lossy OUT: `perf sched record -m 1 -g` (a one-page ring,
+# call chains) of 200 forks and execs beside the spinners: events are
+# likely lost, FORK records race the tasks' first switches, and tids are
+# seen woken before their FORK. True when OUT has sched_switch events.
+sched_record_lossy() {
+	local rc out=$1
+	need perf || return 1
+	busy_cpus_start
+	perf sched record -q -m 1 -g -o "$out" -- sh -c 'for i in $(seq 200); do /bin/true; done' > /dev/null 2> rec.err
+	rc=$?
+	busy_cpus_stop
+	if [ $rc -ne 0 ] || ! perf script -i "$out" 2> /dev/null | grep -q 'sched:sched_switch:'; then
+		fail "perf sched record -m 1 -g of 200 forks" "exit $rc: $(head -c 300 rec.err)"
+		return 1
+	fi
+	return 0
+}

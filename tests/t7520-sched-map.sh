@@ -43,6 +43,12 @@ if sched_record; then
 	fi
 fi
 
+# lost events (perf's closing INFO line), tasks forked anew
+if sched_record_lossy lossy.data; then
+	same_as_perf "lossy recording: map equals perf sched map" lossy.data
+	same_as_perf "lossy recording: map --compact --cpus 0 equals perf's" lossy.data --compact --cpus 0
+fi
+
 # errors
 perf record -q -e raw_syscalls:sys_enter -o tp.data -- sleep 0.01 > /dev/null 2>&1
 "$SCORCH" sched map tp.data 2> nosched.err

@@ -43,6 +43,18 @@ if sched_record recg.data -g; then
 	done
 fi
 
+# lost events ("lost N events on cpu C" lines, -s too), tasks forked anew
+# (a tid woken before its FORK is a new task after it, as in perf)
+if sched_record_lossy lossy.data; then
+	for o in "" "-s" "-S -V --state -w" "-C 0 --max-stack 1"; do
+		# shellcheck disable=SC2086
+		same_as_perf "lossy recording: timehist $o equals perf's" lossy.data $o
+	done
+	perf sched latency -i lossy.data 2> /dev/null | grep -v '^  INFO: ' > plat.txt
+	"$SCORCH" sched latency lossy.data 2> /dev/null | grep -v '^  INFO: ' > slat.txt
+	check_same "lossy recording: latency equals perf sched latency (INFO lines aside)" plat.txt slat.txt
+fi
+
 offcpu_timehist() {
 	local o
 	for o in "-s" "-s --state -C 0" "" "-V --state -w" "-C 1 --max-stack 2" "--no-call-graph" "-S -p 0"; do

@@ -44,8 +44,11 @@ static struct an_task *task_of(struct an_sched *s, uint32_t tid, uint32_t cpu,
 	uint64_t key = tid ? tid : ((uint64_t)1 << 32) | cpu;
 	bool add = false;
 	size_t id = hmap_put(&s->tasks, &key, sizeof(key), &add);
-	XGROW(s->task, s->task_cap, id + 1);
-	struct an_task *t = &s->task[id];
+	if (add) {
+		XGROW(s->task, s->task_cap, s->ntask + 1);
+		hmap_at(&s->tasks, id)->value = s->ntask++;
+	}
+	struct an_task *t = &s->task[hmap_at(&s->tasks, id)->value];
 	if (add) {
 		memset(t, 0, sizeof(*t));
 		t->tid = tid;
@@ -120,6 +123,16 @@ static int64_t known_pid(struct run *r, uint32_t tid)
 {
 	struct proc_thread *t = proc_machine_find_thread(&r->t.ses->machine, tid);
 	return t ? (int64_t)t->pid : 0;
+}
+
+/* perf's machine__findnew_thread(pid, tid) on the task's thread: the pid
+ * when first seen, or a pid given later while it was -1. */
+static void see_pid(struct an_task *t, int64_t pid)
+{
+	if (!t->pid_seen || ((int32_t)t->pid == -1 && (int32_t)pid != -1)) {
+		t->pid_seen = true;
+		t->pid = pid;
+	}
 }
 
 /* The task's name as timehist prints it now, in out. */
@@ -262,10 +275,7 @@ static int on_switch(struct run *r, const struct proc_sample *ps)
 	/* timehist: the task the sample belongs to */
 	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
 	struct an_task *th = task_of(s, tid, smp->cpu, NULL);
-	if (!th->pid_seen) {
-		th->pid_seen = true;
-		th->pid = smp->pid;
-	}
+	see_pid(th, smp->pid);
 	if (tid == 0 && smp->cpu >= s->nr_idle_slots) {
 		/* perf's idle threads grow to a power of two */
 		uint32_t n = 1;
@@ -305,10 +315,7 @@ static void wakeup_row(struct run *r, const struct pd_sample *smp, size_t wakee_
 	size_t waker_id = 0;
 	if (tid) {
 		struct an_task *w = task_of(s, tid, smp->cpu, NULL);
-		if (!w->pid_seen) {
-			w->pid_seen = true;
-			w->pid = smp->pid;
-		}
+		see_pid(w, smp->pid);
 		pid = w->pid;
 		waker_id = (size_t)(w - s->task);
 	}
@@ -340,10 +347,10 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 	s->nr_wakeup++;
 	bool added;
 	struct an_task *t = task_of(s, (uint32_t)pid, smp->cpu, &added);
-	if (!t->pid_seen) {
-		t->pid_seen = true;
-		t->pid = known_pid(r, (uint32_t)pid);
-	}
+	if (!t->pid_seen)   /* perf: findnew(0, pid) */
+		see_pid(t, known_pid(r, (uint32_t)pid));
+	else
+		see_pid(t, 0);
 	if (t->ready_to_run == 0)
 		t->ready_to_run = smp->time;
 	if (s->timehist && s->th.wakeups && s->th.rows) {
@@ -414,16 +421,92 @@ static int on_event(void *ctx, struct tep_event *ev, const struct proc_sample *p
 	return 0;
 }
 
+/* perf's machine makes a new thread for tid (pid as given): the task so
+ * far, if any, is retired with its name and exit of now; the new one
+ * takes the tid. */
+static void retire(struct run *r, uint32_t tid, uint32_t pid)
+{
+	struct an_sched *s = r->s;
+	uint64_t key = tid;
+	size_t id = hmap_find(&s->tasks, &key, sizeof(key));
+	if (id == (size_t)-1)
+		return;
+	struct an_task *old = &s->task[hmap_at(&s->tasks, id)->value];
+	struct proc_thread *th = proc_machine_find_thread(&r->t.ses->machine, tid);
+	old->comm = th && th->comm ? arena_strdup(&s->tasks.keys, th->comm) : NULL;
+	old->ptid = th ? th->ptid : -1;
+	old->retired = true;
+	old->retire_seq = ++s->nretired;
+	XGROW(s->task, s->task_cap, s->ntask + 1);
+	hmap_at(&s->tasks, id)->value = s->ntask;
+	struct an_task *t = &s->task[s->ntask++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->state = ATOM_NONE;
+	t->ptid = -1;
+	t->pid = pid;
+	t->pid_seen = true;
+}
+
+/* A FORK record, before the machine applies it: perf replaces the
+ * child's thread, and (timehist) a parent thread it knew under another
+ * pid (one first seen being woken has pid 0 there). An EXIT marks the
+ * task's thread exited (perf's thread may exist where the machine's does
+ * not yet: made when the task was woken). */
+static int on_task(void *ctx, const struct pd_task *task)
+{
+	struct run *r = ctx;
+	struct an_sched *s = r->s;
+	uint64_t key = task->exit ? task->tid : task->ptid;
+	if (task->exit && !s->timehist)
+		return 0;
+	if (task->exit) {
+		/* perf has a thread for it after a COMM or FORK, or once
+		 * timehist met the task (pid_seen) */
+		size_t id = task->tid ? hmap_find(&s->tasks, &key, sizeof(key)) : (size_t)-1;
+		struct proc_thread *th = proc_machine_find_thread(&r->t.ses->machine, task->tid);
+		bool known = th && (th->comm_set || th->nfork);
+		if (id != (size_t)-1 && (known || s->task[hmap_at(&s->tasks, id)->value].pid_seen))
+			s->task[hmap_at(&s->tasks, id)->value].exited = true;
+		else if (task->tid && known)
+			task_of(s, task->tid, 0, NULL)->exited = true;
+		return 0;
+	}
+	size_t id = task->ptid ? hmap_find(&s->tasks, &key, sizeof(key)) : (size_t)-1;
+	if (s->timehist && id != (size_t)-1) {
+		const struct an_task *p = &s->task[hmap_at(&s->tasks, id)->value];
+		if (p->pid_seen && p->pid != (int64_t)task->ppid)
+			retire(r, task->ptid, task->ppid);
+	}
+	if (task->tid)
+		retire(r, task->tid, task->pid);
+	return 0;
+}
+
+/* timehist: perf prints a line for each LOST record among the rows */
+static int on_lost(void *ctx, const struct pd_lost *l)
+{
+	struct run *r = ctx;
+	struct an_sched *s = r->s;
+	int cpu = l->sid.present & PD_SAMPLE_CPU ? (int)l->sid.cpu : -1;
+	an_timehist_lost(s, l->sid.time, cpu, l->lost);
+	if (s->out->len > 65536 && s->flush(s->ctx, s->out) < 0) {
+		r->err = -EIO;
+		return -EIO;
+	}
+	return 0;
+}
+
 static void final_names(struct an_sched *s, struct proc_session *ses)
 {
-	for (size_t i = 0; i < s->tasks.count; i++) {
+	for (size_t i = 0; i < s->ntask; i++) {
 		struct an_task *t = &s->task[i];
+		if (t->retired)
+			continue;      /* named when retired */
 		struct proc_thread *th = t->tid ? proc_machine_find_thread(&ses->machine, t->tid) : NULL;
 		t->comm = th && th->comm ? arena_strdup(&s->tasks.keys, th->comm) : NULL;
-		if (th && !t->idle) {
+		if (th && !t->idle)
 			t->ptid = th->ptid;
-			t->exited = th->exited;
-		}
 	}
 }
 
@@ -435,6 +518,9 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 	an_tpsession_init(&r.t, &ses, d);
 	r.t.find_fields = find_fields;
 	r.t.on_event = on_event;
+	if (s->timehist)   /* perf prints them with -s too */
+		r.t.on_lost = on_lost;
+	r.t.on_task = on_task;
 	r.t.ctx = &r;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
 	sopts.lazy = true; /* frames only for timehist's call chains */
@@ -555,10 +641,10 @@ static void add_time(struct strbuf *out, uint64_t ns)
 static size_t merge_tasks(const struct an_sched *s, struct merged *m, struct hmap *byname)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < s->tasks.count; i++) {
+	for (size_t i = 0; i < s->ntask; i++) {
 		const struct an_task *t = &s->task[i];
-		if (t->tid == 0)
-			continue;
+		if (t->tid == 0 || t->state == ATOM_NONE)
+			continue;   /* no latency event: perf has no atoms for it */
 		char buf[24];
 		snprintf(buf, sizeof(buf), ":%d", (int)t->tid);
 		const char *comm = t->comm ? t->comm : buf;
@@ -608,7 +694,7 @@ void an_sched_latency_table(const struct an_sched *s, struct strbuf *out)
 	static const char *rule = " ---------------------------------------------------"
 				  "----------------------------------------------------"
 				  "------------------------------------\n";
-	struct merged *m = xcalloc(s->tasks.count + 1, sizeof(*m));
+	struct merged *m = xcalloc(s->ntask + 1, sizeof(*m));
 	struct hmap byname = HMAP_INIT;
 	size_t n = merge_tasks(s, m, &byname);
 	qsort(m, n, sizeof(*m), cmp_merged);

@@ -52,6 +52,11 @@ struct an_task {
 	bool exited;          /* an EXIT record went by */
 	bool idle;            /* the idle task of CPU cpu */
 	uint32_t cpu;
+	/* perf makes a new thread for a tid at a FORK record (and for the
+	 * parent of one whose pid it had wrong): the old one is retired,
+	 * keeping its name and state of then */
+	bool retired;
+	uint64_t retire_seq;  /* order of retirement (perf's dead list) */
 };
 
 struct an_sched_row {       /* one timehist line */
@@ -81,9 +86,11 @@ struct an_timehist_opts {
 };
 
 struct an_sched {
-	struct hmap tasks;      /* key: tid, or (1 << 32 | cpu) for idle */
-	struct an_task *task;
-	size_t task_cap;
+	struct hmap tasks;      /* key: tid, or (1 << 32 | cpu) for idle;
+				 * value: the live task's index in task */
+	struct an_task *task;   /* every task, retired ones included */
+	size_t ntask, task_cap;
+	uint64_t nretired;
 	uint64_t *cpu_last;     /* last sched_switch time per CPU */
 	int64_t *cpu_curr;      /* next_pid of the last switch per CPU, -1 none */
 	size_t ncpu, ncurr;
@@ -131,6 +138,8 @@ void an_timehist_header(struct an_sched *s);
 const char *an_timehist_name(struct an_sched *s, struct strbuf *buf,
 			     const char *comm, uint32_t tid, int64_t pid);
 void an_timehist_row(struct an_sched *s, const struct an_sched_row *r);
+/* perf's line for a LOST record: "TIME lost N events on cpu C". */
+void an_timehist_lost(struct an_sched *s, uint64_t time, int cpu, uint64_t lost);
 /* Fold one run (and the wait before it) into st. */
 void an_runstats_add(struct an_runstats *st, const struct an_sched_row *r,
 		     char last_state);

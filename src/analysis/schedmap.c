@@ -40,6 +40,7 @@ struct map_run {
 	uint64_t seen[AN_SCHED_MAX_CPUS / 64]; /* --compact: CPUs in comp */
 	uint32_t max_cpu;
 	char next1, next2;      /* the next short name */
+	uint64_t nr_lost, nr_lost_chunks;  /* LOST records: events, records */
 	struct strbuf *out;
 	an_sched_flush_fn flush;
 	void *ctx;
@@ -186,6 +187,28 @@ static int on_event(void *ctx, struct tep_event *ev, const struct proc_sample *p
 	return 0;
 }
 
+static int on_lost(void *ctx, const struct pd_lost *l)
+{
+	struct map_run *r = ctx;
+	r->nr_lost += l->lost;
+	r->nr_lost_chunks++;
+	return 0;
+}
+
+/* perf's closing line when events were lost: their share of all records */
+static void lost_info(struct map_run *r)
+{
+	const struct pd_reader_stats *st = pd_reader_stats(r->t.ses->reader);
+	uint64_t total = 0;
+	for (int t = 1; t < 128; t++)
+		total += st->nr_records[t];
+	if (r->nr_lost && total)
+		sb_addf(r->out, "  INFO: %.3f%% lost events (%llu out of %llu, in %llu chunks)\n",
+			(double)r->nr_lost / (double)total * 100.0,
+			(unsigned long long)r->nr_lost, (unsigned long long)total,
+			(unsigned long long)r->nr_lost_chunks);
+}
+
 static int find_fields(void *ctx)
 {
 	struct map_run *r = ctx;
@@ -218,6 +241,7 @@ int an_schedmap_run(const char *path, const struct sym_config *cfg,
 	an_tpsession_init(&r->t, &ses, d);
 	r->t.find_fields = find_fields;
 	r->t.on_event = on_event;
+	r->t.on_lost = on_lost;
 	r->t.ctx = r;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
 	sopts.lazy = true;
@@ -231,6 +255,8 @@ int an_schedmap_run(const char *path, const struct sym_config *cfg,
 	if (r->err)
 		rc = r->err;
 	rc = rc > 0 ? -EIO : rc;
+	if (rc >= 0)
+		lost_info(r);
 	if (rc >= 0 && flush(ctx, out) < 0)
 		rc = -EIO;
 out:

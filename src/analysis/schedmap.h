@@ -10,7 +10,8 @@
  * --compact the columns are the CPUs below max(ncpus, highest CPU seen),
  * so the CPU that raises that maximum is not drawn on its first line;
  * a FORK record makes a task new (perf makes a new thread), so a reused
- * tid gets a new short name.
+ * tid gets a new short name. When events were lost, perf's closing INFO
+ * line gives their share of all records.
  * Key invariant: memory grows with the number of tasks, not of events.
  */
 #ifndef SCORCH_ANALYSIS_SCHEDMAP_H

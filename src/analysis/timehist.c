@@ -115,6 +115,12 @@ void an_timehist_row(struct an_sched *s, const struct an_sched_row *r)
 	sb_addc(out, '\n');
 }
 
+void an_timehist_lost(struct an_sched *s, uint64_t time, int cpu, uint64_t lost)
+{
+	add_secs(s->out, "%15s ", time);
+	sb_addf(s->out, "lost %llu events on cpu %d\n", (unsigned long long)lost, cpu);
+}
+
 void an_runstats_add(struct an_runstats *st, const struct an_sched_row *r,
 		     char last_state)
 {
@@ -195,6 +201,10 @@ static int cmp_table(const void *a, const void *b)
 	uint32_t bx = x->tid % 256, by = y->tid % 256;
 	if (bx != by)
 		return bx < by ? -1 : 1;
+	if (x->retired != y->retired)   /* a bucket's dead list comes last */
+		return x->retired ? 1 : -1;
+	if (x->retired)
+		return x->retire_seq < y->retire_seq ? -1 : 1;
 	return ((int32_t)x->tid > (int32_t)y->tid) - ((int32_t)x->tid < (int32_t)y->tid);
 }
 
@@ -202,7 +212,7 @@ static int cmp_table(const void *a, const void *b)
 static size_t listed_tasks(const struct an_sched *s, const struct an_task **list)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < s->tasks.count; i++) {
+	for (size_t i = 0; i < s->ntask; i++) {
 		const struct an_task *t = &s->task[i];
 		if (!t->idle && t->st.n && !an_timehist_filtered(s, t->pid, t->tid))
 			list[n++] = t;
@@ -219,7 +229,8 @@ static void idle_stats(struct an_sched *s, uint64_t hist, uint64_t *switches)
 			continue;
 		uint64_t key = (uint64_t)1 << 32 | cpu;
 		size_t id = hmap_find(&s->tasks, &key, sizeof(key));
-		const struct an_task *t = id == (size_t)-1 ? NULL : &s->task[id];
+		const struct an_task *t = id == (size_t)-1 ? NULL
+					  : &s->task[hmap_at(&s->tasks, id)->value];
 		if ((!t || !t->pid_seen) && cpu >= s->nr_online)
 			continue;      /* perf has no idle thread there */
 		if (!t || !t->st.n) {
@@ -236,7 +247,7 @@ static void idle_stats(struct an_sched *s, uint64_t hist, uint64_t *switches)
 void an_timehist_summary(struct an_sched *s)
 {
 	struct strbuf *out = s->out, name = SB_INIT;
-	const struct an_task **list = xcalloc(s->tasks.count + 1, sizeof(*list));
+	const struct an_task **list = xcalloc(s->ntask + 1, sizeof(*list));
 	size_t n = listed_tasks(s, list);
 	uint64_t hist = s->hist_end - s->hist_start, tasks = 0, switches = 0, run = 0;
 	sb_addf(out, "\n%s summary\n", s->th.state ? "Wait-time" : "Runtime");

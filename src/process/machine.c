@@ -142,7 +142,14 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	}
 	if (!child)
 		child = proc_machine_findnew_thread(m, pid, tid);
-	child->comm = pcomm;
+	/* perf's new thread takes the parent's name only when it was set */
+	if (pset) {
+		child->comm = pcomm;
+	} else if (child->comm_set) {
+		char buf[32];
+		snprintf(buf, sizeof(buf), ":%d", (int)tid);
+		child->comm = arena_strdup(&m->comms, buf);
+	}
 	child->comm_set = pset;
 	child->ppid = pid != ppid ? ppid : parent->ppid;
 	child->ptid = (int32_t)ptid;
