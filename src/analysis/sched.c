@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ATOM_SLEEPING = 0, ATOM_WAIT_CPU, ATOM_SCHED_IN, ATOM_IGNORE, ATOM_NONE };
 
 void an_sched_init(struct an_sched *s)
 {
@@ -52,7 +51,7 @@ static struct an_task *task_of(struct an_sched *s, uint32_t tid, uint32_t cpu,
 	if (add) {
 		memset(t, 0, sizeof(*t));
 		t->tid = tid;
-		t->state = ATOM_NONE;
+		t->state = AN_ATOM_NONE;
 		t->ptid = -1;
 		t->idle = tid == 0;
 		t->cpu = cpu;
@@ -77,22 +76,22 @@ static char state_char(uint64_t state)
 static void sched_out(struct an_task *t, char state, uint64_t ts)
 {
 	t->sched_out = ts;
-	t->state = ATOM_SLEEPING;
+	t->state = AN_ATOM_SLEEPING;
 	if (state == 'R') {
-		t->state = ATOM_WAIT_CPU;
+		t->state = AN_ATOM_WAIT_CPU;
 		t->wake_up = ts;
 	}
 }
 
 static void sched_in(struct an_task *t, uint64_t ts)
 {
-	if (t->state != ATOM_WAIT_CPU)
+	if (t->state != AN_ATOM_WAIT_CPU)
 		return;
 	if (ts < t->wake_up) {
-		t->state = ATOM_IGNORE;
+		t->state = AN_ATOM_IGNORE;
 		return;
 	}
-	t->state = ATOM_SCHED_IN;
+	t->state = AN_ATOM_SCHED_IN;
 	uint64_t delta = ts - t->wake_up;
 	t->total_lat += delta;
 	if (delta > t->max_lat) {
@@ -267,7 +266,7 @@ static int on_switch(struct run *r, const struct proc_sample *ps)
 	sched_out(out, state, ts);
 	bool added;
 	struct an_task *in = task_of(s, (uint32_t)next_pid, smp->cpu, &added);
-	if (added || in->state == ATOM_NONE)
+	if (added || in->state == AN_ATOM_NONE)
 		sched_out(in, 'R', ts);
 	sched_in(in, ts);
 	if (!s->timehist)
@@ -299,7 +298,7 @@ static void on_runtime(struct run *r, const struct pd_sample *smp)
 	r->s->nr_runtime++;
 	bool added;
 	struct an_task *t = task_of(r->s, (uint32_t)pid, smp->cpu, &added);
-	if (added || t->state == ATOM_NONE)
+	if (added || t->state == AN_ATOM_NONE)
 		sched_out(t, 'R', smp->time);
 	t->runtime += runtime;
 }
@@ -361,16 +360,16 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 	}
 	if (which == 1)        /* perf sched latency ignores sched_waking */
 		return;
-	if (added || t->state == ATOM_NONE)
+	if (added || t->state == AN_ATOM_NONE)
 		sched_out(t, 'S', smp->time);
-	if (t->state != ATOM_SLEEPING)
+	if (t->state != AN_ATOM_SLEEPING)
 		return;
 	s->nr_timestamps++;
 	if (t->sched_out > smp->time) {
 		s->nr_unordered++;
 		return;
 	}
-	t->state = ATOM_WAIT_CPU;
+	t->state = AN_ATOM_WAIT_CPU;
 	t->wake_up = smp->time;
 }
 
@@ -442,7 +441,7 @@ static void retire(struct run *r, uint32_t tid, uint32_t pid)
 	struct an_task *t = &s->task[s->ntask++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	t->state = ATOM_NONE;
+	t->state = AN_ATOM_NONE;
 	t->ptid = -1;
 	t->pid = pid;
 	t->pid_seen = true;
@@ -563,167 +562,4 @@ out:
 	sb_release(&r.name2);
 	sb_release(&r.chain);
 	return rc;
-}
-
-/* ---- latency table ---- */
-
-struct merged {
-	const char *comm;
-	uint32_t tid;
-	size_t n;
-	uint64_t runtime, total_lat, nb_atoms, max_lat, max_start, max_end;
-};
-
-static uint64_t avg_of(const struct merged *m)
-{
-	return m->nb_atoms ? m->total_lat / m->nb_atoms : 0;
-}
-
-/* Sort keys as perf sched latency -s takes them; each orders descending,
- * ties fall back to the descending task name (perf's merged-tree order). */
-static const char *sort_keys[] = { "avg", "max", "switch", "runtime", "pid" };
-static int sort_order[8] = { 0, 1, 2, 3, -1, -1, -1, -1 };
-
-static int cmp_key(const struct merged *x, const struct merged *y, int key)
-{
-	uint64_t a = 0, b = 0;
-	switch (key) {
-	case 0: a = avg_of(x); b = avg_of(y); break;
-	case 1: a = x->max_lat; b = y->max_lat; break;
-	case 2: a = x->nb_atoms; b = y->nb_atoms; break;
-	case 3: a = x->runtime; b = y->runtime; break;
-	case 4: a = x->tid; b = y->tid; break;
-	}
-	return a == b ? 0 : a > b ? -1 : 1;
-}
-
-static int cmp_merged(const void *a, const void *b)
-{
-	const struct merged *x = a, *y = b;
-	for (int i = 0; i < 8 && sort_order[i] >= 0; i++) {
-		int c = cmp_key(x, y, sort_order[i]);
-		if (c)
-			return c;
-	}
-	return strcmp(y->comm, x->comm);
-}
-
-int an_sched_set_sort(const char *keys)
-{
-	int order[8], n = 0;
-	const char *p = keys;
-	while (*p) {
-		size_t len = strcspn(p, ", ");
-		int k = -1;
-		for (int i = 0; i < 5; i++)
-			if (strlen(sort_keys[i]) == len && !strncmp(p, sort_keys[i], len))
-				k = i;
-		if (len && (k < 0 || n == 8))
-			return -EINVAL;
-		if (len)
-			order[n++] = k;
-		p += len;
-		p += strspn(p, ", ");
-	}
-	if (n == 0)
-		return -EINVAL;
-	for (int i = 0; i < 8; i++)
-		sort_order[i] = i < n ? order[i] : -1;
-	return 0;
-}
-
-static void add_time(struct strbuf *out, uint64_t ns)
-{
-	sb_addf(out, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
-		(unsigned long long)(ns % 1000000000 / 1000));
-}
-
-static size_t merge_tasks(const struct an_sched *s, struct merged *m, struct hmap *byname)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < s->ntask; i++) {
-		const struct an_task *t = &s->task[i];
-		if (t->tid == 0 || t->state == ATOM_NONE)
-			continue;   /* no latency event: perf has no atoms for it */
-		char buf[24];
-		snprintf(buf, sizeof(buf), ":%d", (int)t->tid);
-		const char *comm = t->comm ? t->comm : buf;
-		bool added;
-		size_t id = hmap_put(byname, comm, strlen(comm), &added);
-		if (added) {
-			m[n] = (struct merged){ hmap_at(byname, id)->key, t->tid, 0, 0, 0, 0, 0, 0, 0 };
-			hmap_at(byname, id)->value = n++;
-		}
-		struct merged *g = &m[hmap_at(byname, id)->value];
-		g->n++;
-		g->runtime += t->runtime;
-		g->total_lat += t->total_lat;
-		g->nb_atoms += t->nb_atoms;
-		if (t->max_lat > g->max_lat) {
-			g->max_lat = t->max_lat;
-			g->max_start = t->max_start;
-			g->max_end = t->max_end;
-		}
-	}
-	return n;
-}
-
-static void latency_row(const struct merged *g, struct strbuf *out)
-{
-	size_t start = out->len;
-	if (g->n > 1)
-		sb_addf(out, "  %s:(%zu) ", g->comm, g->n);
-	else
-		sb_addf(out, "  %s:%u ", g->comm, g->tid);
-	for (size_t i = out->len - start; i < 24; i++)
-		sb_addc(out, ' ');
-	sb_addf(out, "|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: ",
-		(double)g->runtime / 1e6, (unsigned long long)g->nb_atoms,
-		(double)avg_of(g) / 1e6, (double)g->max_lat / 1e6);
-	struct strbuf t = SB_INIT;
-	add_time(&t, g->max_start);
-	sb_addf(out, "%12s s | max end: ", t.buf);
-	sb_reset(&t);
-	add_time(&t, g->max_end);
-	sb_addf(out, "%12s s\n", t.buf);
-	sb_release(&t);
-}
-
-void an_sched_latency_table(const struct an_sched *s, struct strbuf *out)
-{
-	static const char *rule = " ---------------------------------------------------"
-				  "----------------------------------------------------"
-				  "------------------------------------\n";
-	struct merged *m = xcalloc(s->ntask + 1, sizeof(*m));
-	struct hmap byname = HMAP_INIT;
-	size_t n = merge_tasks(s, m, &byname);
-	qsort(m, n, sizeof(*m), cmp_merged);
-	sb_addf(out, "\n%s", rule);
-	sb_adds(out, "  Task                  |   Runtime ms  | Switches | Avg delay ms    "
-		"| Max delay ms    | Max delay start           | Max delay end          |\n");
-	sb_adds(out, rule);
-	uint64_t runtime = 0, count = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!m[i].nb_atoms)
-			continue;
-		latency_row(&m[i], out);
-		runtime += m[i].runtime;
-		count += m[i].nb_atoms;
-	}
-	sb_adds(out, " -----------------------------------------------------------------"
-		"------------------------------------------------\n");
-	sb_addf(out, "  TOTAL:                |%11.3f ms |%9llu |\n", (double)runtime / 1e6,
-		(unsigned long long)count);
-	sb_adds(out, " ---------------------------------------------------\n");
-	if (s->nr_unordered && s->nr_timestamps)
-		sb_addf(out, "  INFO: %.3f%% unordered timestamps (%llu out of %llu)\n",
-			(double)s->nr_unordered / (double)s->nr_timestamps * 100.0,
-			(unsigned long long)s->nr_unordered, (unsigned long long)s->nr_timestamps);
-	if (s->nr_cs_bugs && s->nr_switch)
-		sb_addf(out, "  INFO: %.3f%% context switch bugs (%llu out of %llu)\n",
-			(double)s->nr_cs_bugs / (double)s->nr_switch * 100.0,
-			(unsigned long long)s->nr_cs_bugs, (unsigned long long)s->nr_switch);
-	sb_addc(out, '\n');
-	hmap_release(&byname);
-	free(m);
 }

@@ -27,6 +27,11 @@
 
 struct sym_config;
 
+/* A task's last latency atom (perf's work atom states); NONE: no latency
+ * event yet. */
+enum { AN_ATOM_SLEEPING = 0, AN_ATOM_WAIT_CPU, AN_ATOM_SCHED_IN, AN_ATOM_IGNORE,
+       AN_ATOM_NONE };
+
 /* perf's struct stats over a task's run times, and its wait totals. */
 struct an_runstats {
 	double n, mean, m2;   /* Welford's running mean and squared deviations */
@@ -39,7 +44,7 @@ struct an_task {
 	uint32_t tid;
 	int64_t pid;          /* timehist: pid when first seen (0: as a wakee) */
 	bool pid_seen;
-	char state;           /* latency atom state: see sched.c */
+	char state;           /* latency atom state: AN_ATOM_* */
 	uint64_t sched_out, wake_up;
 	uint64_t runtime, total_lat, max_lat, max_start, max_end, nb_atoms;
 	/* timehist */
@@ -121,6 +126,8 @@ void an_sched_release(struct an_sched *s);
  * may hold a damage warning) or negative with d filled. */
 int an_sched_read(struct an_sched *s, const char *path,
 		  const struct sym_config *cfg, struct diag *d);
+
+/* ---- the latency table (analysis/schedlat.c) ---- */
 
 /* Sort keys for the latency table: comma-separated avg, max, switch,
  * runtime, pid (default "avg,max,switch,runtime"). Returns 0 or -EINVAL. */
