@@ -273,6 +273,8 @@ static int on_switch(struct run *r, const struct proc_sample *ps)
 		return 0;
 	/* timehist: the task the sample belongs to */
 	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
+	if (smp->pid && smp->pid != tid)   /* perf also makes the main thread */
+		see_pid(task_of(s, smp->pid, smp->cpu, NULL), smp->pid);
 	struct an_task *th = task_of(s, tid, smp->cpu, NULL);
 	see_pid(th, smp->pid);
 	if (tid == 0 && smp->cpu >= s->nr_idle_slots) {
