@@ -31,6 +31,7 @@ if sched_record; then
 	check_fails "-C that is not a CPU list fails" "$SCORCH" sched timehist -C x rec.data
 	check_fails "-p that is not a list fails" "$SCORCH" sched timehist -p 1,,2 rec.data
 	check_fails "latency takes no --state" "$SCORCH" sched latency --state rec.data
+	check_fails "--max-stack that is not a number fails" "$SCORCH" sched timehist --max-stack x rec.data
 fi
 
 # rows with kernel call chains (recorded with -g): perf resolves up to
