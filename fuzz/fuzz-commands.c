@@ -69,7 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_buildid_list, "buildid-list -H");
 	run(cmd_offcpu, "offcpu --tid --kernel");
 	run(cmd_sched, "sched timehist -w -i");
+	run(cmd_sched, "sched timehist -S -V --state -C 0-1 -i");
 	run(cmd_sched, "sched latency -i");
+	run(cmd_sched, "sched map --compact -i");
 	run(cmd_heatmap, "heatmap subsecond --cells");
 	run(cmd_heatmap, "heatmap latency --pairs");
 	run(cmd_export, "export --format tsv --buildid-dir /nonexistent");

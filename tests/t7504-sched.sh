@@ -25,7 +25,7 @@ if perf --buildid-dir "$TMP/.debug" sched record -q -o rec.data -- sh -c '(i=0; 
 	perf --buildid-dir "$TMP/.debug" sched timehist -w -i rec.data > pthw.txt 2>/dev/null
 	"$SCORCH" sched timehist -w rec.data > sthw.txt
 	check_same "fresh recording: timehist -w equals perf sched timehist -w" pthw.txt sthw.txt
-	check_fails "unknown mode fails" "$SCORCH" sched map rec.data
+	check_fails "unknown mode fails" "$SCORCH" sched nosuch rec.data
 	head -c $(( $(wc -c < rec.data) / 2 )) rec.data > trunc.data
 	check_fails "truncated file without formats fails cleanly" "$SCORCH" sched latency trunc.data
 else

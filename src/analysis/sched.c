@@ -12,6 +12,7 @@
 
 #include "analysis/tpsession.h"
 #include "base/xalloc.h"
+#include "perfdata/feature.h"
 #include "process/session.h"
 
 #include <errno.h>
@@ -19,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ATOM_SLEEPING = 0, ATOM_WAIT_CPU, ATOM_SCHED_IN, ATOM_IGNORE, ATOM_NONE };
 
 void an_sched_init(struct an_sched *s)
 {
@@ -43,22 +43,30 @@ static struct an_task *task_of(struct an_sched *s, uint32_t tid, uint32_t cpu,
 	uint64_t key = tid ? tid : ((uint64_t)1 << 32) | cpu;
 	bool add = false;
 	size_t id = hmap_put(&s->tasks, &key, sizeof(key), &add);
-	XGROW(s->task, s->task_cap, id + 1);
-	struct an_task *t = &s->task[id];
+	if (add) {
+		XGROW(s->task, s->task_cap, s->ntask + 1);
+		hmap_at(&s->tasks, id)->value = s->ntask++;
+	}
+	struct an_task *t = &s->task[hmap_at(&s->tasks, id)->value];
 	if (add) {
 		memset(t, 0, sizeof(*t));
 		t->tid = tid;
-		t->state = ATOM_NONE;
+		t->state = AN_ATOM_NONE;
+		t->ptid = -1;
+		t->idle = tid == 0;
+		t->cpu = cpu;
 	}
 	if (added)
 		*added = add;
 	return t;
 }
 
-/* perf's task state letter of a prev_state value: bit n -> "RSDTtXZPI"[n+1]. */
+/* perf 6.1's task state letter of a prev_state value: the lowest bit set,
+ * n, gives "RSDTtZXxKWP"[n + 1] (the kernel's letters of long ago: a
+ * TASK_IDLE kthread, 0x80 now, shows as K, a zombie as X), none gives R. */
 static char state_char(uint64_t state)
 {
-	static const char chars[] = "RSDTtXZPI";
+	static const char chars[] = "RSDTtZXxKWP";
 	unsigned bit = state ? (unsigned)__builtin_ffsll((long long)state) : 0;
 	return bit < sizeof(chars) - 1 ? chars[bit] : '?';
 }
@@ -68,22 +76,22 @@ static char state_char(uint64_t state)
 static void sched_out(struct an_task *t, char state, uint64_t ts)
 {
 	t->sched_out = ts;
-	t->state = ATOM_SLEEPING;
+	t->state = AN_ATOM_SLEEPING;
 	if (state == 'R') {
-		t->state = ATOM_WAIT_CPU;
+		t->state = AN_ATOM_WAIT_CPU;
 		t->wake_up = ts;
 	}
 }
 
 static void sched_in(struct an_task *t, uint64_t ts)
 {
-	if (t->state != ATOM_WAIT_CPU)
+	if (t->state != AN_ATOM_WAIT_CPU)
 		return;
 	if (ts < t->wake_up) {
-		t->state = ATOM_IGNORE;
+		t->state = AN_ATOM_IGNORE;
 		return;
 	}
-	t->state = ATOM_SCHED_IN;
+	t->state = AN_ATOM_SCHED_IN;
 	uint64_t delta = ts - t->wake_up;
 	t->total_lat += delta;
 	if (delta > t->max_lat) {
@@ -106,7 +114,7 @@ struct run {
 	struct an_sched *s;
 	struct an_tpsession t;
 	struct fields f;
-	struct strbuf name, name2;
+	struct strbuf name, name2, chain;
 	int err;
 };
 
@@ -116,36 +124,77 @@ static int64_t known_pid(struct run *r, uint32_t tid)
 	return t ? (int64_t)t->pid : 0;
 }
 
-static void make_name_in(struct run *r, struct strbuf *out, const struct an_task *t,
-			 uint32_t tid)
+/* perf's machine__findnew_thread(pid, tid) on the task's thread: the pid
+ * when first seen, or a pid given later while it was -1. */
+static void see_pid(struct an_task *t, int64_t pid)
 {
-	sb_reset(out);
-	if (tid == 0) {
-		sb_adds(out, "<idle>");
-		return;
+	if (!t->pid_seen || ((int32_t)t->pid == -1 && (int32_t)pid != -1)) {
+		t->pid_seen = true;
+		t->pid = pid;
 	}
-	/* perf prints ids signed: a tid of (u32)-1 shows as -1 */
+}
+
+/* The task's name as timehist prints it now, in out. */
+static const char *make_name_in(struct run *r, struct strbuf *out, const struct an_task *t,
+				uint32_t tid)
+{
+	if (tid == 0)
+		return an_timehist_name(r->s, out, "<idle>", 0, 0);
+	char buf[24];
+	const char *comm = buf;
 	struct proc_thread *th = proc_machine_find_thread(&r->t.ses->machine, tid);
 	if (th && th->comm && th->comm_set)
-		sb_adds(out, th->comm);
+		comm = th->comm;
 	else
-		sb_addf(out, ":%d", (int)tid);
-	if (t->pid > 0 && t->pid != (int64_t)tid)
-		sb_addf(out, "[%d/%d]", (int)tid, (int)t->pid);
-	else if (t->pid > 0)
-		sb_addf(out, "[%d]", (int)tid);
+		snprintf(buf, sizeof(buf), ":%d", (int)tid);
+	return an_timehist_name(r->s, out, comm, tid, t->pid);
 }
 
-static void make_name(struct run *r, const struct an_task *t, uint32_t tid)
+/* A switch-out of task t (tid) on cpu at ts, the CPU's previous switch at
+ * tprev: perf's timehist_sched_change_event. */
+/* perf's timehist marks these ignored and leaves them out of a chain */
+static bool ignored_frame(const char *name)
 {
-	make_name_in(r, &r->name, t, tid);
+	return !strcmp(name, "schedule") || !strcmp(name, "__schedule") ||
+	       !strcmp(name, "preempt_schedule");
 }
 
-static int timehist_row(struct run *r, struct an_task *t, uint32_t tid,
-			uint32_t cpu, uint64_t ts, uint64_t tprev, char state)
+/* The call chain as perf's timehist ends a row: "  " then " name" for
+ * the first frame and " <- name" for the next ones, at most max_stack + 2
+ * frames resolved (the session's limit), the ignored ones left out. */
+static const char *chain_text(struct run *r, const struct proc_sample *ps)
 {
-	struct an_sched_row row = { ts, cpu, 0, tid == 0, 0, 0, 0, NULL, NULL,
-				    r->s->wakeups };
+	struct proc_frame *frames;
+	size_t n = proc_session_frames(r->t.ses, ps, &frames);
+	bool first = true;
+	sb_reset(&r->chain);
+	sb_adds(&r->chain, "  ");
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_frame *f = &frames[i];
+		const char *name = f->inline_name ? f->inline_name
+				   : f->sym ? f->sym->name : "[unknown]";
+		if ((f->inline_name || f->sym) && ignored_frame(name))
+			continue;
+		sb_addf(&r->chain, "%s %s", first ? "" : " <-", name);
+		first = false;
+	}
+	return r->chain.buf;
+}
+
+static void timehist_switch(struct run *r, struct an_task *t, uint32_t tid,
+			    const struct proc_sample *ps, uint64_t tprev, char state)
+{
+	struct an_sched *s = r->s;
+	uint32_t cpu = ps->s->cpu;
+	uint64_t ts = ps->s->time;
+	if (!s->hist_start)
+		s->hist_start = ts;
+	s->hist_end = ts;
+	if (an_timehist_filtered(s, t->pid, tid)) {
+		s->skipped++;
+		return;
+	}
+	struct an_sched_row row = { .time = ts, .cpu = cpu, .idle = tid == 0, .state = state };
 	if (tprev) {
 		row.run = ts - tprev;
 		if (t->ready_to_run && t->ready_to_run <= tprev)
@@ -153,16 +202,18 @@ static int timehist_row(struct run *r, struct an_task *t, uint32_t tid,
 		if (t->last_time && t->last_time <= tprev)
 			row.wait = tprev - t->last_time;
 	}
-	int rc = 0;
-	if (r->s->on_row) {
-		make_name(r, t, tid);
-		row.name = r->name.buf;
-		rc = r->s->on_row(r->s->ctx, &row);
+	if (an_cpuset_has(&s->th.cpus, cpu)) {
+		an_runstats_add(&t->st, &row, t->last_state);
+		if (s->th.rows) {
+			row.name = make_name_in(r, &r->name, t, tid);
+			if (tid && s->th.callchain && (ps->s->sample_type & PD_SAMPLE_CALLCHAIN))
+				row.chain = chain_text(r, ps);
+			an_timehist_row(s, &row);
+		}
 	}
 	t->last_time = ts;
 	t->last_state = state;
 	t->ready_to_run = 0;   /* perf resets it at every switch-out */
-	return rc;
 }
 
 static uint64_t *cpu_slot(struct an_sched *s, uint32_t cpu)
@@ -190,8 +241,9 @@ static int64_t *curr_slot(struct an_sched *s, uint32_t cpu)
 	return &s->cpu_curr[cpu];
 }
 
-static int on_switch(struct run *r, const struct pd_sample *smp)
+static int on_switch(struct run *r, const struct proc_sample *ps)
 {
+	const struct pd_sample *smp = ps->s;
 	uint64_t prev_pid, prev_state, next_pid;
 	bool swap = smp->rec && smp->rec->swap;
 	if (an_tp_read_u64(&r->f.prev_pid, smp->raw, smp->raw_size, swap, &prev_pid) ||
@@ -214,17 +266,26 @@ static int on_switch(struct run *r, const struct pd_sample *smp)
 	sched_out(out, state, ts);
 	bool added;
 	struct an_task *in = task_of(s, (uint32_t)next_pid, smp->cpu, &added);
-	if (added || in->state == ATOM_NONE)
+	if (added || in->state == AN_ATOM_NONE)
 		sched_out(in, 'R', ts);
 	sched_in(in, ts);
+	if (!s->timehist)
+		return 0;
 	/* timehist: the task the sample belongs to */
 	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
+	if (smp->pid && smp->pid != tid)   /* perf also makes the main thread */
+		see_pid(task_of(s, smp->pid, smp->cpu, NULL), smp->pid);
 	struct an_task *th = task_of(s, tid, smp->cpu, NULL);
-	if (!th->pid_seen) {
-		th->pid_seen = true;
-		th->pid = smp->pid;
+	see_pid(th, smp->pid);
+	if (tid == 0 && smp->cpu >= s->nr_idle_slots) {
+		/* perf's idle threads grow to a power of two */
+		uint32_t n = 1;
+		while (n <= smp->cpu)
+			n *= 2;
+		s->nr_idle_slots = n;
 	}
-	return timehist_row(r, th, tid, smp->cpu, ts, tprev, state);
+	timehist_switch(r, th, tid, ps, tprev, state);
+	return 0;
 }
 
 static void on_runtime(struct run *r, const struct pd_sample *smp)
@@ -239,35 +300,40 @@ static void on_runtime(struct run *r, const struct pd_sample *smp)
 	r->s->nr_runtime++;
 	bool added;
 	struct an_task *t = task_of(r->s, (uint32_t)pid, smp->cpu, &added);
-	if (added || t->state == ATOM_NONE)
+	if (added || t->state == AN_ATOM_NONE)
 		sched_out(t, 'R', smp->time);
 	t->runtime += runtime;
 }
 
-/* timehist -w: "awakened" line, the waker being the sample's task */
-static void wakeup_row(struct run *r, const struct pd_sample *smp,
-		       const struct an_task *wakee, uint32_t wakee_tid)
+/* timehist -w: "awakened" line, the waker being the sample's task; left
+ * out when -p/-t leave out both (each check counts as perf's) */
+static void wakeup_row(struct run *r, const struct pd_sample *smp, size_t wakee_id,
+		       uint32_t wakee_tid)
 {
-	make_name_in(r, &r->name2, wakee, wakee_tid);
+	struct an_sched *s = r->s;
 	uint32_t tid = smp->pid == 0 ? 0 : (smp->tid ? smp->tid : smp->pid);
-	struct an_task *w = task_of(r->s, tid, smp->cpu, NULL);
-	if (!w->pid_seen) {
-		w->pid_seen = true;
-		w->pid = smp->pid;
+	int64_t pid = 0;
+	size_t waker_id = 0;
+	if (tid) {
+		struct an_task *w = task_of(s, tid, smp->cpu, NULL);
+		see_pid(w, smp->pid);
+		pid = w->pid;
+		waker_id = (size_t)(w - s->task);
 	}
-	if (tid == 0) {
-		/* perf names the waker through its machine's thread 0, which
-		 * it calls "swapper"; only switch rows use the per-CPU
-		 * "<idle>" threads */
-		sb_reset(&r->name);
-		sb_adds(&r->name, "swapper");
-	} else {
-		make_name(r, w, tid);
+	const struct an_task *wakee = &s->task[wakee_id];
+	if (an_timehist_filtered(s, pid, tid) && (s->skipped++, true) &&
+	    an_timehist_filtered(s, wakee->pid, wakee_tid)) {
+		s->skipped++;
+		return;
 	}
-	struct an_sched_row row = { smp->time, smp->cpu, 0, tid == 0, 0, 0, 0,
-				    r->name.buf, r->name2.buf, true };
-	if (r->s->on_row(r->s->ctx, &row) != 0)
-		r->err = -EIO;
+	/* perf names the waker through its machine's thread 0, which it
+	 * calls "swapper"; only switch rows use the per-CPU "<idle>" */
+	const char *name = tid ? make_name_in(r, &r->name, &s->task[waker_id], tid)
+			       : an_timehist_name(s, &r->name, "swapper", 0, 0);
+	struct an_sched_row row = { .time = smp->time, .cpu = smp->cpu, .idle = tid == 0,
+				    .name = name, .width = s->comm_width };
+	row.wakee = make_name_in(r, &r->name2, wakee, wakee_tid);
+	an_timehist_row(s, &row);
 }
 
 static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
@@ -282,29 +348,30 @@ static void on_wakeup(struct run *r, const struct pd_sample *smp, int which)
 	s->nr_wakeup++;
 	bool added;
 	struct an_task *t = task_of(s, (uint32_t)pid, smp->cpu, &added);
-	if (!t->pid_seen) {
-		t->pid_seen = true;
-		t->pid = known_pid(r, (uint32_t)pid);
-	}
+	if (!t->pid_seen)   /* perf: findnew(0, pid) */
+		see_pid(t, known_pid(r, (uint32_t)pid));
+	else
+		see_pid(t, 0);
 	if (t->ready_to_run == 0)
 		t->ready_to_run = smp->time;
-	if (s->wakeups && s->on_row) {
-		wakeup_row(r, smp, t, (uint32_t)pid);
-		/* the waker's entry may have moved s->task: look t up again */
-		t = task_of(s, (uint32_t)pid, smp->cpu, NULL);
+	if (s->timehist && s->th.wakeups && s->th.rows) {
+		size_t id = (size_t)(t - s->task);
+		wakeup_row(r, smp, id, (uint32_t)pid);
+		/* the waker's entry may have moved s->task */
+		t = &s->task[id];
 	}
 	if (which == 1)        /* perf sched latency ignores sched_waking */
 		return;
-	if (added || t->state == ATOM_NONE)
+	if (added || t->state == AN_ATOM_NONE)
 		sched_out(t, 'S', smp->time);
-	if (t->state != ATOM_SLEEPING)
+	if (t->state != AN_ATOM_SLEEPING)
 		return;
 	s->nr_timestamps++;
 	if (t->sched_out > smp->time) {
 		s->nr_unordered++;
 		return;
 	}
-	t->state = ATOM_WAIT_CPU;
+	t->state = AN_ATOM_WAIT_CPU;
 	t->wake_up = smp->time;
 }
 
@@ -337,23 +404,110 @@ static int find_fields(void *ctx)
 static int on_event(void *ctx, struct tep_event *ev, const struct proc_sample *ps)
 {
 	struct run *r = ctx;
+	struct an_sched *s = r->s;
 	const struct pd_sample *smp = ps->s;
+	if (s->timehist && smp->cpu > s->max_cpu && smp->cpu < AN_SCHED_MAX_CPUS)
+		s->max_cpu = smp->cpu;
 	if (ev == r->f.sw)
-		return on_switch(r, smp);
+		on_switch(r, ps);
 	if (ev == r->f.rt && r->f.have_rt)
 		on_runtime(r, smp);
 	for (int i = 0; i < 3; i++)
 		if (ev == r->f.wk[i] && r->f.have_wk[i])
 			on_wakeup(r, smp, i);
+	if (s->timehist && s->out->len > 65536 && s->flush(s->ctx, s->out) < 0) {
+		r->err = -EIO;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* perf's machine makes a new thread for tid (pid as given): the task so
+ * far, if any, is retired with its name and exit of now; the new one
+ * takes the tid. */
+static void retire(struct run *r, uint32_t tid, uint32_t pid)
+{
+	struct an_sched *s = r->s;
+	uint64_t key = tid;
+	size_t id = hmap_find(&s->tasks, &key, sizeof(key));
+	if (id == (size_t)-1)
+		return;
+	struct an_task *old = &s->task[hmap_at(&s->tasks, id)->value];
+	struct proc_thread *th = proc_machine_find_thread(&r->t.ses->machine, tid);
+	old->comm = th && th->comm ? arena_strdup(&s->tasks.keys, th->comm) : NULL;
+	old->ptid = th ? th->ptid : -1;
+	old->retired = true;
+	old->retire_seq = ++s->nretired;
+	XGROW(s->task, s->task_cap, s->ntask + 1);
+	hmap_at(&s->tasks, id)->value = s->ntask;
+	struct an_task *t = &s->task[s->ntask++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->state = AN_ATOM_NONE;
+	t->ptid = -1;
+	t->pid = pid;
+	t->pid_seen = true;
+}
+
+/* A FORK record, before the machine applies it: perf replaces the
+ * child's thread, and (timehist) a parent thread it knew under another
+ * pid (one first seen being woken has pid 0 there). An EXIT marks the
+ * task's thread exited (perf's thread may exist where the machine's does
+ * not yet: made when the task was woken). */
+static int on_task(void *ctx, const struct pd_task *task)
+{
+	struct run *r = ctx;
+	struct an_sched *s = r->s;
+	uint64_t key = task->exit ? task->tid : task->ptid;
+	if (task->exit && !s->timehist)
+		return 0;
+	if (task->exit) {
+		/* perf has a thread for it after a COMM or FORK, or once
+		 * timehist met the task (pid_seen) */
+		size_t id = task->tid ? hmap_find(&s->tasks, &key, sizeof(key)) : (size_t)-1;
+		struct proc_thread *th = proc_machine_find_thread(&r->t.ses->machine, task->tid);
+		bool known = th && (th->comm_set || th->nfork);
+		if (id != (size_t)-1 && (known || s->task[hmap_at(&s->tasks, id)->value].pid_seen))
+			s->task[hmap_at(&s->tasks, id)->value].exited = true;
+		else if (task->tid && known)
+			task_of(s, task->tid, 0, NULL)->exited = true;
+		return 0;
+	}
+	size_t id = task->ptid ? hmap_find(&s->tasks, &key, sizeof(key)) : (size_t)-1;
+	if (s->timehist && id != (size_t)-1) {
+		const struct an_task *p = &s->task[hmap_at(&s->tasks, id)->value];
+		if (p->pid_seen && p->pid != (int64_t)task->ppid)
+			retire(r, task->ptid, task->ppid);
+	}
+	if (task->tid)
+		retire(r, task->tid, task->pid);
+	return 0;
+}
+
+/* timehist: perf prints a line for each LOST record among the rows */
+static int on_lost(void *ctx, const struct pd_lost *l)
+{
+	struct run *r = ctx;
+	struct an_sched *s = r->s;
+	int cpu = l->sid.present & PD_SAMPLE_CPU ? (int)l->sid.cpu : -1;
+	an_timehist_lost(s, l->sid.time, cpu, l->lost);
+	if (s->out->len > 65536 && s->flush(s->ctx, s->out) < 0) {
+		r->err = -EIO;
+		return -EIO;
+	}
 	return 0;
 }
 
 static void final_names(struct an_sched *s, struct proc_session *ses)
 {
-	for (size_t i = 0; i < s->tasks.count; i++) {
+	for (size_t i = 0; i < s->ntask; i++) {
 		struct an_task *t = &s->task[i];
+		if (t->retired)
+			continue;      /* named when retired */
 		struct proc_thread *th = t->tid ? proc_machine_find_thread(&ses->machine, t->tid) : NULL;
 		t->comm = th && th->comm ? arena_strdup(&s->tasks.keys, th->comm) : NULL;
+		if (th && !t->idle)
+			t->ptid = th->ptid;
 	}
 }
 
@@ -361,20 +515,41 @@ int an_sched_read(struct an_sched *s, const char *path, const struct sym_config 
 		  struct diag *d)
 {
 	struct proc_session ses;
-	struct run r = { .s = s, .name = SB_INIT, .name2 = SB_INIT };
+	struct run r = { .s = s, .name = SB_INIT, .name2 = SB_INIT, .chain = SB_INIT };
 	an_tpsession_init(&r.t, &ses, d);
 	r.t.find_fields = find_fields;
 	r.t.on_event = on_event;
+	if (s->timehist)   /* perf prints them with -s too */
+		r.t.on_lost = on_lost;
+	r.t.on_task = on_task;
 	r.t.ctx = &r;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
-	sopts.lazy = true; /* no frames asked */
+	sopts.lazy = true; /* frames only for timehist's call chains */
+	if (s->timehist && s->th.callchain) {
+		sopts.max_stack = (size_t)s->th.max_stack + 2; /* as perf resolves them */
+		sopts.no_mmap2 = true; /* perf's timehist maps only MMAP records */
+	}
 	int rc = proc_session_open(&ses, path, cfg, &sopts);
 	if (rc < 0) {
 		*d = ses.diag;
 		goto out;
 	}
+	if (s->timehist) {
+		/* perf: CPUs online as the header says, else 4 */
+		const struct pd_features *f = pd_reader_features(ses.reader);
+		s->nr_online = f && f->nrcpus_online ? f->nrcpus_online : 4;
+		if (s->nr_online > AN_SCHED_MAX_CPUS)
+			s->nr_online = AN_SCHED_MAX_CPUS;
+		s->max_cpu = s->nr_online;
+		s->nr_idle_slots = s->nr_online;
+		s->comm_width = 30;
+		if (s->th.rows)
+			an_timehist_header(s);
+	}
 	rc = an_tpsession_run(&r.t, "no tracing data (event formats) in the file; record with "
 			      "perf sched record");
+	if (r.err)
+		rc = r.err;
 	if (rc >= 0)
 		final_names(s, &ses);
 	s->have_runtime = r.f.have_rt;
@@ -387,202 +562,6 @@ out:
 	an_tpsession_release(&r.t);
 	sb_release(&r.name);
 	sb_release(&r.name2);
+	sb_release(&r.chain);
 	return rc;
-}
-
-/* ---- latency table ---- */
-
-struct merged {
-	const char *comm;
-	uint32_t tid;
-	size_t n;
-	uint64_t runtime, total_lat, nb_atoms, max_lat, max_start, max_end;
-};
-
-static uint64_t avg_of(const struct merged *m)
-{
-	return m->nb_atoms ? m->total_lat / m->nb_atoms : 0;
-}
-
-/* Sort keys as perf sched latency -s takes them; each orders descending,
- * ties fall back to the descending task name (perf's merged-tree order). */
-static const char *sort_keys[] = { "avg", "max", "switch", "runtime", "pid" };
-static int sort_order[8] = { 0, 1, 2, 3, -1, -1, -1, -1 };
-
-static int cmp_key(const struct merged *x, const struct merged *y, int key)
-{
-	uint64_t a = 0, b = 0;
-	switch (key) {
-	case 0: a = avg_of(x); b = avg_of(y); break;
-	case 1: a = x->max_lat; b = y->max_lat; break;
-	case 2: a = x->nb_atoms; b = y->nb_atoms; break;
-	case 3: a = x->runtime; b = y->runtime; break;
-	case 4: a = x->tid; b = y->tid; break;
-	}
-	return a == b ? 0 : a > b ? -1 : 1;
-}
-
-static int cmp_merged(const void *a, const void *b)
-{
-	const struct merged *x = a, *y = b;
-	for (int i = 0; i < 8 && sort_order[i] >= 0; i++) {
-		int c = cmp_key(x, y, sort_order[i]);
-		if (c)
-			return c;
-	}
-	return strcmp(y->comm, x->comm);
-}
-
-int an_sched_set_sort(const char *keys)
-{
-	int order[8], n = 0;
-	const char *p = keys;
-	while (*p) {
-		size_t len = strcspn(p, ", ");
-		int k = -1;
-		for (int i = 0; i < 5; i++)
-			if (strlen(sort_keys[i]) == len && !strncmp(p, sort_keys[i], len))
-				k = i;
-		if (len && (k < 0 || n == 8))
-			return -EINVAL;
-		if (len)
-			order[n++] = k;
-		p += len;
-		p += strspn(p, ", ");
-	}
-	if (n == 0)
-		return -EINVAL;
-	for (int i = 0; i < 8; i++)
-		sort_order[i] = i < n ? order[i] : -1;
-	return 0;
-}
-
-static void add_time(struct strbuf *out, uint64_t ns)
-{
-	sb_addf(out, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
-		(unsigned long long)(ns % 1000000000 / 1000));
-}
-
-static size_t merge_tasks(const struct an_sched *s, struct merged *m, struct hmap *byname)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < s->tasks.count; i++) {
-		const struct an_task *t = &s->task[i];
-		if (t->tid == 0)
-			continue;
-		char buf[24];
-		snprintf(buf, sizeof(buf), ":%d", (int)t->tid);
-		const char *comm = t->comm ? t->comm : buf;
-		bool added;
-		size_t id = hmap_put(byname, comm, strlen(comm), &added);
-		if (added) {
-			m[n] = (struct merged){ hmap_at(byname, id)->key, t->tid, 0, 0, 0, 0, 0, 0, 0 };
-			hmap_at(byname, id)->value = n++;
-		}
-		struct merged *g = &m[hmap_at(byname, id)->value];
-		g->n++;
-		g->runtime += t->runtime;
-		g->total_lat += t->total_lat;
-		g->nb_atoms += t->nb_atoms;
-		if (t->max_lat > g->max_lat) {
-			g->max_lat = t->max_lat;
-			g->max_start = t->max_start;
-			g->max_end = t->max_end;
-		}
-	}
-	return n;
-}
-
-static void latency_row(const struct merged *g, struct strbuf *out)
-{
-	size_t start = out->len;
-	if (g->n > 1)
-		sb_addf(out, "  %s:(%zu) ", g->comm, g->n);
-	else
-		sb_addf(out, "  %s:%u ", g->comm, g->tid);
-	for (size_t i = out->len - start; i < 24; i++)
-		sb_addc(out, ' ');
-	sb_addf(out, "|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: ",
-		(double)g->runtime / 1e6, (unsigned long long)g->nb_atoms,
-		(double)avg_of(g) / 1e6, (double)g->max_lat / 1e6);
-	struct strbuf t = SB_INIT;
-	add_time(&t, g->max_start);
-	sb_addf(out, "%12s s | max end: ", t.buf);
-	sb_reset(&t);
-	add_time(&t, g->max_end);
-	sb_addf(out, "%12s s\n", t.buf);
-	sb_release(&t);
-}
-
-void an_sched_latency_table(const struct an_sched *s, struct strbuf *out)
-{
-	static const char *rule = " ---------------------------------------------------"
-				  "----------------------------------------------------"
-				  "------------------------------------\n";
-	struct merged *m = xcalloc(s->tasks.count + 1, sizeof(*m));
-	struct hmap byname = HMAP_INIT;
-	size_t n = merge_tasks(s, m, &byname);
-	qsort(m, n, sizeof(*m), cmp_merged);
-	sb_addf(out, "\n%s", rule);
-	sb_adds(out, "  Task                  |   Runtime ms  | Switches | Avg delay ms    "
-		"| Max delay ms    | Max delay start           | Max delay end          |\n");
-	sb_adds(out, rule);
-	uint64_t runtime = 0, count = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!m[i].nb_atoms)
-			continue;
-		latency_row(&m[i], out);
-		runtime += m[i].runtime;
-		count += m[i].nb_atoms;
-	}
-	sb_adds(out, " -----------------------------------------------------------------"
-		"------------------------------------------------\n");
-	sb_addf(out, "  TOTAL:                |%11.3f ms |%9llu |\n", (double)runtime / 1e6,
-		(unsigned long long)count);
-	sb_adds(out, " ---------------------------------------------------\n");
-	if (s->nr_unordered && s->nr_timestamps)
-		sb_addf(out, "  INFO: %.3f%% unordered timestamps (%llu out of %llu)\n",
-			(double)s->nr_unordered / (double)s->nr_timestamps * 100.0,
-			(unsigned long long)s->nr_unordered, (unsigned long long)s->nr_timestamps);
-	if (s->nr_cs_bugs && s->nr_switch)
-		sb_addf(out, "  INFO: %.3f%% context switch bugs (%llu out of %llu)\n",
-			(double)s->nr_cs_bugs / (double)s->nr_switch * 100.0,
-			(unsigned long long)s->nr_cs_bugs, (unsigned long long)s->nr_switch);
-	sb_addc(out, '\n');
-	hmap_release(&byname);
-	free(m);
-}
-
-/* ---- timehist ---- */
-
-void an_sched_timehist_header(struct strbuf *out)
-{
-	sb_adds(out, "           time    cpu  task name                       wait time  sch delay   run time\n"
-		"                        [tid/pid]                          (msec)     (msec)     (msec)\n"
-		"--------------- ------  ------------------------------  ---------  ---------  ---------\n");
-}
-
-static void msec(struct strbuf *out, uint64_t ns)
-{
-	sb_addf(out, "%6llu.%03llu ", (unsigned long long)(ns / 1000000),
-		(unsigned long long)(ns % 1000000 / 1000));
-}
-
-void an_sched_timehist_row(const struct an_sched_row *r, struct strbuf *out)
-{
-	struct strbuf t = SB_INIT;
-	add_time(&t, r->time);
-	sb_addf(out, "%15s [%04u]  %-30.30s ", t.buf, r->cpu, r->name ? r->name : "");
-	if (r->wakee) {
-		sb_addf(out, "  %9s  %9s  %9s awakened: %s\n", "", "", "", r->wakee);
-		sb_release(&t);
-		return;
-	}
-	msec(out, r->wait);
-	msec(out, r->delay);
-	msec(out, r->run);
-	if (r->wakeups)
-		sb_addf(out, "  %-30s", "");
-	sb_addc(out, '\n');
-	sb_release(&t);
 }

@@ -39,6 +39,18 @@ static int load_formats(struct an_tpsession *t)
 	return t->loaded;
 }
 
+static int on_lost(void *ctx, const struct pd_lost *l)
+{
+	struct an_tpsession *t = ctx;
+	return t->on_lost(t->ctx, l);
+}
+
+static int on_task(void *ctx, const struct pd_task *task)
+{
+	struct an_tpsession *t = ctx;
+	return t->on_task(t->ctx, task);
+}
+
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct an_tpsession *t = ctx;
@@ -62,6 +74,10 @@ int an_tpsession_run(struct an_tpsession *t, const char *no_data)
 	/* file mode: the formats are known now; pipe mode: after TRACING_DATA */
 	if (!pd_reader_is_pipe(ses->reader) && (rc = load_formats(t)) <= 0)
 		goto done;
+	if (t->on_lost)
+		proc_session_on_lost(ses, on_lost);
+	if (t->on_task)
+		proc_session_on_task(ses, on_task);
 	rc = proc_session_run(ses, on_sample, t);
 	if (rc < 0 && t->loaded >= 0)
 		*t->d = ses->diag;

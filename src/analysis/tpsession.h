@@ -29,6 +29,10 @@ struct an_tpsession {
 	/* A tracepoint sample of a known event; negative stops the run. */
 	int (*on_event)(void *ctx, struct tep_event *ev,
 			const struct proc_sample *ps);
+	/* NULL, or a LOST record in time order (proc_session_on_lost). */
+	int (*on_lost)(void *ctx, const struct pd_lost *l);
+	/* NULL, or a FORK or EXIT record in time order (proc_session_on_task). */
+	int (*on_task)(void *ctx, const struct pd_task *t);
 	void *ctx;
 };
 

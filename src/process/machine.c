@@ -92,6 +92,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	struct proc_thread *t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
+	t->ptid = -1;
 	char buf[32];
 	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf: -1 for an exiting task */
 	t->comm = arena_strdup(&m->comms, buf);
@@ -141,15 +142,41 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	}
 	if (!child)
 		child = proc_machine_findnew_thread(m, pid, tid);
-	child->comm = pcomm;
+	/* perf's new thread takes the parent's name only when it was set */
+	if (pset) {
+		child->comm = pcomm;
+	} else if (child->comm_set) {
+		char buf[32];
+		snprintf(buf, sizeof(buf), ":%d", (int)tid);
+		child->comm = arena_strdup(&m->comms, buf);
+	}
 	child->comm_set = pset;
 	child->ppid = pid != ppid ? ppid : parent->ppid;
+	child->ptid = (int32_t)ptid;
+	child->nfork++;
+	child->ncomm_made = 0;  /* perf's new thread has made none */
+	child->exited = false;
 	if (pid != ppid && m->spaces[child->maps_id] != m->spaces[pspace]) {
 		/* the child starts with the parent's maps: shared until
 		 * one of them is written */
 		proc_maps_put(m->spaces[child->maps_id]);
 		m->spaces[child->maps_id] = proc_maps_share(m->spaces[pspace]);
 	}
+}
+
+void proc_machine_comm_made(struct proc_machine *m, uint32_t tid)
+{
+	struct proc_thread *t = proc_machine_find_thread(m, tid);
+	if (t)
+		t->ncomm_made++;
+}
+
+void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid)
+{
+	struct proc_thread *t = proc_machine_find_thread(m, tid);
+	(void)pid;
+	if (t)
+		t->exited = true;
 }
 
 /* The first candidate named like the base name of word. */

@@ -37,6 +37,13 @@ struct proc_thread {
 	bool comm_set;
 	size_t maps_id;        /* index into machine->spaces */
 	uint32_t ppid;         /* parent process (FORK), 0: unknown */
+	int32_t ptid;          /* the thread that forked it (FORK), -1: unknown */
+	uint32_t nfork;        /* FORK records of this tid: perf makes a new
+				* thread at every FORK */
+	uint32_t ncomm_made;   /* COMM records this thread made since its
+				* last FORK (their sample id names it; perf
+				* sched map names the task again after one) */
+	bool exited;           /* an EXIT record since its last FORK */
 };
 
 struct proc_machine {
@@ -89,6 +96,10 @@ void proc_machine_choose_command(struct proc_machine *m, const char *const *argv
 bool proc_machine_in_command(struct proc_machine *m, const struct proc_thread *t);
 void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		       uint32_t tid, uint32_t ptid);
+/* A COMM record's sample id names tid (the task that made it). */
+void proc_machine_comm_made(struct proc_machine *m, uint32_t tid);
+/* EXIT: marks the thread exited (it stays, as in perf). */
+void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid);
 /* MMAP/MMAP2: pid (uint32_t)-1 or kernel cpumode means kernel maps.
  * build_id may be NULL. exec false (data maps) are ignored. */
 void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,

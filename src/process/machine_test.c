@@ -55,3 +55,35 @@ UNIT_TEST(machine_maps_fork_exec)
 	proc_machine_release(&m);
 	sym_dsos_release(&d);
 }
+
+/* What perf's machine tells the sched analyses: the forking tid, FORKs of
+ * a tid, COMM records a thread made since, EXIT; a child of a parent
+ * never named keeps its own ":tid". */
+UNIT_TEST(machine_fork_exit_counts)
+{
+	struct sym_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	struct sym_dsos d;
+	sym_dsos_init(&d, &cfg);
+	struct proc_machine m;
+	proc_machine_init(&m, &d);
+	proc_machine_findnew_thread(&m, 20, 20);           /* seen in a sample: ":20" */
+	proc_machine_fork(&m, 21, 20, 21, 20);
+	struct proc_thread *c = proc_machine_find_thread(&m, 21);
+	CHECK_EQ_STR(c->comm, ":21");
+	CHECK(!c->comm_set && c->ptid == 20 && c->nfork == 1 && !c->exited);
+	CHECK(proc_machine_find_thread(&m, 20)->ptid == -1);
+	proc_machine_comm(&m, 21, 21, "ls", true);
+	proc_machine_comm_made(&m, 21);
+	proc_machine_comm_made(&m, 99);                     /* unknown: nothing */
+	CHECK(c->ncomm_made == 1 && proc_machine_find_thread(&m, 99) == NULL);
+	proc_machine_exit(&m, 21, 21);
+	CHECK(c->exited);
+	/* the tid forked anew: a new thread for perf */
+	proc_machine_comm(&m, 20, 20, "sh", false);
+	proc_machine_fork(&m, 21, 20, 21, 20);
+	CHECK(c->nfork == 2 && c->ncomm_made == 0 && !c->exited);
+	CHECK_EQ_STR(c->comm, "sh");
+	proc_machine_release(&m);
+	sym_dsos_release(&d);
+}

@@ -15,7 +15,7 @@
 #include "base/xalloc.h"
 #include "symbols/inline.h"
 
-enum { QEV_SAMPLE, QEV_MMAP, QEV_COMM, QEV_TASK };
+enum { QEV_SAMPLE, QEV_MMAP, QEV_COMM, QEV_TASK, QEV_LOST };
 
 struct proc_qev {
 	uint64_t time, seq;
@@ -26,6 +26,7 @@ struct proc_qev {
 		struct pd_mmap m;
 		struct pd_comm c;
 		struct pd_task t;
+		struct pd_lost l;
 	} u;
 	uint8_t data[]; /* copies of the arrays and strings */
 };
@@ -346,16 +347,28 @@ static int deliver(struct proc_session *ses, const struct proc_qev *e)
 	case QEV_SAMPLE:
 		return deliver_sample(ses, &e->u.s);
 	case QEV_MMAP:
-		deliver_mmap(ses, &e->u.m);
+		if (!(ses->opts.no_mmap2 && e->u.m.mmap2))
+			deliver_mmap(ses, &e->u.m);
 		break;
 	case QEV_COMM:
 		proc_machine_comm(&ses->machine, e->u.c.pid, e->u.c.tid, e->u.c.comm,
 				  e->u.c.exec);
+		if (e->u.c.sid.present & PD_SAMPLE_TID)
+			proc_machine_comm_made(&ses->machine, e->u.c.sid.tid);
 		break;
+	case QEV_LOST:
+		return ses->on_lost ? ses->on_lost(ses->ctx, &e->u.l) : 0;
 	case QEV_TASK:
+		if (ses->on_task) {
+			int rc = ses->on_task(ses->ctx, &e->u.t);
+			if (rc < 0)
+				return rc;
+		}
 		if (!e->u.t.exit)
 			proc_machine_fork(&ses->machine, e->u.t.pid, e->u.t.ppid,
 					  e->u.t.tid, e->u.t.ptid);
+		else
+			proc_machine_exit(&ses->machine, e->u.t.pid, e->u.t.tid);
 		break;
 	}
 	return 0;
@@ -603,7 +616,25 @@ static int on_lost(void *ctx, const struct pd_lost *l)
 {
 	struct proc_session *ses = ctx;
 	ses->nr_lost += l->lost;
-	return 0;
+	if (!ses->on_lost || l->lost_samples)
+		return 0;
+	struct proc_qev *e = new_qev(QEV_LOST, 0);
+	e->u.l = *l;
+	e->u.l.rec = NULL;
+	e->time = l->sid.time;
+	return enqueue(ses, e, (l->sid.present & PD_SAMPLE_TIME) != 0);
+}
+
+void proc_session_on_lost(struct proc_session *ses,
+			  int (*fn)(void *ctx, const struct pd_lost *l))
+{
+	ses->on_lost = fn;
+}
+
+void proc_session_on_task(struct proc_session *ses,
+			  int (*fn)(void *ctx, const struct pd_task *t))
+{
+	ses->on_task = fn;
 }
 
 static int on_build_id(void *ctx, const struct pd_build_id *b)

@@ -57,9 +57,11 @@ struct proc_session_opts {
 	bool lazy;                   /* samples arrive without frames: the
 				      * consumer resolves them on demand
 				      * (proc_session_frames, the walk) */
+	bool no_mmap2;               /* MMAP2 records map nothing: perf
+				      * sched timehist handles only MMAP */
 };
 #define PROC_SESSION_MAX_STACK 127
-#define PROC_SESSION_OPTS_INIT { .max_stack = PROC_SESSION_MAX_STACK, .lazy = false }
+#define PROC_SESSION_OPTS_INIT { .max_stack = PROC_SESSION_MAX_STACK, .lazy = false, .no_mmap2 = false }
 
 /*
  * Where chains come from besides the recorded ones: an unwinder
@@ -88,6 +90,8 @@ struct proc_session {
 	struct sym_dsos dsos;
 	struct proc_machine machine;
 	proc_sample_fn on_sample;
+	int (*on_lost)(void *ctx, const struct pd_lost *l); /* see proc_session_on_lost */
+	int (*on_task)(void *ctx, const struct pd_task *t);  /* see proc_session_on_task */
 	void *ctx;
 	struct proc_session_opts opts;
 	struct proc_chain_source src; /* chain == NULL: recorded chains only */
@@ -133,6 +137,15 @@ void proc_session_chain_source(struct proc_session *ses,
 /* Replay all records; returns 0, the callback's non-zero value, or
  * negative (diag). Damage is not an error: see proc_session_damage. */
 int proc_session_run(struct proc_session *ses, proc_sample_fn fn, void *ctx);
+/* Before the run: LOST records (not LOST_SAMPLES) also go to fn, with the
+ * run's ctx, in time order among the samples (perf's tool->lost). */
+void proc_session_on_lost(struct proc_session *ses,
+			  int (*fn)(void *ctx, const struct pd_lost *l));
+/* Before the run: FORK and EXIT records also go to fn, with the run's
+ * ctx, in time order, before the machine applies them (its threads as
+ * they were). */
+void proc_session_on_task(struct proc_session *ses,
+			  int (*fn)(void *ctx, const struct pd_task *t));
 /* The reader's damage message, or NULL when the file was clean. */
 const struct diag *proc_session_damage(const struct proc_session *ses);
 void proc_session_close(struct proc_session *ses);
