@@ -116,7 +116,11 @@ fuzz: $(FUZZ_BINS)
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -c -o $@ $<
+	clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+# header dependencies, as for the main build (a changed struct otherwise
+# leaves stale fuzz objects that disagree with the new ones)
+-include $(FUZZ_LIB_OBJS:.o=.d)
 
 $(FUZZ_BUILD)/fuzz-%: fuzz/fuzz-%.c $(FUZZ_LIB_OBJS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)

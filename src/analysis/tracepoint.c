@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <event-parse.h>
+#include <stdlib.h>
 #include <string.h>
 
 void an_tp_init(struct an_tp *tp)
@@ -28,6 +29,7 @@ void an_tp_release(struct an_tp *tp)
 {
 	if (tp->tep)
 		tep_free(tp->tep);
+	free(tp->scratch);
 	memset(tp, 0, sizeof(*tp));
 }
 
@@ -342,4 +344,50 @@ int an_tp_read_str(const struct an_tp_field *f, const uint8_t *raw,
 	*s = p;
 	*len = nul ? (size_t)(nul - p) : n;
 	return 0;
+}
+
+/* The furthest byte any field of ev can make libtraceevent read: a
+ * fixed field's end, or a (relative) __data_loc's reach. */
+static size_t fields_reach(const struct tep_format_field *f)
+{
+	size_t reach = 0;
+	for (; f; f = f->next) {
+		size_t end = (size_t)(unsigned)f->offset + (size_t)(unsigned)f->size;
+		if (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE))
+			end += 2 * 65536u;
+		if (end > reach)
+			reach = end;
+	}
+	return reach;
+}
+
+void an_tp_print(struct an_tp *tp, struct tep_event *ev, const void *raw,
+		 size_t raw_size, uint64_t time, int cpu, struct trace_seq *seq)
+{
+	enum { LIMIT = 1u << 20 };
+	size_t reach = fields_reach(ev->format.common_fields);
+	size_t r2 = fields_reach(ev->format.fields);
+	if (r2 > reach)
+		reach = r2;
+	if (reach > LIMIT + 2 * 65536u || raw_size > LIMIT)
+		return;
+	size_t need = (reach > raw_size ? reach : raw_size) + 8;
+	if (need > tp->scratch_cap) { /* zero past the copy: the invariant */
+		free(tp->scratch);
+		tp->scratch = calloc(1, need);
+		if (!tp->scratch) {
+			tp->scratch_cap = 0;
+			return;
+		}
+		tp->scratch_cap = need;
+	}
+	memcpy(tp->scratch, raw, raw_size);
+	struct tep_record rec;
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = time;
+	rec.cpu = cpu;
+	rec.size = (int)raw_size;
+	rec.data = tp->scratch;
+	tep_print_event(tp->tep, seq, &rec, "%s", TEP_PRINT_INFO);
+	memset(tp->scratch, 0, raw_size);
 }

@@ -21,6 +21,7 @@
 struct tep_handle;
 struct tep_event;
 struct tep_format_field;
+struct trace_seq;
 
 struct an_tp {
 	struct tep_handle *tep;
@@ -28,6 +29,8 @@ struct an_tp {
 	size_t nr_bad_formats; /* formats libtraceevent refused */
 	bool keep_print;       /* set before an_tp_load: keep print formats
 				* that look sane (scorch script prints them) */
+	uint8_t *scratch;      /* an_tp_print's copy of a record: zero past */
+	size_t scratch_cap;    /* what it holds between calls */
 };
 
 struct an_tp_field {
@@ -46,6 +49,16 @@ int an_tp_load(struct an_tp *tp, const uint8_t *data, size_t size,
 struct tep_event *an_tp_event(const struct an_tp *tp, uint64_t id);
 /* The event "system:name", or NULL. */
 struct tep_event *an_tp_event_by_name(const struct an_tp *tp, const char *name);
+
+/* Append ev's fields as its print format shows them (perf script's
+ * trace text) for the record raw (raw_size bytes) to seq. libtraceevent
+ * trusts a record: a field past its end, a __data_loc pointing out of
+ * it or a string with no NUL would be read past it. So the record is
+ * copied into a buffer that is zero past the copy far enough for any of
+ * those (a loc's offset and length are 16 bits each): such reads stay
+ * inside and stop at a NUL; a field beyond 1 MiB prints nothing. */
+void an_tp_print(struct an_tp *tp, struct tep_event *ev, const void *raw,
+		 size_t raw_size, uint64_t time, int cpu, struct trace_seq *seq);
 /* Look up a field of an event; false when the event has no such field. */
 bool an_tp_field(struct tep_event *ev, const char *name, struct an_tp_field *out);
 /* Read a numeric field (sign-extended when signed) from a RAW payload.

@@ -144,14 +144,8 @@ static void add_trace(struct script *sc, struct proc_session *ses,
 	struct tep_event *ev = sc->tp.tep ? an_tp_event(&sc->tp, s->attr->config) : NULL;
 	if (!ev || !s->raw)
 		return;
-	struct tep_record rec;
-	memset(&rec, 0, sizeof(rec));
-	rec.ts = s->time;
-	rec.cpu = (int)s->cpu;
-	rec.size = (int)s->raw_size;
-	rec.data = (void *)s->raw;
 	trace_seq_reset(&sc->seq);
-	tep_print_event(sc->tp.tep, &sc->seq, &rec, "%s", TEP_PRINT_INFO);
+	an_tp_print(&sc->tp, ev, s->raw, s->raw_size, s->time, (int)s->cpu, &sc->seq);
 	sb_add(&sc->out, sc->seq.buffer, sc->seq.len);
 }
 
