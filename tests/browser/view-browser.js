@@ -1,0 +1,199 @@
+// view-browser.js: drive the `scorch view` explorer in headless chromium
+// (playwright-core) and print TAP lines for tests/t6910. Expected values
+// come from the shell (awk over `scorch fold` output) in a JSON file.
+//   node view-browser.js EXPECT.json
+// EXPECT: { main: {html, total, regex, matched, topself, path:[...]},
+//           deep: {html, total, depth}, diff: {html, before, after},
+//           perf: {html, total} (optional) }
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+	"--no-first-run", "--disable-background-networking",
+	"--disable-component-update", "--disable-sync"];
+
+let failures = 0;
+function ok(cond, what, detail) {
+	if (cond) {
+		console.log("ok - " + what);
+	} else {
+		failures++;
+		console.log("not ok - " + what);
+		if (detail !== undefined)
+			console.log("#   " + JSON.stringify(detail));
+	}
+}
+function near(a, b) { return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)); }
+
+// A page that fails every request that is not a file: URL and records
+// page errors and console errors.
+async function open(ctx, html) {
+	const page = await ctx.newPage();
+	const bad = { requests: [], errors: [] };
+	await page.route("**/*", (r) => {
+		const u = r.request().url();
+		if (u.startsWith("file:"))
+			return r.continue();
+		bad.requests.push(u);
+		return r.abort();
+	});
+	page.on("pageerror", (e) => bad.errors.push(String(e)));
+	page.on("console", (m) => { if (m.type() === "error") bad.errors.push(m.text()); });
+	await page.goto("file://" + path.resolve(html));
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	return { page, bad };
+}
+
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+
+async function mainChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const total = await hook(page, () => scorchView.total());
+	ok(total === e.total, "flame graph total equals scorch fold's", { total, want: e.total });
+	const shot = await page.screenshot();
+	ok(shot.length > 3000, "the flame graph draws something", shot.length);
+
+	// click a frame: it zooms, and the breadcrumbs end with its name
+	const node = await hook(page, (p) => scorchView.find(p), e.path);
+	const r = await hook(page, (i) => scorchView.rectOf(i), node);
+	await page.mouse.click(r.x + Math.min(5, r.w / 2), r.y + r.h / 2);
+	const st = await hook(page, () => scorchView.state());
+	const crumb = await page.$eval("#crumbs .crumb.current", (b) => b.textContent);
+	ok(node > 0 && st.zoom === node, "clicking a frame zooms to it", { node, st });
+	ok(crumb === e.path[e.path.length - 1], "the breadcrumbs show the zoomed frame", crumb);
+	// hover: the tooltip names the frame as text with its samples
+	await page.mouse.move(r.x + Math.min(5, r.w / 2), r.y + r.h / 2);
+	const tip = await page.$eval("#tip", (t) => t.textContent);
+	ok(tip.startsWith(e.path[e.path.length - 1] + "\n") && /of total/.test(tip) && /of zoom/.test(tip),
+		"the tooltip gives name, % of total and % of zoom", tip);
+
+	// search by regex: Matched % counts each sample once
+	await page.keyboard.press("Escape");
+	ok((await hook(page, () => scorchView.state())).zoom === 0, "Esc resets the zoom");
+	await page.keyboard.press("/");
+	await page.keyboard.type(e.regex);
+	const matched = await hook(page, () => scorchView.matched());
+	const text = await page.textContent("#matched");
+	ok(matched === e.matched, "search matches the samples awk counts (nested frames once)",
+		{ matched, want: e.matched });
+	ok(text.includes((100 * e.matched / e.total).toFixed(2) + "%"), "Matched % shown", text);
+	await page.keyboard.press("Enter");
+	const z1 = (await hook(page, () => scorchView.state())).zoom;
+	ok(z1 > 0, "Enter jumps to the next match", z1);
+
+	// URL state survives a reload
+	const before = await hook(page, () => scorchView.state());
+	await page.reload();
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	const after = await hook(page, () => scorchView.state());
+	ok(JSON.stringify(before) === JSON.stringify(after), "the URL hash restores zoom and search",
+		{ before, after });
+	ok(await hook(page, () => scorchView.matched()) === e.matched, "the search is run again after reload");
+
+	// top functions: the first row's self value, and sorting by a header
+	await page.keyboard.press("Escape");
+	await page.fill("#search", "");
+	await page.click('button[data-view="table"]');
+	const first = await page.$eval("#fn-rows tr td", (td) => parseFloat(td.getAttribute("data-value")));
+	ok(first === e.topself, "top functions' first row self equals awk's largest self",
+		{ first, want: e.topself });
+	await page.click('#fn-table th[data-key="total"]');
+	const totals = await page.$$eval("#fn-rows tr", (rows) =>
+		rows.map((tr) => parseFloat(tr.children[2].getAttribute("data-value"))));
+	ok(totals.length > 1 && totals.every((v, i) => i === 0 || totals[i - 1] >= v),
+		"clicking the Total header sorts by total", totals.slice(0, 5));
+	// a row opens the sandwich of that function
+	await page.click("#fn-rows tr");
+	const sw = await page.textContent("#sw-name");
+	const sst = await hook(page, () => scorchView.state());
+	ok(sst.view === "sandwich" && sw.length > 0, "a table row opens its sandwich view", { sw, sst });
+	const shot2 = await page.screenshot();
+	ok(shot2.length > 3000, "the sandwich view draws something", shot2.length);
+
+	// hostile names are text
+	await page.click('button[data-view="flame"]');
+	await page.fill("#search", "onerror");
+	const hm = await hook(page, () => scorchView.matched());
+	const pwned = await page.evaluate(() => window.__pwned === 1 || document.querySelectorAll("img").length);
+	ok(hm > 0 && !pwned, "a name holding <img onerror> is searchable text, never markup", { hm, pwned });
+	const hn = await hook(page, (p) => scorchView.find(p), e.hostile);
+	ok(hn > 0 && (await hook(page, (i) => scorchView.name(i), hn)) === e.hostile[e.hostile.length - 1],
+		"names with <>&\"' and </script> decode unchanged", hn);
+	ok(bad.requests.length === 0, "no request leaves file://", bad.requests);
+	ok(bad.errors.length === 0, "no page or console errors", bad.errors);
+	await page.close();
+}
+
+async function deepChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const info = await hook(page, () => ({ t: scorchView.total(), d: scorchView.maxDepth(),
+		c: scorchView.canvasSize(), vh: window.innerHeight, dpr: devicePixelRatio,
+		drawn: scorchView.drawn() }));
+	ok(info.t === e.total && info.d === e.depth, "a 3000-frame stack decodes whole", info);
+	ok(info.c.h <= info.vh * info.dpr && info.drawn > 0, "the canvas stays the viewport's size", info);
+	// scroll to the top: the deepest frames are drawn
+	await page.$eval("#v-flame", (v) => { v.scrollTop = 0; });
+	await page.waitForTimeout(50);
+	const deepest = await hook(page, () => scorchView.drawn());
+	const node = await hook(page, (p) => scorchView.find(p), e.deepPath);
+	const r = await hook(page, (i) => scorchView.rectOf(i), node);
+	ok(deepest > 0 && r.y >= 0 && r.y < info.vh, "the top of the deep stack can be scrolled to", { deepest, r });
+	await page.mouse.click(r.x + 3, r.y + r.h / 2);
+	ok((await hook(page, () => scorchView.state())).zoom === node, "a frame 3000 deep zooms on click");
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "deep stack: no errors, no requests", bad);
+	await page.close();
+}
+
+async function diffChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const after = await hook(page, () => scorchView.total());
+	await page.click("#swap");
+	const before = await hook(page, () => scorchView.total());
+	ok(after === e.after && before === e.before, "diff: after's total, and before's after Swap",
+		{ after, before, e });
+	const shot = await page.screenshot();
+	ok(shot.length > 3000, "the diff view draws something", shot.length);
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "diff: no errors, no requests", bad);
+	await page.close();
+}
+
+async function perfChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const total = await hook(page, () => scorchView.total());
+	ok(total === e.total, "perf.data: the total equals scorch fold's", { total, want: e.total });
+	await page.fill("#search", e.regex);
+	const matched = await hook(page, () => scorchView.matched());
+	ok(matched === e.matched, "perf.data: a regex matches the samples python counts in scorch fold's output",
+		{ matched, want: e.matched });
+	await page.fill("#search", "");
+	await page.click('button[data-view="table"]');
+	const first = await page.$eval("#fn-rows tr td", (td) => parseFloat(td.getAttribute("data-value")));
+	ok(first === e.topself, "perf.data: top functions' first self equals python's largest self",
+		{ first, want: e.topself });
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "perf.data: no errors, no requests", bad);
+	await page.close();
+}
+
+(async () => {
+	const e = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), "scorch-view-"));
+	const ctx = await chromium.launchPersistentContext(profile, {
+		executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+		headless: true, args: FLAGS, viewport: { width: 1200, height: 700 },
+	});
+	try {
+		await mainChecks(ctx, e.main);
+		await deepChecks(ctx, e.deep);
+		await diffChecks(ctx, e.diff);
+		if (e.perf)
+			await perfChecks(ctx, e.perf);
+	} catch (err) {
+		ok(false, "browser run", String(err && err.stack || err));
+	}
+	await ctx.close();
+	fs.rmSync(profile, { recursive: true, force: true });
+	process.exit(failures ? 1 : 0);
+})();

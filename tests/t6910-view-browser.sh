@@ -1,0 +1,75 @@
+# t6910: the `scorch view` explorer in a real browser (Debian's chromium,
+# headless, driven by playwright-core from npm, installed here on first
+# use, as t6901 does): the page opens from file:// with no request
+# anywhere else and no console error; its total is scorch fold's; a click
+# zooms (breadcrumbs); a regex search's matched samples equal what python
+# counts over the folded lines (each sample once); the top functions'
+# first self value equals python's largest self; the URL hash restores
+# zoom and search after a reload; a 3000-frame stack draws and zooms with
+# a viewport-sized canvas; hostile names stay text; --diff and Swap.
+# Skips only when chromium or node are missing.
+. "$ROOT/tests/lib-corpus.sh"
+chromium=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$chromium" ]; then skip "browser checks" "no chromium at $chromium"; return 0; fi
+if ! need node npm python3; then skip "browser checks" "node/npm/python3 not installed"; return 0; fi
+dir=$ROOT/tests/browser
+if [ ! -d "$dir/node_modules/playwright-core" ]; then
+	( cd "$dir" && timeout 300 npm install --no-save --no-audit --no-fund --loglevel=error playwright-core ) > npm.log 2>&1
+	if [ ! -d "$dir/node_modules/playwright-core" ]; then
+		fail "npm install playwright-core" "$(tail -5 npm.log)"
+		return 0
+	fi
+fi
+
+# inputs: a small profile with recursion and hostile names, a deep stack,
+# and a before/after pair
+printf '%s\n' 'main;a;b 30' 'main;a;c 10' 'main;d 40' 'main;A;x 20' 'main;a;b;a;b 7' \
+	'main;<img src=x onerror="window.__pwned=1">;&lt&gt"q'"'"' 5' \
+	'main;</script><script>window.__pwned=1</script> 3' 'other;b 11' 'other;Bz;b 2' > main.folded
+awk 'BEGIN { s = "f0"; for (i = 1; i < 3000; i++) s = s ";f" i; print s " 5"; print "main;x 1" }' > deep.folded
+printf '%s\n' 'm;old 4' 'm;same 5' > before.folded
+printf '%s\n' 'm;same 6' 'm;new 9' > after.folded
+check "view writes the page" "$SCORCH" view main.folded -o main.html
+check "view of a deep stack" "$SCORCH" view deep.folded -o deep.html
+check "view --diff" "$SCORCH" view --diff before.folded after.folded -o diff.html
+perf_html=
+if fixtures && [ -f "$FIX/fp/perf.data" ]; then
+	o="--buildid-dir $FIX/fp/buildid"
+	"$SCORCH" fold $o "$FIX/fp/perf.data" > perf.folded 2>/dev/null
+	"$SCORCH" view $o "$FIX/fp/perf.data" -o perf.html 2>/dev/null && perf_html=perf.html
+	[ -n "$perf_html" ] || fail "view of the fp fixture's perf.data"
+fi
+
+# the expected values, from the folded lines
+python3 - "$perf_html" > expect.json <<'PY'
+import json, re, sys
+def lines(path):
+    for ln in open(path, encoding="utf-8", errors="surrogateescape"):
+        ln = ln.rstrip("\n")
+        stack, _, n = ln.rpartition(" ")
+        yield stack.split(";"), int(n)
+def facts(path, regex):
+    total = matched = 0
+    selfs = {}
+    for frames, n in lines(path):
+        total += n
+        if any(re.search(regex, f) for f in frames):
+            matched += n
+        selfs[frames[-1]] = selfs.get(frames[-1], 0) + n
+    return total, matched, max(selfs.values())
+t, m, s = facts("main.folded", "^[ab]$")
+e = {"main": {"html": "main.html", "total": t, "regex": "^[ab]$", "matched": m, "topself": s,
+              "path": ["main", "a", "b"],
+              "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"]},
+     "deep": {"html": "deep.html", "total": 6, "depth": 3000,
+              "deepPath": ["f%d" % i for i in range(3000)]},
+     "diff": {"html": "diff.html", "before": 9, "after": 15}}
+if sys.argv[1]:
+    t, m, s = facts("perf.folded", "^[a-m]")
+    e["perf"] = {"html": sys.argv[1], "total": t, "regex": "^[a-m]", "matched": m, "topself": s}
+json.dump(e, sys.stdout)
+PY
+timeout 120 node "$dir/view-browser.js" expect.json > out.tap 2>&1
+rc=$?
+sed "s/^\(not \)\{0,1\}ok - /&browser: /" out.tap | grep -E '^(ok|not ok|#)'
+[ $rc -eq 0 ] || grep -q '^not ok' out.tap || fail "browser run failed (status $rc)" "$(tail -5 out.tap)"
