@@ -46,12 +46,15 @@ static void check(const struct strbuf *bin, size_t nnodes)
 		abort();
 	int64_t depth = -1;
 	for (uint64_t i = 0; i < nnodes; i++) {
-		uint64_t up = get(&p, end);
+		uint64_t up2 = get(&p, end), up = up2 >> 1;
 		if ((int64_t)up > depth + 1 || get(&p, end) >= nf)
 			abort();
 		depth = depth + 1 - (int64_t)up;
-		for (unsigned c = 0; c < ncols; c++)
-			get(&p, end);
+		uint64_t any = 0;
+		for (unsigned c = 0; c < ncols && (up2 & 1); c++)
+			any |= get(&p, end);
+		if ((up2 & 1) && !any)
+			abort(); /* has_self with every column 0 */
 	}
 	if (get(&p, end) != 0 || p != end)
 		abort();

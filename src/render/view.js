@@ -64,13 +64,15 @@
 		parent[0] = -1;
 		frame[0] = nf;
 		for (i = 1; i < n; i++) {
-			d = d + 1 - v();
+			var up2 = v();
+			d = d + 1 - Math.floor(up2 / 2);
 			parent[i] = path[d - 1];
 			path[d] = i;
 			depth[i] = d;
 			frame[i] = v();
-			for (c = 0; c < ncols; c++)
-				self[c][i] = v();
+			if (up2 & 1)
+				for (c = 0; c < ncols; c++)
+					self[c][i] = v();
 		}
 		return { ncols: ncols, nframes: nf, fname: fname, fmod: fmod, fflags: fflags,
 			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
@@ -153,10 +155,23 @@
 		return shape({ n: n, parent: parent, depth: depth, frame: frame, self: [self] });
 	};
 
-	// ---- the data ----
+	// ---- the data: base64, gzip'd when data-enc says so ----
 	var el = doc.getElementById("scv-data");
 	var t0 = performance.now();
-	var D = decode(b64bytes(el.textContent.replace(/\s+/g, "")));
+	function bytesOf() {
+		var u = b64bytes(el.textContent.replace(/\s+/g, ""));
+		if (el.getAttribute("data-enc") !== "gzip")
+			return Promise.resolve(u);
+		var s = new Blob([u]).stream().pipeThrough(new DecompressionStream("gzip"));
+		return new Response(s).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+	}
+	bytesOf().then(start, function (e) {
+		doc.getElementById("title").textContent = "cannot read the profile: " + e;
+		throw e;
+	});
+
+	function start(bytes) {
+	var D = decode(bytes);
 	var decodeMs = performance.now() - t0;
 	var T = D.tree, diff = D.ncols === 2;
 	var unit = doc.body.getAttribute("data-unit") || "samples";
@@ -760,9 +775,21 @@
 			return { w: c.width, h: c.height };
 		},
 		maxDepth: function () { return T.maxDepth; },
+		// run one interaction as the UI does; returns its milliseconds
+		act: function (kind, arg) {
+			var a = performance.now();
+			if (kind === "zoom") zoomTo(arg);
+			if (kind === "search") { S.search = arg; update(); }
+			if (kind === "view") setView(arg);
+			if (kind === "fn") selectFn(arg);
+			return performance.now() - a;
+		},
+		heap: function () { return performance.memory ? performance.memory.usedJSHeapSize : 0; },
 	};
 	readHash();
 	update();
 	window.scorchView.firstPaintMs = performance.now() - t0;
+	window.scorchView.readyAt = performance.now(); // since navigation start
 	doc.body.setAttribute("data-ready", "1");
+	}
 })();

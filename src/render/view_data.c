@@ -7,6 +7,7 @@
  */
 #include "render/view_data.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,9 +198,12 @@ void view_data_encode(const struct view_data *v, struct strbuf *out)
 	int64_t prev = -1;
 	for (size_t i = 0; i < v->nnodes; i++) {
 		const struct view_node *nd = &v->nodes[i];
-		put_varint(out, (uint64_t)(prev + 1 - (int64_t)nd->depth));
-		put_varint(out, nd->frame);
+		bool self = false;
 		for (unsigned c = 0; c < v->ncols; c++)
+			self |= nd->self[c] != 0;
+		put_varint(out, (uint64_t)(prev + 1 - (int64_t)nd->depth) << 1 | self);
+		put_varint(out, nd->frame);
+		for (unsigned c = 0; c < v->ncols && self; c++)
 			put_varint(out, nd->self[c]);
 		prev = nd->depth;
 	}

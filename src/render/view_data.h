@@ -17,8 +17,10 @@
  *   nstrings  { len bytes }*            UTF-8 as given (the page decodes
  *                                       with replacement, never as markup)
  *   nframes   { name module+1 flags }*  module 0: none
- *   nnodes    { up frame self*ncols }*  preorder; depth = previous
- *                                       depth + 1 - up (first node: 0)
+ *   nnodes    { up2 frame [self*ncols] }*  preorder; up2 = up << 1 |
+ *                                       has_self, depth = previous depth
+ *                                       + 1 - up (first node: 0); the
+ *                                       self columns only when has_self
  *   { tag len payload }* 0              sections (none yet), then the end
  * Children of a node come in bytewise order of their stack texts (as
  * flamegraph.pl sorts its input lines); each node's total is its self

@@ -56,10 +56,11 @@ static void decode(const struct strbuf *bin, unsigned c, struct strbuf *out)
 	size_t nn = get(&d);
 	long depth = -1;
 	for (size_t i = 0; i < nn && !d.bad; i++) {
-		depth = depth + 1 - (long)get(&d);
+		uint64_t up2 = get(&d);
+		depth = depth + 1 - (long)(up2 >> 1);
 		uint64_t f = get(&d);
 		uint64_t self[2] = { 0, 0 };
-		for (unsigned k = 0; k < ncols; k++)
+		for (unsigned k = 0; k < ncols && (up2 & 1); k++)
 			self[k] = get(&d);
 		sb_add(out, str[fname[f]], slen[fname[f]]);
 		sb_addf(out, "@%ld:%llu\n", depth, (unsigned long long)self[c]);

@@ -1,12 +1,21 @@
 /*
  * view_html: the explorer page (see view_html.h). Stage: render.
  * The page is fixed markup around three inline parts: the style, the
- * profile as base64 in a non-executed <script> element (base64 has no
- * '<', so nothing in it can end the element), and the script.
+ * profile gzip'd (the browser's DecompressionStream inflates it) as
+ * base64 in a non-executed <script> element (base64 has no '<', so
+ * nothing in it can end the element), and the script.
  */
 #include "render/view_html.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <isa-l/igzip_lib.h>
+
+#include "base/xalloc.h"
 
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -42,6 +51,39 @@ static const char page_body[] =
 	"<div class=\"sw-title\">Callees</div><div class=\"viewport\" id=\"v-callees\"></div></section>\n"
 	"</main>\n<div id=\"tip\"></div>\n";
 
+/* gzip of data at isa-l's level 3 (its best); 0, or -1 when isa-l fails. */
+static int gzip_data(const void *in, size_t n, struct strbuf *out)
+{
+	if (n > UINT32_MAX)
+		return -1;
+	struct isal_zstream z;
+	isal_deflate_init(&z);
+	z.gzip_flag = IGZIP_GZIP;
+	z.end_of_stream = 1;
+	z.flush = NO_FLUSH;
+	z.level = 3;
+	z.level_buf_size = ISAL_DEF_LVL3_DEFAULT;
+	z.level_buf = xmalloc(z.level_buf_size);
+	z.next_in = (uint8_t *)in;
+	z.avail_in = (uint32_t)n;
+	int rc = 0;
+	do {
+		sb_grow(out, n / 2 + 4096);
+		size_t room = out->cap - out->len - 1;
+		if (room > UINT32_MAX)
+			room = UINT32_MAX;
+		z.next_out = (uint8_t *)out->buf + out->len;
+		z.avail_out = (uint32_t)room;
+		if (isal_deflate(&z) != COMP_OK) {
+			rc = -1;
+			break;
+		}
+		sb_setlen(out, out->len + (room - z.avail_out));
+	} while (z.internal_state.state != ZSTATE_END);
+	free(z.level_buf);
+	return rc;
+}
+
 /* page_body with its one %s (the title) filled, escaped. */
 static void add_body(struct strbuf *out, const char *title)
 {
@@ -68,9 +110,16 @@ void view_html_write(const struct view_data *v, const struct view_page *pg,
 	add_body(out, title);
 	struct strbuf bin = SB_INIT;
 	view_data_encode(v, &bin);
-	sb_adds(out, "<script type=\"application/octet-stream\" id=\"scv-data\">\n");
-	view_base64(bin.buf, bin.len, out);
+	struct strbuf gz = SB_INIT;
+	bool zipped = gzip_data(bin.buf, bin.len, &gz) == 0 && gz.len < bin.len;
+	sb_adds(out, "<script type=\"application/octet-stream\" id=\"scv-data\"");
+	sb_adds(out, zipped ? " data-enc=\"gzip\">\n" : ">\n");
+	if (zipped)
+		view_base64(gz.buf, gz.len, out);
+	else
+		view_base64(bin.buf, bin.len, out);
 	sb_release(&bin);
+	sb_release(&gz);
 	sb_adds(out, "\n</script>\n<script>\n");
 	sb_adds(out, render_view_js);
 	sb_adds(out, "</script>\n</body>\n</html>\n");
