@@ -18,10 +18,12 @@ n=$(grep -c '</script>' out.html)
 check "the page closes exactly its two script elements" test "$n" -eq 2
 check_fails "no frame name appears as markup" grep -q '<b>x</b>' out.html
 python3 - out.html > names.txt <<'PY' || fail "decode the page's data"
-import base64, re, sys
+import base64, gzip, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()
-b64 = re.search(r'id="scv-data">\s*([A-Za-z0-9+/=\s]*?)\s*</script>', page).group(1)
-d = base64.b64decode(b64)
+m = re.search(r'id="scv-data"( data-enc="gzip")?>\s*([A-Za-z0-9+/=\s]*?)\s*</script>', page)
+d = base64.b64decode(m.group(2))
+if m.group(1):
+    d = gzip.decompress(d)
 assert d[:4] == b"SCV1"
 p = 4
 def v():
@@ -38,6 +40,17 @@ for _ in range(v()):
 PY
 check_grep "the data holds the names as given" '^</script><b>x</b>$' names.txt
 check_grep "quotes and & kept" "^\"q'&amp\$" names.txt
+awk 'BEGIN { for (i = 0; i < 300; i++) print "main;f" i ";g" i " " i + 1 }' > many.folded
+"$SCORCH" view many.folded -o many.html 2>/dev/null
+check_grep "a bigger profile is gzip'd" 'id="scv-data" data-enc="gzip"' many.html
+python3 - many.html > many.txt <<'PY' || fail "decode the gzip'd data"
+import base64, gzip, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'id="scv-data" data-enc="gzip">\s*([A-Za-z0-9+/=\s]*?)\s*</script>', page)
+d = gzip.decompress(base64.b64decode(m.group(1)))
+print(d[:4].decode(), d.count(b"g299"))
+PY
+check_grep "and inflates to the encoding" '^SCV1 1$' many.txt
 
 "$SCORCH" view --title '<i>T</i> & "u"' in.folded -o t.html 2>/dev/null
 check_grep "the title is escaped" '<title>&lt;i&gt;T&lt;/i&gt; &amp; &quot;u&quot;</title>' t.html
