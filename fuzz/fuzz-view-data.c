@@ -2,8 +2,10 @@
  * fuzz-view-data: folded-stack lines through the explorer's encoder
  * (render/view_data.c) as `scorch view` runs it: parsed into one or two
  * stack tables (the first byte's low bit: a diff), the preorder tree
- * built, encoded and base64'd, and the encoding walked back to check
- * that every node's depth is at most one below its predecessor's.
+ * built (with one column, a sample row and a thread per line), encoded
+ * and base64'd, and the encoding walked back to check that every node's
+ * depth is at most one below its predecessor's and every row names a
+ * thread and a node that exist.
  */
 #include "render/view_data.h"
 #include "stacks/folded.h"
@@ -56,7 +58,29 @@ static void check(const struct strbuf *bin, size_t nnodes)
 		if ((up2 & 1) && !any)
 			abort(); /* has_self with every column 0 */
 	}
-	if (get(&p, end) != 0 || p != end)
+	uint64_t tag, nthreads = 0;
+	while ((tag = get(&p, end)) != 0) {
+		uint64_t len = get(&p, end);
+		if (len > (uint64_t)(end - p))
+			abort();
+		const unsigned char *sec_end = p + len;
+		uint64_t n = get(&p, end);
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t a = get(&p, end), b = get(&p, end), c = get(&p, end);
+			if (tag == 1 && c >= ns)
+				abort();
+			if (tag == 2 && (b >= nthreads || c > nnodes || c == 0))
+				abort();
+			if (tag == 2)
+				get(&p, end);
+			(void)a;
+		}
+		if (tag == 1)
+			nthreads = n;
+		if (p != sec_end)
+			abort();
+	}
+	if (p != end)
 		abort();
 }
 
@@ -81,6 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	unsigned ncols = (data[0] & 1) + 1;
 	struct stack_table t[2] = { STACK_TABLE_INIT, STACK_TABLE_INIT };
+	struct view_data v;
+	view_data_init(&v, ncols);
 	const char *p = (const char *)data + 1, *end = (const char *)data + size;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -88,13 +114,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct stack_folded f;
 		if (stack_folded_parse(p, len, &f) == 0) {
 			add(&t[0], &f, ncols == 2 ? f.count1 : f.count);
+			if (ncols == 1 && count_of(f.count)) {
+				uint32_t th = view_data_thread(&v, (int32_t)(len % 3) - 1,
+							       (int32_t)len, p, len % 5);
+				size_t id = stack_table_add(&t[0], f.stack, f.stack_len, 0);
+				view_data_add_row(&v, (uint64_t)(p - (const char *)data) * 977,
+						  th, id, count_of(f.count));
+			}
 			if (ncols == 2)
 				add(&t[1], &f, f.count);
 		}
 		p += len + 1;
 	}
-	struct view_data v;
-	view_data_init(&v, ncols);
 	const struct stack_table *cols[2] = { &t[0], &t[1] };
 	view_data_add_tables(&v, cols);
 	struct strbuf bin = SB_INIT, b64 = SB_INIT;

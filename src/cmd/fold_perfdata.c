@@ -104,8 +104,11 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 	if (c->o->info && !c->info_set)
 		note_event(c->o->info, ps, ev != NULL);
 	c->info_set = true;
-	if (prof_collector_add(&c->col, ses, ps, weight, ev))
+	if (prof_collector_add(&c->col, ses, ps, weight, ev)) {
 		c->samples++;
+		if (c->o->on_row)
+			c->o->on_row(c->o->row_ctx, c->col.last_stack, ps, weight);
+	}
 	return 0;
 }
 

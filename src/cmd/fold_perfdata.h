@@ -17,6 +17,7 @@
 
 #include "base/strbuf.h"
 #include "perfdata/reader.h"
+#include "process/session.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -33,6 +34,11 @@ struct fold_perfdata_opts {
 	bool no_inline;          /* --no-inline: no inline frames from DWARF */
 	const char *vdso;        /* --vdso FILE: the recording kernel's vdso image */
 	struct fold_perfdata_info *info; /* filled when not NULL */
+	/* when not NULL: called for every sample folded, with the id in out
+	 * of its stack and its weight (scorch view keeps sample rows) */
+	void (*on_row)(void *ctx, size_t stack, const struct proc_sample *ps,
+		       uint64_t weight);
+	void *row_ctx;
 };
 
 /* What the folded counts are, for labels: the event kept (perf.data or
@@ -51,7 +57,7 @@ struct fold_perfdata_info {
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */

@@ -53,11 +53,23 @@ static const struct opt_cmd view_cmd = {
 
 struct view_run {
 	struct fold_perfdata_opts fo;   /* symbol options for perf.data */
+	struct view_data v;             /* gets the sample rows of perf.data */
 	struct stack_table t[2];        /* the profile; with --diff: before, after */
 	struct fold_perfdata_info info; /* of the first perf input */
 	size_t perf_inputs;
 	struct strbuf title;
 };
+
+/* A sample of a perf.data input: its row (time, thread, stack). */
+static void on_row(void *ctx, size_t stack, const struct proc_sample *ps,
+		   uint64_t weight)
+{
+	struct view_data *v = ctx;
+	const char *comm = ps->thread && ps->thread->comm ? ps->thread->comm : "";
+	uint32_t th = view_data_thread(v, (int32_t)ps->s->pid, (int32_t)ps->s->tid,
+				       comm, strlen(comm));
+	view_data_add_row(v, ps->s->time, th, stack, weight);
+}
 
 /* A folded count as whole samples (0: none, the line is skipped). */
 static uint64_t count_of(double x)
@@ -172,13 +184,10 @@ static int write_page(struct view_run *r, bool diff, const char *title,
 	}
 	if (!pg.title)
 		pg.title = diff ? "scorch view: differential" : "scorch view";
-	struct view_data v;
-	view_data_init(&v, diff ? 2 : 1);
 	const struct stack_table *cols[2] = { &r->t[0], &r->t[1] };
-	view_data_add_tables(&v, cols);
+	view_data_add_tables(&r->v, cols);
 	struct strbuf out = SB_INIT;
-	view_html_write(&v, &pg, &out);
-	view_data_release(&v);
+	view_html_write(&r->v, &pg, &out);
 	int rc = write_out(output, &out);
 	sb_release(&out);
 	return rc;
@@ -190,8 +199,9 @@ int cmd_view(int argc, char **argv)
 	bool diff = false;
 	struct opt_state st = OPT_STATE_INIT;
 	int id;
-	struct view_run r = { FOLD_PERFDATA_OPTS_INIT, { STACK_TABLE_INIT, STACK_TABLE_INIT },
-			      FOLD_PERFDATA_INFO_INIT, 0, SB_INIT };
+	struct view_run r = { .fo = FOLD_PERFDATA_OPTS_INIT,
+			      .t = { STACK_TABLE_INIT, STACK_TABLE_INIT },
+			      .info = FOLD_PERFDATA_INFO_INIT, .title = SB_INIT };
 	while ((id = opt_next(&st, argc, argv, &view_cmd, &arg)) > 0) {
 		switch (id) {
 		case O_OUTPUT: output = arg; break;
@@ -210,6 +220,11 @@ int cmd_view(int argc, char **argv)
 		return 2;
 	if (diff && argc - st.ind != 2)
 		return opt_usage_error(&view_cmd, "--diff takes two inputs, BEFORE and AFTER");
+	view_data_init(&r.v, diff ? 2 : 1);
+	if (!diff) { /* rows of the (merged) profile; a diff has none */
+		r.fo.on_row = on_row;
+		r.fo.row_ctx = &r.v;
+	}
 	int rc = 0;
 	if (diff) {
 		rc = read_input(&r, &r.t[0], argv[st.ind]);
@@ -222,6 +237,7 @@ int cmd_view(int argc, char **argv)
 		rc = read_input(&r, &r.t[0], argv[i]);
 	if (!rc)
 		rc = write_page(&r, diff, title, output);
+	view_data_release(&r.v);
 	stack_table_release(&r.t[0]);
 	stack_table_release(&r.t[1]);
 	fold_perfdata_info_release(&r.info);

@@ -305,17 +305,19 @@ bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
 	if ((int)ps->s->tid < 0) { /* rare, and its name holds the time */
 		if (!minus_one_pname(c, ps, ev))
 			return false;
-		build_stack(c, ses, ps, weight);
+		c->last_stack = build_stack(c, ses, ps, weight);
 		return true;
 	}
 	bool added;
 	uint64_t *slot = prof_chain_cache_slot(&c->chains, ses, ps, &added);
 	if (!added) {
 		stack_table_add_id(c->out, (size_t)*slot, weight);
+		c->last_stack = (size_t)*slot;
 		return true;
 	}
 	comm_pname(c, ps);
 	size_t sid = build_stack(c, ses, ps, weight);
 	*slot = sid; /* build_stack leaves the chain cache alone */
+	c->last_stack = sid;
 	return true;
 }

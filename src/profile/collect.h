@@ -61,6 +61,7 @@ struct prof_collector {
 	uint32_t *ids;                /* per memo entry: count, frame ids */
 	size_t nids, ids_cap;
 	uint64_t memo_generation;     /* the session's when an entry was last added */
+	size_t last_stack;            /* id in out of the stack last added */
 	struct stack_builder b;
 	struct strbuf pname, scratch;
 };
@@ -73,7 +74,8 @@ void prof_collector_release(struct prof_collector *c);
  * makes of perf script's lines for it. ev is the event name perf script
  * ends the header with (NULL: a tracepoint, whose fields follow), used
  * only to name a task of tid -1 as Perl does. Returns false when Perl
- * would drop the sample (nothing added). */
+ * would drop the sample (nothing added); else c->last_stack is the id in
+ * out of the stack it was added to. */
 bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
 			const struct proc_sample *ps, uint64_t weight, const char *ev);
 

@@ -19,6 +19,7 @@ void view_data_init(struct view_data *v, unsigned ncols)
 	v->ncols = ncols < 1 ? 1 : ncols > VIEW_MAX_COLS ? VIEW_MAX_COLS : ncols;
 	hmap_init(&v->strs);
 	hmap_init(&v->frames);
+	hmap_init(&v->thread_ids);
 }
 
 void view_data_release(struct view_data *v)
@@ -29,6 +30,10 @@ void view_data_release(struct view_data *v)
 	free(v->nodes);
 	free(v->path);
 	free(v->scratch);
+	free(v->leaf);
+	free(v->rows);
+	hmap_release(&v->thread_ids);
+	free(v->threads);
 	view_data_init(v, ncols);
 }
 
@@ -150,15 +155,52 @@ void view_data_add_tables(struct view_data *v, const struct stack_table *const *
 	for (size_t i = 0; i < n; i++)
 		ids[i] = i;
 	qsort_r(ids, n, sizeof(*ids), cmp_keys, &keys);
+	/* keys were put column 0 first: its stack ids are key ids */
+	v->nleaf = stack_table_count(cols[0]);
+	v->leaf = xreallocarray(v->leaf, v->nleaf ? v->nleaf : 1, sizeof(*v->leaf));
 	for (size_t i = 0; i < n; i++) {
 		const struct hmap_entry *e = &keys.entries[ids[i]];
 		uint64_t counts[VIEW_MAX_COLS] = { 0, 0 };
 		for (unsigned c = 0; c < v->ncols; c++)
 			counts[c] = count_in(cols[c], e->key, e->len);
 		add_stack(v, e->key, e->len, counts);
+		if (ids[i] < v->nleaf)
+			v->leaf[ids[i]] = v->path[v->npath - 1];
 	}
 	free(ids);
 	hmap_release(&keys);
+}
+
+/* ---- sample rows ---- */
+
+uint32_t view_data_thread(struct view_data *v, int32_t pid, int32_t tid,
+			  const char *comm, size_t len)
+{
+	int32_t key[2] = { pid, tid };
+	bool added;
+	size_t id = hmap_put(&v->thread_ids, key, sizeof(key), &added);
+	if (added) {
+		if (id >= v->threads_cap) {
+			v->threads_cap = v->threads_cap ? 2 * v->threads_cap : 64;
+			v->threads = xreallocarray(v->threads, v->threads_cap,
+						   sizeof(*v->threads));
+		}
+		v->threads[id] = (struct view_thread){ pid, tid,
+						       view_data_string(v, comm, len) };
+	}
+	return (uint32_t)id;
+}
+
+void view_data_add_row(struct view_data *v, uint64_t time, uint32_t thread,
+		       size_t stack, uint64_t weight)
+{
+	if (stack > UINT32_MAX || thread >= v->thread_ids.count)
+		return;
+	if (v->nrows == v->rows_cap) {
+		v->rows_cap = v->rows_cap ? 2 * v->rows_cap : 1024;
+		v->rows = xreallocarray(v->rows, v->rows_cap, sizeof(*v->rows));
+	}
+	v->rows[v->nrows++] = (struct view_row){ time, weight, thread, (uint32_t)stack };
 }
 
 /* ---- encoding ---- */
@@ -175,6 +217,49 @@ static void put_varint(struct strbuf *out, uint64_t x)
 		n++;
 	} while (x);
 	sb_add(out, b, n);
+}
+
+static uint64_t zigzag(int64_t x)
+{
+	return (uint64_t)x << 1 ^ (uint64_t)(x >> 63);
+}
+
+static void put_section(struct strbuf *out, unsigned tag, const struct strbuf *payload)
+{
+	put_varint(out, tag);
+	put_varint(out, payload->len);
+	sb_add(out, payload->buf, payload->len);
+}
+
+/* Sections 1 (threads) and 2 (samples). */
+static void put_rows(const struct view_data *v, struct strbuf *out)
+{
+	struct strbuf p = SB_INIT;
+	put_varint(&p, v->thread_ids.count);
+	for (size_t i = 0; i < v->thread_ids.count; i++) {
+		put_varint(&p, zigzag(v->threads[i].pid));
+		put_varint(&p, zigzag(v->threads[i].tid));
+		put_varint(&p, v->threads[i].comm);
+	}
+	put_section(out, 1, &p);
+	sb_reset(&p);
+	size_t n = 0;
+	for (size_t i = 0; i < v->nrows; i++)
+		n += v->rows[i].stack < v->nleaf;
+	put_varint(&p, n);
+	uint64_t prev = 0;
+	for (size_t i = 0; i < v->nrows; i++) {
+		const struct view_row *r = &v->rows[i];
+		if (r->stack >= v->nleaf)
+			continue;
+		put_varint(&p, zigzag((int64_t)(r->time - prev)));
+		put_varint(&p, r->thread);
+		put_varint(&p, (uint64_t)v->leaf[r->stack] + 1);
+		put_varint(&p, r->weight);
+		prev = r->time;
+	}
+	put_section(out, 2, &p);
+	sb_release(&p);
 }
 
 void view_data_encode(const struct view_data *v, struct strbuf *out)
@@ -207,7 +292,9 @@ void view_data_encode(const struct view_data *v, struct strbuf *out)
 			put_varint(out, nd->self[c]);
 		prev = nd->depth;
 	}
-	put_varint(out, 0); /* no sections */
+	if (v->nrows && v->ncols == 1)
+		put_rows(v, out);
+	put_varint(out, 0); /* the end */
 }
 
 void view_base64(const void *data, size_t len, struct strbuf *out)

@@ -21,7 +21,13 @@
  *                                       has_self, depth = previous depth
  *                                       + 1 - up (first node: 0); the
  *                                       self columns only when has_self
- *   { tag len payload }* 0              sections (none yet), then the end
+ *   { tag len payload }* 0              sections, then the end:
+ *     1 threads: n { zigzag(pid) zigzag(tid) comm }*
+ *     2 samples: n { zigzag(time - previous time) thread node weight }*
+ *                (node: preorder index + 1, 0 is the root; first
+ *                previous time 0)
+ * Sections come only when rows were added (perf.data input), and only
+ * with one column.
  * Children of a node come in bytewise order of their stack texts (as
  * flamegraph.pl sorts its input lines); each node's total is its self
  * plus its children's totals, summed by the reader. Column 0 is the
@@ -56,6 +62,19 @@ struct view_node {
 	uint64_t self[VIEW_MAX_COLS];
 };
 
+/* One sample of a recording: when, which thread, which stack. */
+struct view_row {
+	uint64_t time;              /* ns, as recorded */
+	uint64_t weight;
+	uint32_t thread;            /* from view_data_thread */
+	uint32_t stack;             /* id in column 0's stack table */
+};
+
+struct view_thread {
+	int32_t pid, tid;
+	uint32_t comm;              /* string id */
+};
+
 struct view_data {
 	unsigned ncols;             /* weight columns: 1, or 2 for a diff */
 	struct hmap strs;           /* string -> string id */
@@ -66,6 +85,13 @@ struct view_data {
 	size_t npath, path_cap;
 	uint32_t *scratch;          /* frame ids of the stack being added */
 	size_t scratch_cap;
+	uint32_t *leaf;             /* column 0's stack id -> node of its leaf */
+	size_t nleaf;
+	struct view_row *rows;      /* sample rows, in the order added */
+	size_t nrows, rows_cap;
+	struct hmap thread_ids;     /* packed pid, tid -> thread id */
+	struct view_thread *threads;
+	size_t threads_cap;
 };
 
 void view_data_init(struct view_data *v, unsigned ncols);
@@ -77,6 +103,13 @@ void view_data_release(struct view_data *v);
 void view_data_add_tables(struct view_data *v, const struct stack_table *const *cols);
 /* The id of string s, added when new. */
 uint32_t view_data_string(struct view_data *v, const char *s, size_t len);
+/* The id of thread (pid, tid), added with comm (len bytes) when new. */
+uint32_t view_data_thread(struct view_data *v, int32_t pid, int32_t tid,
+			  const char *comm, size_t len);
+/* One sample row: stack is its stack's id in column 0's table. Rows
+ * whose stack is not in the table when the data is encoded are left out. */
+void view_data_add_row(struct view_data *v, uint64_t time, uint32_t thread,
+		       size_t stack, uint64_t weight);
 /* Append the encoding of v to out. */
 void view_data_encode(const struct view_data *v, struct strbuf *out);
 /* Append standard base64 (with '=' padding) of data to out. */

@@ -65,7 +65,25 @@ static void decode(const struct strbuf *bin, unsigned c, struct strbuf *out)
 		sb_add(out, str[fname[f]], slen[fname[f]]);
 		sb_addf(out, "@%ld:%llu\n", depth, (unsigned long long)self[c]);
 	}
-	if (get(&d) != 0 || d.bad || d.p != d.end)
+	uint64_t tag;
+	while (!d.bad && (tag = get(&d)) != 0) {
+		uint64_t len = get(&d);
+		const unsigned char *sec_end = d.p + len;
+		uint64_t n = get(&d);
+		for (uint64_t i = 0; i < n && !d.bad; i++) {
+			uint64_t a = get(&d), b = get(&d), c = get(&d);
+			if (tag == 1)
+				sb_addf(out, "thread %llu %llu %.*s\n", (unsigned long long)a,
+					(unsigned long long)b, (int)slen[c], str[c]);
+			else
+				sb_addf(out, "row %llu %llu %llu %llu\n", (unsigned long long)a,
+					(unsigned long long)b, (unsigned long long)c,
+					(unsigned long long)get(&d));
+		}
+		if (d.p != sec_end)
+			sb_adds(out, "BAD SECTION\n");
+	}
+	if (d.bad || d.p != d.end)
 		sb_adds(out, "BAD END\n");
 	free(str);
 	free(slen);
@@ -167,5 +185,34 @@ UNIT_TEST(view_data_big_counts_and_base64)
 	sb_release(&bin);
 	sb_release(&out);
 	sb_release(&b);
+	stack_table_release(&t);
+}
+
+UNIT_TEST(view_data_rows_and_threads)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	struct view_data v;
+	struct strbuf bin = SB_INIT, out = SB_INIT;
+	size_t b = stack_table_add(&t, "p;b", 3, 1);
+	size_t a = stack_table_add(&t, "p;a", 3, 2);
+	const struct stack_table *cols[1] = { &t };
+	view_data_init(&v, 1);
+	uint32_t t1 = view_data_thread(&v, 10, 11, "app", 3);
+	uint32_t t2 = view_data_thread(&v, -1, 12, "", 0);
+	CHECK(view_data_thread(&v, 10, 11, "other", 5) == t1);
+	view_data_add_row(&v, 1000, t1, b, 1);
+	view_data_add_row(&v, 1500, t2, a, 1);
+	view_data_add_row(&v, 1400, t1, a, 1); /* times may step back */
+	view_data_add_row(&v, 1600, t1, 99, 1); /* no such stack: left out */
+	view_data_add_tables(&v, cols);
+	view_data_encode(&v, &bin);
+	decode(&bin, 0, &out);
+	/* preorder: p (node 1), a (2), b (3); zigzag: 1000 -> 2000, -100 -> 199 */
+	CHECK_EQ_STR(out.buf, "p@0:0\na@1:2\nb@1:1\n"
+		     "thread 20 22 app\nthread 1 24 \n"
+		     "row 2000 0 3 1\nrow 1000 1 2 1\nrow 199 0 2 1\n");
+	view_data_release(&v);
+	sb_release(&bin);
+	sb_release(&out);
 	stack_table_release(&t);
 }
