@@ -32,16 +32,23 @@ printf '%s\n' 'm;same 6' 'm;new 9' > after.folded
 check "view writes the page" "$SCORCH" view main.folded -o main.html
 check "view of a deep stack" "$SCORCH" view deep.folded -o deep.html
 check "view --diff" "$SCORCH" view --diff before.folded after.folded -o diff.html
-perf_html=
-if fixtures && [ -f "$FIX/fp/perf.data" ]; then
-	o="--buildid-dir $FIX/fp/buildid"
-	"$SCORCH" fold $o "$FIX/fp/perf.data" > perf.folded 2>/dev/null
-	"$SCORCH" view $o "$FIX/fp/perf.data" -o perf.html 2>/dev/null && perf_html=perf.html
-	[ -n "$perf_html" ] || fail "view of the fp fixture's perf.data"
+cases=
+if fixtures; then
+	for c in fp offcpu; do # offcpu: a system-wide recording, many threads
+		[ -f "$FIX/$c/perf.data" ] || continue
+		o="--buildid-dir $FIX/$c/buildid"
+		"$SCORCH" fold $o "$FIX/$c/perf.data" > $c.folded 2>/dev/null
+		"$SCORCH" fold --tid $o "$FIX/$c/perf.data" > $c-tid.folded 2>/dev/null
+		if "$SCORCH" view $o "$FIX/$c/perf.data" -o $c.html 2>/dev/null; then
+			cases="$cases $c"
+		else
+			fail "view of the $c fixture's perf.data"
+		fi
+	done
 fi
 
 # the expected values, from the folded lines
-python3 - "$perf_html" > expect.json <<'PY'
+python3 - "$SCORCH" "$FIX" $cases > expect.json <<'PY'
 import json, re, sys
 def lines(path):
     for ln in open(path, encoding="utf-8", errors="surrogateescape"):
@@ -63,10 +70,20 @@ e = {"main": {"html": "main.html", "total": t, "regex": "^[ab]$", "matched": m, 
               "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"]},
      "deep": {"html": "deep.html", "total": 6, "depth": 3000,
               "deepPath": ["f%d" % i for i in range(3000)]},
-     "diff": {"html": "diff.html", "before": 9, "after": 15}}
-if sys.argv[1]:
-    t, m, s = facts("perf.folded", "^[a-m]")
-    e["perf"] = {"html": sys.argv[1], "total": t, "regex": "^[a-m]", "matched": m, "topself": s}
+     "diff": {"html": "diff.html", "before": 9, "after": 15},
+     "perf": []}
+scorch, fix = sys.argv[1], sys.argv[2]
+for c in sys.argv[3:]:
+    t, m, s = facts(c + ".folded", "^[a-m]")
+    tids = {}
+    for frames, n in lines(c + "-tid.folded"):
+        tid = re.search(r"/(-?[0-9]+)$", frames[0])
+        if tid:
+            tids[tid.group(1)] = tids.get(tid.group(1), 0) + n
+    e["perf"].append({"name": c, "html": c + ".html", "total": t, "regex": "^[a-m]", "matched": m,
+                      "topself": s, "tids": tids, "scorch": scorch,
+                      "foldArgs": ["--buildid-dir", fix + "/" + c + "/buildid",
+                                   fix + "/" + c + "/perf.data"]})
 json.dump(e, sys.stdout)
 PY
 timeout 120 node "$dir/view-browser.js" expect.json > out.tap 2>&1

@@ -175,10 +175,9 @@ static int write_out(const char *path, const struct strbuf *data)
 static int write_page(struct view_run *r, bool diff, const char *title,
 		      const char *output)
 {
-	struct view_page pg = { title, "samples" };
-	double factor;
+	struct view_page pg = { title, "samples", 1 };
 	if (r->perf_inputs) {
-		fold_perfdata_labels(&r->info, NULL, &pg.unit, &factor, &r->title);
+		fold_perfdata_labels(&r->info, NULL, &pg.unit, &pg.factor, &r->title);
 		if (!title && !diff)
 			pg.title = r->title.buf;
 	}

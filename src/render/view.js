@@ -74,8 +74,50 @@
 				for (c = 0; c < ncols; c++)
 					self[c][i] = v();
 		}
+		var unzig = function (x) { return x % 2 ? -(x + 1) / 2 : x / 2; };
+		var threads = [], rows = null, tag;
+		while (p < u.length && (tag = v()) !== 0) {
+			var slen = v(), send = p + slen, k2, cnt;
+			if (tag === 1) {
+				cnt = v();
+				for (k2 = 0; k2 < cnt; k2++)
+					threads.push({ pid: unzig(v()), tid: unzig(v()), comm: strs[v()] });
+			} else if (tag === 2) {
+				cnt = v();
+				rows = { n: cnt, time: new Float64Array(cnt), thread: new Uint32Array(cnt),
+					node: new Int32Array(cnt), weight: new Float64Array(cnt) };
+				var tprev = 0;
+				for (k2 = 0; k2 < cnt; k2++) {
+					tprev += unzig(v());
+					rows.time[k2] = tprev;
+					rows.thread[k2] = v();
+					rows.node[k2] = v();
+					rows.weight[k2] = v();
+				}
+			}
+			p = send; // sections this reader does not know are skipped
+		}
 		return { ncols: ncols, nframes: nf, fname: fname, fmod: fmod, fflags: fflags,
+			threads: threads, rows: rows,
 			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
+	}
+
+	// totals and x of column c again, after its self weights changed
+	var reweighScratch = null;
+	function reweigh(t, c) {
+		var n = t.n, parent = t.parent, tot = t.total[c], x = t.x[c], i;
+		tot.set(t.self[c]);
+		for (i = n - 1; i > 0; i--)
+			tot[parent[i]] += tot[i];
+		if (!reweighScratch || reweighScratch.length !== n)
+			reweighScratch = new Float64Array(n);
+		var next = reweighScratch;
+		next.fill(0);
+		for (i = 1; i < n; i++) {
+			x[i] = next[parent[i]];
+			next[parent[i]] += tot[i];
+			next[i] = x[i];
+		}
 	}
 
 	// totals, subtree ends, absolute x (per column), deepest depth
@@ -177,7 +219,8 @@
 	var unit = doc.body.getAttribute("data-unit") || "samples";
 
 	// ---- state (mirrored in the URL hash) ----
-	var S = { view: "flame", zoom: 0, search: "", icase: false, fn: -1, col: diff ? 1 : 0 };
+	var S = { view: "flame", zoom: 0, search: "", icase: false, fn: -1, col: diff ? 1 : 0,
+		range: null, threads: null };
 	var match = null, matchList = [], matchAt = -1;
 
 	function col() { return S.col; }
@@ -405,7 +448,8 @@
 		tip.style.top = Math.max(ty, 0) + "px";
 	};
 
-	function fmt(x) { return Math.round(x).toLocaleString("en-US"); }
+	var factor = parseFloat(doc.body.getAttribute("data-factor")) || 1;
+	function fmt(x) { return Math.round(x * factor).toLocaleString("en-US"); }
 	function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(2) + "%" : "0%"; }
 
 	// ---- page parts ----
@@ -596,9 +640,189 @@
 		update();
 	}
 
+	// ---- time: sub-second heat map, a range, threads ----
+	var R = diff ? null : D.rows, fullSelf = T.self[0], tmin = 0, tmax = 0;
+	var HEAT_ROWS = 50, CELL_NS = 1e9 / HEAT_ROWS, filterKey = "|";
+	if (R && R.n) {
+		tmin = Infinity;
+		tmax = -Infinity;
+		for (var ri = 0; ri < R.n; ri++) {
+			if (R.time[ri] < tmin) tmin = R.time[ri];
+			if (R.time[ri] > tmax) tmax = R.time[ri];
+		}
+	} else {
+		R = null;
+	}
+	function threadMask() {
+		if (!S.threads)
+			return null;
+		var want = new Uint8Array(D.threads.length);
+		S.threads.forEach(function (t) { want[t] = 1; });
+		return want;
+	}
+	// the self weights of the samples in the range and threads picked
+	function applyFilter() {
+		var key = (S.range ? S.range.join("-") : "") + "|" + (S.threads ? S.threads.join(".") : "");
+		if (key === filterKey || !R)
+			return;
+		filterKey = key;
+		if (!S.range && !S.threads) {
+			T.self[0] = fullSelf;
+		} else {
+			var sel = new Float64Array(T.n), want = threadMask();
+			var a = S.range ? tmin + S.range[0] : -Infinity, b = S.range ? tmin + S.range[1] : Infinity;
+			for (var i = 0; i < R.n; i++) {
+				var t = R.time[i];
+				if (t < a || t > b || (want && !want[R.thread[i]]))
+					continue;
+				sel[R.node[i]] += R.weight[i];
+			}
+			T.self[0] = sel;
+		}
+		reweigh(T, 0);
+		fnSelf = null;
+		sand.callers = null;
+		lastSearch = null;
+		if (S.zoom && W(S.zoom) <= 0)
+			S.zoom = 0;
+	}
+	var heat = { cv: null, ncol: 1, cw: 8, ch: 8, left: 44, drag: null };
+	function cellAt(e) {
+		var r = heat.cv.getBoundingClientRect();
+		var c = Math.floor((e.clientX - r.left - heat.left) / heat.cw);
+		var row = Math.floor((e.clientY - r.top - 16) / heat.ch);
+		if (c < 0 || c >= heat.ncol || row < 0 || row >= HEAT_ROWS)
+			return -1;
+		return c * HEAT_ROWS + row;
+	}
+	function cellRange(a, b) {
+		var lo = Math.min(a, b), hi = Math.max(a, b);
+		var start = Math.floor(lo / HEAT_ROWS) * 1e9 + (lo % HEAT_ROWS) * CELL_NS;
+		var end = Math.floor(hi / HEAT_ROWS) * 1e9 + (hi % HEAT_ROWS + 1) * CELL_NS - 1;
+		return [Math.round(start), Math.round(end)];
+	}
+	function initTime() {
+		if (!R)
+			return;
+		doc.querySelector('#tabs button[data-view="time"]').hidden = false;
+		heat.cv = doc.createElement("canvas");
+		doc.getElementById("v-time").appendChild(heat.cv);
+		heat.cv.addEventListener("mousedown", function (e) {
+			var c = cellAt(e);
+			if (c >= 0) {
+				heat.drag = [c, c];
+				e.preventDefault();
+			}
+		});
+		heat.cv.addEventListener("mousemove", function (e) {
+			var c = cellAt(e);
+			if (heat.drag && c >= 0 && c !== heat.drag[1]) {
+				heat.drag[1] = c;
+				drawTime();
+			}
+		});
+		window.addEventListener("mouseup", function () {
+			if (!heat.drag)
+				return;
+			S.range = cellRange(heat.drag[0], heat.drag[1]);
+			heat.drag = null;
+			update();
+		});
+		doc.getElementById("clear-range").addEventListener("click", function () {
+			S.range = null;
+			update();
+		});
+		var list = doc.getElementById("threads"), counts = new Float64Array(D.threads.length);
+		for (var i = 0; i < R.n; i++)
+			counts[R.thread[i]] += R.weight[i];
+		var order = D.threads.map(function (t, k) { return k; });
+		order.sort(function (a, b) { return counts[b] - counts[a] || a - b; });
+		order.slice(0, 1000).forEach(function (k) {
+			var th = D.threads[k], lab = doc.createElement("label"), box = doc.createElement("input");
+			box.type = "checkbox";
+			box.value = String(k);
+			box.addEventListener("change", function () {
+				var on = [];
+				list.querySelectorAll("input:checked").forEach(function (b) { on.push(+b.value); });
+				S.threads = on.length ? on.sort(function (a, b) { return a - b; }) : null;
+				update();
+			});
+			lab.appendChild(box);
+			lab.appendChild(doc.createTextNode(" " + th.comm + " " + th.pid + "/" + th.tid +
+				" (" + fmt(counts[k]) + ")"));
+			list.appendChild(lab);
+		});
+	}
+	function drawTime() {
+		var box = doc.getElementById("v-time"), cv = heat.cv;
+		if (!cv || box.offsetParent === null)
+			return;
+		var ncol = Math.max(1, Math.ceil((tmax - tmin + 1) / 1e9)), want = threadMask();
+		var counts = new Float64Array(ncol * HEAT_ROWS), max = 0, i;
+		for (i = 0; i < R.n; i++) {
+			if (want && !want[R.thread[i]])
+				continue;
+			var rel = R.time[i] - tmin, c = Math.floor(rel / 1e9);
+			var k = c * HEAT_ROWS + Math.min(HEAT_ROWS - 1, Math.floor((rel - c * 1e9) / CELL_NS));
+			counts[k] += R.weight[i];
+			if (counts[k] > max)
+				max = counts[k];
+		}
+		heat.ncol = ncol;
+		heat.ch = Math.max(6, Math.floor((box.clientHeight - 24) / HEAT_ROWS));
+		heat.cw = Math.max(1, Math.min(40, Math.floor(30000 / ncol),
+			Math.floor((box.clientWidth - heat.left - 8) / ncol)));
+		if (heat.cw < 6 && ncol * 6 + heat.left <= 30000)
+			heat.cw = 6; // scroll sideways rather than draw slivers
+		var w = heat.left + ncol * heat.cw + 4, h = 16 + HEAT_ROWS * heat.ch + 4;
+		var dpr = window.devicePixelRatio || 1;
+		cv.width = Math.round(w * dpr);
+		cv.height = Math.round(h * dpr);
+		cv.style.width = w + "px";
+		cv.style.height = h + "px";
+		var ctx = cv.getContext("2d");
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, w, h);
+		var sel = heat.drag ? cellRange(heat.drag[0], heat.drag[1]) : S.range;
+		for (i = 0; i < counts.length; i++) {
+			var col = Math.floor(i / HEAT_ROWS), row = i % HEAT_ROWS;
+			var v = max ? counts[i] / max : 0, g = Math.round(255 - 225 * v);
+			ctx.fillStyle = counts[i] ? "rgb(255," + g + "," + Math.round(g * 0.8) + ")" : "#f4f4f4";
+			var x = heat.left + col * heat.cw, y = 16 + row * heat.ch;
+			ctx.fillRect(x, y, heat.cw - (heat.cw > 3 ? 1 : 0), heat.ch - 1);
+			var t0c = col * 1e9 + row * CELL_NS;
+			if (sel && t0c + CELL_NS - 1 >= sel[0] && t0c <= sel[1]) {
+				ctx.strokeStyle = "#0050c8";
+				ctx.lineWidth = 2;
+				ctx.strokeRect(x + 1, y + 1, heat.cw - 3, heat.ch - 3);
+			}
+		}
+		ctx.fillStyle = getComputedStyle(doc.body).color;
+		ctx.font = "11px sans-serif";
+		ctx.textBaseline = "top";
+		ctx.fillText("ms", 4, 2);
+		for (var r2 = 0; r2 < HEAT_ROWS; r2 += 10)
+			ctx.fillText(String(r2 * 20), 4, 16 + r2 * heat.ch);
+		for (var c2 = 0; c2 < ncol; c2 += Math.max(1, Math.ceil(40 / heat.cw)))
+			ctx.fillText(c2 + "s", heat.left + c2 * heat.cw, 2);
+	}
+	function rangeText() {
+		var el = doc.getElementById("range");
+		if (!R) {
+			el.textContent = "";
+			return;
+		}
+		var parts = [];
+		if (S.range)
+			parts.push("time " + (S.range[0] / 1e6).toFixed(1) + "-" + (S.range[1] / 1e6).toFixed(1) + " ms");
+		if (S.threads)
+			parts.push(S.threads.length + " thread" + (S.threads.length > 1 ? "s" : ""));
+		el.textContent = parts.length ? "Showing " + parts.join(", ") + " (" + fmt(total()) + " " + unit + ")" : "";
+	}
+
 	// ---- views, URL state, keys ----
 	function setView(v) {
-		if (!doc.getElementById("p-" + v))
+		if (!doc.getElementById("p-" + v) || (v === "time" && !R))
 			v = "flame";
 		S.view = v;
 		update();
@@ -615,6 +839,10 @@
 			parts.push("f=" + S.fn);
 		if (diff && S.col === 0)
 			parts.push("swap=1");
+		if (S.range)
+			parts.push("r=" + S.range[0] + "-" + S.range[1]);
+		if (S.threads)
+			parts.push("th=" + S.threads.join("."));
 		var h = "#" + parts.join("&");
 		if (location.hash !== h)
 			history.replaceState(null, "", h);
@@ -629,7 +857,21 @@
 			if (k === "i") S.icase = v === "1";
 			if (k === "f") S.fn = parseInt(v, 10);
 			if (k === "swap" && diff) S.col = 0;
+			if (k === "r") {
+				var ab = v.split("-").map(Number);
+				S.range = ab.length === 2 && ab[0] >= 0 && ab[1] >= ab[0] ? ab : null;
+			}
+			if (k === "th") {
+				var ts = v.split(".").map(Number).filter(function (x) {
+					return x >= 0 && x < D.threads.length && Math.floor(x) === x;
+				});
+				S.threads = ts.length ? ts : null;
+			}
 		});
+		if (!R) {
+			S.range = null;
+			S.threads = null;
+		}
 		if (!(S.zoom >= 0 && S.zoom < T.n))
 			S.zoom = 0;
 		if (!(S.fn >= 0 && S.fn < D.nframes))
@@ -637,6 +879,7 @@
 	}
 	var lastSearch = null;
 	function update() {
+		applyFilter();
 		var key = S.search + "\u0000" + S.icase + "\u0000" + S.zoom + "\u0000" + S.col;
 		if (key !== lastSearch) {
 			runSearch();
@@ -656,6 +899,9 @@
 			views[S.view].draw();
 		if (S.view === "table")
 			drawTable();
+		if (S.view === "time")
+			drawTime();
+		rangeText();
 		if (S.view === "sandwich") {
 			if (!sand.callers)
 				buildSandwich();
@@ -742,7 +988,7 @@
 				if (W(s) > 0) sib.push(s);
 			var at = sib.indexOf(z) + (k === "ArrowRight" ? 1 : -1);
 			if (at >= 0 && at < sib.length) zoomTo(sib[at]);
-		} else if (k >= "1" && k <= "4") setView(["flame", "icicle", "table", "sandwich"][+k - 1]);
+		} else if (k >= "1" && k <= "5") setView(["flame", "icicle", "table", "sandwich", "time"][+k - 1]);
 		else return;
 		e.preventDefault();
 	});
@@ -782,10 +1028,18 @@
 			if (kind === "search") { S.search = arg; update(); }
 			if (kind === "view") setView(arg);
 			if (kind === "fn") selectFn(arg);
+			if (kind === "range") { // absolute ns, inclusive; null: all
+				S.range = arg ? [arg[0] - tmin, arg[1] - tmin] : null;
+				update();
+			}
+			if (kind === "threads") { S.threads = arg; update(); }
 			return performance.now() - a;
 		},
+		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },
+		threads: function () { return D.threads; },
 		heap: function () { return performance.memory ? performance.memory.usedJSHeapSize : 0; },
 	};
+	initTime();
 	readHash();
 	update();
 	window.scorchView.firstPaintMs = performance.now() - t0;

@@ -29,7 +29,8 @@ static const char page_body[] =
 	"<span id=\"tabs\"><button data-view=\"flame\">Flame</button> "
 	"<button data-view=\"icicle\">Icicle</button> "
 	"<button data-view=\"table\">Top functions</button> "
-	"<button data-view=\"sandwich\">Sandwich</button></span>\n"
+	"<button data-view=\"sandwich\">Sandwich</button> "
+	"<button data-view=\"time\" hidden>Time</button></span>\n"
 	"<button id=\"reset\" title=\"Esc\">Reset zoom</button>\n"
 	"<input id=\"search\" type=\"search\" placeholder=\"Search (regex, /)\" spellcheck=\"false\">\n"
 	"<label><input id=\"icase\" type=\"checkbox\"> ignore case</label>\n"
@@ -37,8 +38,8 @@ static const char page_body[] =
 	"<button id=\"next\" title=\"Enter, n\">&#x203a;</button>\n"
 	"<span id=\"matched\"></span>\n"
 	"<button id=\"swap\" hidden>Swap before/after</button>\n"
-	"<span class=\"keys\">/ search &#xb7; Esc reset &#xb7; arrows move &#xb7; 1-4 views</span>\n"
-	"</header>\n<nav id=\"crumbs\"></nav>\n<main>\n"
+	"<span class=\"keys\">/ search &#xb7; Esc reset &#xb7; arrows move &#xb7; 1-5 views</span>\n"
+	"</header>\n<nav id=\"crumbs\"></nav><div id=\"range\"></div>\n<main>\n"
 	"<section class=\"panel\" id=\"p-flame\"><div class=\"viewport\" id=\"v-flame\"></div></section>\n"
 	"<section class=\"panel\" id=\"p-icicle\" hidden><div class=\"viewport\" id=\"v-icicle\"></div></section>\n"
 	"<section class=\"panel\" id=\"p-table\" hidden><table id=\"fn-table\"><thead><tr>"
@@ -49,6 +50,11 @@ static const char page_body[] =
 	"<div class=\"sw-title\">Callers of <span id=\"sw-name\"></span></div>"
 	"<div class=\"viewport\" id=\"v-callers\"></div>"
 	"<div class=\"sw-title\">Callees</div><div class=\"viewport\" id=\"v-callees\"></div></section>\n"
+	"<section class=\"panel\" id=\"p-time\" hidden><div class=\"sw-title\">"
+	"Samples per 20 ms: a column is a second, drag across cells to pick a time range "
+	"<button id=\"clear-range\">All time</button></div>"
+	"<div class=\"time-body\"><div class=\"viewport\" id=\"v-time\"></div>"
+	"<div id=\"threads\"></div></div></section>\n"
 	"</main>\n<div id=\"tip\"></div>\n";
 
 /* gzip of data at isa-l's level 3 (its best); 0, or -1 when isa-l fails. */
@@ -106,7 +112,7 @@ void view_html_write(const struct view_data *v, const struct view_page *pg,
 	sb_adds(out, render_view_css);
 	sb_adds(out, "</style>\n</head>\n<body data-unit=\"");
 	sb_add_xml(out, unit, strlen(unit));
-	sb_adds(out, "\">\n");
+	sb_addf(out, "\" data-factor=\"%.17g\">\n", pg->factor > 0 ? pg->factor : 1.0);
 	add_body(out, title);
 	struct strbuf bin = SB_INIT;
 	view_data_encode(v, &bin);

@@ -24,6 +24,7 @@ extern const char render_view_css[];
 struct view_page {
 	const char *title;   /* shown in the header and <title> */
 	const char *unit;    /* what the counts are: "samples", "µs", ... */
+	double factor;       /* counts are shown times this (0: 1) */
 };
 
 void view_html_write(const struct view_data *v, const struct view_page *pg,

@@ -9,6 +9,7 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { execFileSync } = require("child_process");
 const { chromium } = require("playwright-core");
 
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -163,17 +164,67 @@ async function diffChecks(ctx, e) {
 async function perfChecks(ctx, e) {
 	const { page, bad } = await open(ctx, e.html);
 	const total = await hook(page, () => scorchView.total());
-	ok(total === e.total, "perf.data: the total equals scorch fold's", { total, want: e.total });
+	ok(total === e.total, "perf.data " + e.name + ": the total equals scorch fold's", { total, want: e.total });
 	await page.fill("#search", e.regex);
 	const matched = await hook(page, () => scorchView.matched());
-	ok(matched === e.matched, "perf.data: a regex matches the samples python counts in scorch fold's output",
+	ok(matched === e.matched, "perf.data " + e.name + ": a regex matches the samples python counts in scorch fold's output",
 		{ matched, want: e.matched });
 	await page.fill("#search", "");
 	await page.click('button[data-view="table"]');
 	const first = await page.$eval("#fn-rows tr td", (td) => parseFloat(td.getAttribute("data-value")));
-	ok(first === e.topself, "perf.data: top functions' first self equals python's largest self",
+	ok(first === e.topself, "perf.data " + e.name + ": top functions' first self equals python's largest self",
 		{ first, want: e.topself });
-	ok(bad.errors.length === 0 && bad.requests.length === 0, "perf.data: no errors, no requests", bad);
+	// time range: the page's total for [a, b] (µs bounds, inclusive) is
+	// what scorch fold --time a,b folds
+	const tm = await hook(page, () => scorchView.times());
+	ok(tm && tm.n > 0 && tm.max >= tm.min, "perf.data " + e.name + ": the page has sample times", tm);
+	if (tm && tm.n > 0) {
+		const a = Math.ceil((tm.min + (tm.max - tm.min) / 4) / 1000) * 1000;
+		const b = Math.max(a, Math.floor((tm.min + 3 * (tm.max - tm.min) / 4) / 1000) * 1000);
+		const secs = (ns) => Math.floor(ns / 1e9) + "." + String((ns % 1e9) / 1000).padStart(6, "0");
+		const out = execFileSync(e.scorch, ["fold", "--time", secs(a) + "," + secs(b),
+			...e.foldArgs], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+		const want = out.split("\n").filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+		const ms = await hook(page, (r) => scorchView.act("range", r), [a, b]);
+		const got = await hook(page, () => scorchView.total());
+		ok(got === want, "perf.data " + e.name + ": a time range's total equals scorch fold --time's", { got, want, a, b });
+		console.log("# range redraw " + ms.toFixed(1) + " ms");
+		await hook(page, () => scorchView.act("range", null));
+		// drag across three cells of the heat map: the range is their 60 ms
+		await page.click('button[data-view="time"]');
+		const c = await page.$eval("#v-time canvas", (cv) => {
+			const r = cv.getBoundingClientRect();
+			return { x: r.left, y: r.top };
+		});
+		const cell = await page.evaluate(() => document.querySelector("#v-time canvas").height /
+			(window.devicePixelRatio || 1));
+		const ch = Math.floor((cell - 20) / 50);
+		await page.mouse.move(c.x + 48, c.y + 16 + ch / 2);
+		await page.mouse.down();
+		await page.mouse.move(c.x + 48, c.y + 16 + 2 * ch + ch / 2, { steps: 4 });
+		await page.mouse.up();
+		const st = await hook(page, () => scorchView.state());
+		ok(st.range && st.range[0] === 0 && st.range[1] === 60e6 - 1,
+			"perf.data " + e.name + ": dragging over three heat map cells picks their 60 ms", st.range);
+		await page.reload();
+		await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+		const st2 = await hook(page, () => scorchView.state());
+		ok(JSON.stringify(st2.range) === JSON.stringify(st.range), "perf.data " + e.name + ": the range survives a reload (URL)", st2);
+		await hook(page, () => scorchView.act("range", null));
+	}
+	// threads: the total of each thread is what scorch fold --tid gives it
+	const ths = await hook(page, () => scorchView.threads());
+	let same = ths.length > 0, detail = [];
+	for (let k = 0; k < ths.length && k < 20; k++) {
+		const got = await hook(page, (k) => { scorchView.act("threads", [k]); return scorchView.total(); }, k);
+		const want = e.tids[String(ths[k].tid)] || 0;
+		if (got !== want) {
+			same = false;
+			detail.push({ tid: ths[k].tid, got, want });
+		}
+	}
+	ok(same, "perf.data " + e.name + ": each thread's total equals scorch fold --tid's for it", detail);
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "perf.data " + e.name + ": no errors, no requests", bad);
 	await page.close();
 }
 
@@ -188,8 +239,8 @@ async function perfChecks(ctx, e) {
 		await mainChecks(ctx, e.main);
 		await deepChecks(ctx, e.deep);
 		await diffChecks(ctx, e.diff);
-		if (e.perf)
-			await perfChecks(ctx, e.perf);
+		for (const p of e.perf)
+			await perfChecks(ctx, p);
 	} catch (err) {
 		ok(false, "browser run", String(err && err.stack || err));
 	}
