@@ -32,6 +32,7 @@ printf '%s\n' 'm;same 6' 'm;new 9' > after.folded
 check "view writes the page" "$SCORCH" view main.folded -o main.html
 check "view of a deep stack" "$SCORCH" view deep.folded -o deep.html
 check "view --diff" "$SCORCH" view --diff before.folded after.folded -o diff.html
+"$SCORCH" diff before.folded after.folded > diff.txt 2>/dev/null
 cases=
 if fixtures; then
 	for c in fp offcpu; do # offcpu: a system-wide recording, many threads
@@ -70,7 +71,9 @@ e = {"main": {"html": "main.html", "total": t, "regex": "^[ab]$", "matched": m, 
               "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"]},
      "deep": {"html": "deep.html", "total": 6, "depth": 3000,
               "deepPath": ["f%d" % i for i in range(3000)]},
-     "diff": {"html": "diff.html", "before": 9, "after": 15},
+     "diff": {"html": "diff.html", "before": 9, "after": 15, "grew": "new", "shrank": "same",
+              "lines": [[l.split(" ")[0].split(";")[1], int(l.split(" ")[1]), int(l.split(" ")[2])]
+                        for l in open("diff.txt").read().splitlines()]},
      "perf": []}
 scorch, fix = sys.argv[1], sys.argv[2]
 for c in sys.argv[3:]:

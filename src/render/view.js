@@ -1035,6 +1035,14 @@
 			if (kind === "threads") { S.threads = arg; update(); }
 			return performance.now() - a;
 		},
+		// the colour drawn at page coordinates (x, y) of the current view
+		pixel: function (x, y) {
+			var v = views[S.view], r = v.canvas.getBoundingClientRect(), d = window.devicePixelRatio || 1;
+			var px = v.ctx.getImageData(Math.round((x - r.left) * d), Math.round((y - r.top) * d), 1, 1).data;
+			return [px[0], px[1], px[2]];
+		},
+		// before and after of node i (a diff)
+		diffOf: function (i) { return diff ? [T.total[0][i], T.total[1][i]] : null; },
 		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },
 		threads: function () { return D.threads; },
 		heap: function () { return performance.memory ? performance.memory.usedJSHeapSize : 0; },

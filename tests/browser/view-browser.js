@@ -157,6 +157,33 @@ async function diffChecks(ctx, e) {
 		{ after, before, e });
 	const shot = await page.screenshot();
 	ok(shot.length > 3000, "the diff view draws something", shot.length);
+	// after Swap back: colours and numbers per frame, against scorch diff
+	await page.click("#swap");
+	const colorOf = async (name) => {
+		const i = await hook(page, (p) => scorchView.find(p), ["m", name]);
+		const r = await hook(page, (i) => scorchView.rectOf(i), i);
+		if (i < 0 || !(r.w > 10))
+			return { i, rgb: null };
+		return { i, r, rgb: await hook(page, (a) => scorchView.pixel(a[0], a[1]), [r.x + r.w - 4, r.y + r.h - 3]) };
+	};
+	const grew = await colorOf(e.grew), shrank = await colorOf(e.shrank);
+	ok(grew.rgb && grew.rgb[0] > grew.rgb[2] + 40, "a frame that grew is red", grew);
+	ok(shrank.rgb && shrank.rgb[2] > shrank.rgb[0] + 40, "a frame that shrank (normalised) is blue", shrank);
+	let same = true;
+	const detail = [];
+	for (const [name, a, b] of e.lines) {
+		const i = await hook(page, (p) => scorchView.find(p), ["m", name]);
+		const got = await hook(page, (i) => scorchView.diffOf(i), i);
+		if (!got || got[0] !== a || got[1] !== b) {
+			same = false;
+			detail.push({ name, got, a, b });
+		}
+	}
+	ok(same, "every frame's before and after equal scorch diff's", detail);
+	const nr = await colorOf(e.grew);
+	await page.mouse.move(nr.r.x + nr.r.w / 2, nr.r.y + nr.r.h / 2);
+	const tip = await page.$eval("#tip", (t) => t.textContent);
+	ok(/ NEW$/m.test(tip), "a new frame is marked NEW", tip);
 	ok(bad.errors.length === 0 && bad.requests.length === 0, "diff: no errors, no requests", bad);
 	await page.close();
 }
