@@ -540,21 +540,27 @@
 	}
 
 	// ---- top functions ----
-	var fnSelf = null, fnTotal = null, sortKey = "self", sortDesc = true;
+	var fnSelf = null, fnTotal = null, sortKey = "self", sortDesc = true, tableRows = 200;
 	function computeFunctions() {
 		var nf = D.nframes, self = new Float64Array(nf + 1), tot = new Float64Array(nf + 1);
-		var on = new Int32Array(nf + 1), path = [], c = S.col;
-		var ts = T.self[c], tt = T.total[c];
-		for (var i = 1; i < T.n; i++) {
-			var d = T.depth[i];
-			while (path.length >= d)
-				on[T.frame[path.pop()]]--;
-			var f = T.frame[i];
+		var on = new Int32Array(nf + 1), c = S.col;
+		var ts = T.self[c], tt = T.total[c], depth = T.depth, frame = T.frame, end = T.end;
+		var path = new Int32Array(T.maxDepth + 2), top = 0; // frames on the path
+		for (var i = 1, n = T.n; i < n;) {
+			if (tt[i] === 0) { // nothing under it (a range or thread filter)
+				i = end[i];
+				continue;
+			}
+			var d = depth[i];
+			while (top >= d)
+				on[path[--top]]--;
+			var f = frame[i];
 			self[f] += ts[i];
 			if (on[f] === 0)
 				tot[f] += tt[i];
 			on[f]++;
-			path.push(i);
+			path[top++] = f;
+			i++;
 		}
 		fnSelf = self;
 		fnTotal = tot;
@@ -574,8 +580,9 @@
 			return sortDesc ? -r : r;
 		});
 		var body = doc.getElementById("fn-rows"), root = total();
+		var frag = doc.createDocumentFragment();
 		body.textContent = "";
-		var lim = Math.min(ids.length, 1000);
+		var lim = Math.min(ids.length, tableRows);
 		for (var k = 0; k < lim; k++) {
 			var tr = doc.createElement("tr"), id = ids[k];
 			tr.setAttribute("data-frame", String(id));
@@ -592,8 +599,22 @@
 				tr.appendChild(td);
 			});
 			tr.addEventListener("click", (function (f) { return function () { selectFn(f); setView("sandwich"); }; })(id));
-			body.appendChild(tr);
+			frag.appendChild(tr);
 		}
+		if (ids.length > lim) { // more on demand: the DOM is the cost
+			var more = doc.createElement("tr"), td = doc.createElement("td");
+			td.colSpan = 5;
+			td.className = "more";
+			td.textContent = (ids.length - lim) + " more functions: show 500 more";
+			td.addEventListener("click", function (ev) {
+				ev.stopPropagation();
+				tableRows += 500;
+				drawTable();
+			});
+			more.appendChild(td);
+			frag.appendChild(more);
+		}
+		body.appendChild(frag);
 		doc.querySelectorAll("#fn-table th").forEach(function (th) {
 			th.classList.toggle("sorted", th.getAttribute("data-key") === sortKey);
 			th.setAttribute("data-dir", th.getAttribute("data-key") === sortKey ? (sortDesc ? "desc" : "asc") : "");
@@ -1051,6 +1072,10 @@
 	readHash();
 	update();
 	window.scorchView.firstPaintMs = performance.now() - t0;
+	setTimeout(function () { // the table's sums, ahead of the first look
+		if (!fnSelf)
+			computeFunctions();
+	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start
 	doc.body.setAttribute("data-ready", "1");
 	}
