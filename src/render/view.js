@@ -1062,6 +1062,17 @@
 			var px = v.ctx.getImageData(Math.round((x - r.left) * d), Math.round((y - r.top) * d), 1, 1).data;
 			return [px[0], px[1], px[2]];
 		},
+		// share of the current view's canvas pixels drawn (not blank)
+		inked: function () {
+			var c = S.view === "sandwich" ? views.callees.canvas : S.view === "time" ? heat.cv
+				: views[S.view] ? views[S.view].canvas : null;
+			if (!c || !c.width || !c.height)
+				return 0;
+			var px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, n = 0;
+			for (var i = 3; i < px.length; i += 4)
+				n += px[i] > 0 ? 1 : 0;
+			return n / (c.width * c.height);
+		},
 		// before and after of node i (a diff)
 		diffOf: function (i) { return diff ? [T.total[0][i], T.total[1][i]] : null; },
 		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },

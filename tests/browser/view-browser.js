@@ -54,8 +54,8 @@ async function mainChecks(ctx, e) {
 	const { page, bad } = await open(ctx, e.html);
 	const total = await hook(page, () => scorchView.total());
 	ok(total === e.total, "flame graph total equals scorch fold's", { total, want: e.total });
-	const shot = await page.screenshot();
-	ok(shot.length > 3000, "the flame graph draws something", shot.length);
+	const ink = await hook(page, () => scorchView.inked());
+	ok(ink > 0.005, "the flame graph's canvas is not blank", ink);
 
 	// click a frame: it zooms, and the breadcrumbs end with its name
 	const node = await hook(page, (p) => scorchView.find(p), e.path);
@@ -111,8 +111,8 @@ async function mainChecks(ctx, e) {
 	const sw = await page.textContent("#sw-name");
 	const sst = await hook(page, () => scorchView.state());
 	ok(sst.view === "sandwich" && sw.length > 0, "a table row opens its sandwich view", { sw, sst });
-	const shot2 = await page.screenshot();
-	ok(shot2.length > 3000, "the sandwich view draws something", shot2.length);
+	const ink2 = await hook(page, () => scorchView.inked());
+	ok(ink2 > 0.005, "the sandwich view's canvas is not blank", ink2);
 
 	// hostile names are text
 	await page.click('button[data-view="flame"]');
@@ -155,8 +155,8 @@ async function diffChecks(ctx, e) {
 	const before = await hook(page, () => scorchView.total());
 	ok(after === e.after && before === e.before, "diff: after's total, and before's after Swap",
 		{ after, before, e });
-	const shot = await page.screenshot();
-	ok(shot.length > 3000, "the diff view draws something", shot.length);
+	const ink = await hook(page, () => scorchView.inked());
+	ok(ink > 0.005, "the diff view's canvas is not blank", ink);
 	// after Swap back: colours and numbers per frame, against scorch diff
 	await page.click("#swap");
 	const colorOf = async (name) => {
@@ -219,6 +219,8 @@ async function perfChecks(ctx, e) {
 		await hook(page, () => scorchView.act("range", null));
 		// drag across three cells of the heat map: the range is their 60 ms
 		await page.click('button[data-view="time"]');
+		const hink = await hook(page, () => scorchView.inked());
+		ok(hink > 0.05, "perf.data " + e.name + ": the heat map is not blank", hink);
 		const c = await page.$eval("#v-time canvas", (cv) => {
 			const r = cv.getBoundingClientRect();
 			return { x: r.left, y: r.top };
