@@ -5,7 +5,8 @@
 # zooms (breadcrumbs); a regex search's matched samples equal what python
 # counts over the folded lines (each sample once); the top functions'
 # first self value equals python's largest self; the URL hash restores
-# zoom and search after a reload; a 3000-frame stack draws and zooms with
+# zoom and search after a reload; focus/merge/hide of a function and
+# collapsing recursion and [unknown] runs; a 3000-frame stack draws and zooms with
 # a viewport-sized canvas; hostile names stay text; --diff and Swap.
 # Skips only when chromium or node are missing.
 . "$ROOT/tests/lib-corpus.sh"
@@ -25,7 +26,8 @@ fi
 # and a before/after pair
 printf '%s\n' 'main;a;b 30' 'main;a;c 10' 'main;d 40' 'main;A;x 20' 'main;a;b;a;b 7' \
 	'main;<img src=x onerror="window.__pwned=1">;&lt&gt"q'"'"' 5' \
-	'main;</script><script>window.__pwned=1</script> 3' 'other;b 11' 'other;Bz;b 2' > main.folded
+	'main;</script><script>window.__pwned=1</script> 3' 'other;b 11' 'other;Bz;b 2' \
+	'main;r;r;r;x 4' 'main;[unknown];[unknown];y 2' > main.folded
 awk 'BEGIN { s = "f0"; for (i = 1; i < 3000; i++) s = s ";f" i; print s " 5"; print "main;x 1" }' > deep.folded
 printf '%s\n' 'm;old 4' 'm;same 5' > before.folded
 printf '%s\n' 'm;same 6' 'm;new 9' > after.folded
@@ -66,8 +68,9 @@ def facts(path, regex):
         selfs[frames[-1]] = selfs.get(frames[-1], 0) + n
     return total, matched, max(selfs.values())
 t, m, s = facts("main.folded", "^[ab]$")
+with_a = sum(n for frames, n in lines("main.folded") if "a" in frames)
 e = {"main": {"html": "main.html", "total": t, "regex": "^[ab]$", "matched": m, "topself": s,
-              "path": ["main", "a", "b"],
+              "path": ["main", "a", "b"], "withA": with_a,
               "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"]},
      "deep": {"html": "deep.html", "total": 6, "depth": 3000,
               "deepPath": ["f%d" % i for i in range(3000)]},

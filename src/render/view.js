@@ -153,14 +153,19 @@
 		return t;
 	}
 
-	// ---- trees built from paths (sandwich views) ----
-	function TreeBuilder(nroot) {
+	// ---- trees built from paths (sandwich views, transforms) ----
+	function TreeBuilder(nroot, ncols) {
+		this.ncols = ncols || 1;
 		this.kids = [new Map()];
 		this.frame = [nroot];
-		this.self = [0];
+		this.self = [];
+		for (var c = 0; c < this.ncols; c++)
+			this.self.push([0]);
 	}
-	TreeBuilder.prototype.add = function (frames, w) {
-		var cur = 0;
+	// add weights ws (one per column; a number for one column) at the
+	// path of frames, root first; returns the node
+	TreeBuilder.prototype.add = function (frames, ws) {
+		var cur = 0, c;
 		for (var i = 0; i < frames.length; i++) {
 			var f = frames[i], k = this.kids[cur], nx = k.get(f);
 			if (nx === undefined) {
@@ -168,33 +173,45 @@
 				k.set(f, nx);
 				this.kids.push(new Map());
 				this.frame.push(f);
-				this.self.push(0);
+				for (c = 0; c < this.ncols; c++)
+					this.self[c].push(0);
 			}
 			cur = nx;
 		}
-		this.self[cur] += w;
+		if (typeof ws === "number")
+			this.self[0][cur] += ws;
+		else
+			for (c = 0; c < this.ncols; c++)
+				this.self[c][cur] += ws[c];
+		return cur;
 	};
+	// the tree in preorder, children by name; this.at[id]: id's index
 	TreeBuilder.prototype.build = function (nameOf) {
 		var n = this.frame.length, parent = new Int32Array(n), depth = new Int32Array(n);
-		var frame = new Uint32Array(n), self = new Float64Array(n), at = 0;
-		var stack = [[0, -1, 0]], kids = this.kids;
+		var frame = new Uint32Array(n), at = 0, c, self = [];
+		this.at = new Int32Array(n);
+		for (c = 0; c < this.ncols; c++)
+			self.push(new Float64Array(n));
+		var stack = [[0, -1, 0]], kids = this.kids, fr = this.frame;
+		var byName = function (a, b) {
+			var x = nameOf(fr[a]), y = nameOf(fr[b]);
+			return x < y ? 1 : x > y ? -1 : a < b ? 1 : -1; // reversed: popped in order
+		};
 		while (stack.length) {
 			var top = stack.pop(), id = top[0];
 			var me = at++;
+			this.at[id] = me;
 			parent[me] = top[1];
 			depth[me] = top[2];
-			frame[me] = this.frame[id];
-			self[me] = this.self[id];
+			frame[me] = fr[id];
+			for (c = 0; c < this.ncols; c++)
+				self[c][me] = this.self[c][id];
 			var ch = Array.from(kids[id].values());
-			var fr = this.frame;
-			ch.sort(function (a, b) {
-				var x = nameOf(fr[a]), y = nameOf(fr[b]);
-				return x < y ? 1 : x > y ? -1 : 0; // reversed: popped in order
-			});
+			ch.sort(byName);
 			for (var j = 0; j < ch.length; j++)
 				stack.push([ch[j], me, top[2] + 1]);
 		}
-		return shape({ n: n, parent: parent, depth: depth, frame: frame, self: [self] });
+		return shape({ n: n, parent: parent, depth: depth, frame: frame, self: self });
 	};
 
 	// ---- the data: base64, gzip'd when data-enc says so ----
@@ -220,7 +237,7 @@
 
 	// ---- state (mirrored in the URL hash) ----
 	var S = { view: "flame", zoom: 0, search: "", icase: false, fn: -1, col: diff ? 1 : 0,
-		range: null, threads: null };
+		range: null, threads: null, tx: [] };
 	var match = null, matchList = [], matchAt = -1;
 
 	function col() { return S.col; }
@@ -661,6 +678,107 @@
 		update();
 	}
 
+	// ---- transforms: focus, merge, hide a function; collapse recursion
+	// and [unknown] runs. S.tx is a list of [op, frame]: "f" focus (keep
+	// the stacks through the frame, from its first call), "m" merge (drop
+	// the frame from stacks, its time goes to its caller), "h" hide (drop
+	// the stacks through it), "r" collapse direct recursion, "u" collapse
+	// runs of [unknown]. The tree is rebuilt from the original's leaves;
+	// nodeMap takes an original node to the node its self went to.
+	var T0 = T, T0self = T.self.slice(), nodeMap = null, txKey = "";
+	var unknownName = "[unknown]";
+	function transformPath(fr) {
+		for (var k = 0; k < S.tx.length; k++) {
+			var op = S.tx[k][0], f = S.tx[k][1], out, j;
+			if (op === "m") {
+				fr = fr.filter(function (x) { return x !== f; });
+			} else if (op === "f") {
+				j = fr.indexOf(f);
+				if (j < 0)
+					return null;
+				fr = fr.slice(j);
+			} else if (op === "h") {
+				if (fr.indexOf(f) >= 0)
+					return null;
+			} else if (op === "r" || op === "u") {
+				out = [];
+				for (j = 0; j < fr.length; j++) {
+					var dup = j > 0 && (op === "r" ? fr[j] === fr[j - 1]
+						: D.fname[fr[j]] === unknownName && D.fname[fr[j - 1]] === unknownName);
+					if (!dup)
+						out.push(fr[j]);
+				}
+				fr = out;
+			}
+		}
+		return fr;
+	}
+	function applyTransforms() {
+		var key = S.tx.map(function (t) { return t.join(""); }).join(".");
+		if (key === txKey)
+			return false;
+		txKey = key;
+		if (!S.tx.length) {
+			T = T0;
+			T.self = T0self.slice();
+			nodeMap = null;
+		} else {
+			var b = new TreeBuilder(D.nframes, D.ncols), path = [], ids = new Int32Array(T0.n).fill(-1);
+			var ws = new Array(D.ncols), c;
+			for (var i = 1; i < T0.n; i++) {
+				var d = T0.depth[i];
+				path.length = d - 1;
+				path.push(T0.frame[i]);
+				var any = false;
+				for (c = 0; c < D.ncols; c++) {
+					ws[c] = T0self[c][i];
+					any = any || ws[c] > 0;
+				}
+				if (!any)
+					continue;
+				var fr = transformPath(path.slice());
+				if (fr)
+					ids[i] = b.add(fr, ws);
+			}
+			T = b.build(function (f) { return D.fname[f]; });
+			for (i = 0; i < ids.length; i++)
+				if (ids[i] >= 0)
+					ids[i] = b.at[ids[i]];
+			nodeMap = ids;
+		}
+		fullSelf = T.self[0];
+		filterKey = "#"; // filter again (or just re-sum) over the new tree
+		if (!R)
+			reweigh(T, 0);
+		fnSelf = null;
+		sand.callers = null;
+		lastSearch = null;
+		if (!(S.zoom < T.n))
+			S.zoom = 0;
+		return true;
+	}
+	function addTransform(op, f) {
+		S.tx = S.tx.concat([[op, f]]);
+		S.zoom = 0;
+		update();
+	}
+	function drawTx() {
+		var el = doc.getElementById("tx"), names = { f: "focus", m: "merge", h: "hide" };
+		el.textContent = "";
+		S.tx.forEach(function (t) {
+			var span = doc.createElement("span");
+			span.className = "chip";
+			span.textContent = t[0] === "r" ? "recursion collapsed" : t[0] === "u" ? "[unknown] runs collapsed"
+				: names[t[0]] + " " + D.fname[t[1]];
+			el.appendChild(span);
+		});
+		doc.getElementById("tx-reset").hidden = !S.tx.length;
+		var has = S.fn >= 0;
+		["focus", "merge", "hide"].forEach(function (id) {
+			doc.getElementById("tx-" + id).disabled = !has;
+		});
+	}
+
 	// ---- time: sub-second heat map, a range, threads ----
 	var R = diff ? null : D.rows, fullSelf = T.self[0], tmin = 0, tmax = 0;
 	var HEAT_ROWS = 50, CELL_NS = 1e9 / HEAT_ROWS, filterKey = "|";
@@ -696,7 +814,9 @@
 				var t = R.time[i];
 				if (t < a || t > b || (want && !want[R.thread[i]]))
 					continue;
-				sel[R.node[i]] += R.weight[i];
+				var nd = nodeMap ? nodeMap[R.node[i]] : R.node[i];
+				if (nd >= 0)
+					sel[nd] += R.weight[i];
 			}
 			T.self[0] = sel;
 		}
@@ -864,6 +984,8 @@
 			parts.push("r=" + S.range[0] + "-" + S.range[1]);
 		if (S.threads)
 			parts.push("th=" + S.threads.join("."));
+		if (S.tx.length)
+			parts.push("tx=" + S.tx.map(function (t) { return t[0] + (t[0] === "r" || t[0] === "u" ? "" : t[1]); }).join("."));
 		var h = "#" + parts.join("&");
 		if (location.hash !== h)
 			history.replaceState(null, "", h);
@@ -881,6 +1003,16 @@
 			if (k === "r") {
 				var ab = v.split("-").map(Number);
 				S.range = ab.length === 2 && ab[0] >= 0 && ab[1] >= ab[0] ? ab : null;
+			}
+			if (k === "tx") {
+				S.tx = [];
+				v.split(".").forEach(function (t) {
+					var op = t.charAt(0), f = parseInt(t.slice(1), 10);
+					if (op === "r" || op === "u")
+						S.tx.push([op, 0]);
+					else if ("fmh".indexOf(op) >= 0 && op && f >= 0 && f < D.nframes)
+						S.tx.push([op, f]);
+				});
 			}
 			if (k === "th") {
 				var ts = v.split(".").map(Number).filter(function (x) {
@@ -900,6 +1032,7 @@
 	}
 	var lastSearch = null;
 	function update() {
+		applyTransforms();
 		applyFilter();
 		var key = S.search + "\u0000" + S.icase + "\u0000" + S.zoom + "\u0000" + S.col;
 		if (key !== lastSearch) {
@@ -923,6 +1056,7 @@
 		if (S.view === "time")
 			drawTime();
 		rangeText();
+		drawTx();
 		if (S.view === "sandwich") {
 			if (!sand.callers)
 				buildSandwich();
@@ -973,6 +1107,19 @@
 			update();
 		});
 	}
+	["focus", "merge", "hide"].forEach(function (id) {
+		doc.getElementById("tx-" + id).addEventListener("click", function () {
+			if (S.fn >= 0)
+				addTransform(id.charAt(0), S.fn);
+		});
+	});
+	doc.getElementById("tx-rec").addEventListener("click", function () { addTransform("r", 0); });
+	doc.getElementById("tx-unk").addEventListener("click", function () { addTransform("u", 0); });
+	doc.getElementById("tx-reset").addEventListener("click", function () {
+		S.tx = [];
+		S.zoom = 0;
+		update();
+	});
 	doc.addEventListener("keydown", function (e) {
 		var inInput = e.target === searchBox;
 		if (e.key === "/" && !inInput) {
@@ -1054,6 +1201,7 @@
 				update();
 			}
 			if (kind === "threads") { S.threads = arg; update(); }
+			if (kind === "tx") { S.tx = arg; S.zoom = 0; update(); }
 			return performance.now() - a;
 		},
 		// the colour drawn at page coordinates (x, y) of the current view

@@ -114,6 +114,34 @@ async function mainChecks(ctx, e) {
 	const ink2 = await hook(page, () => scorchView.inked());
 	ok(ink2 > 0.005, "the sandwich view's canvas is not blank", ink2);
 
+	// transforms: focus (from the UI), hide, merge, recursion, [unknown]
+	await page.click('button[data-view="flame"]');
+	await page.keyboard.press("Escape");
+	const an = await hook(page, (p) => scorchView.find(p), ["main", "a"]);
+	const ar = await hook(page, (i) => scorchView.rectOf(i), an);
+	await page.mouse.click(ar.x + 3, ar.y + ar.h / 2);
+	await page.click("#tx-focus");
+	const ft = await hook(page, () => scorchView.total());
+	const fa = await hook(page, (p) => scorchView.find(p), ["a", "b"]);
+	ok(ft === e.withA && fa > 0, "Focus on a: the stacks through a, from a", { ft, want: e.withA, fa });
+	await page.reload();
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	ok(await hook(page, () => scorchView.total()) === e.withA, "the transform survives a reload (URL)");
+	const fOf = (names) => hook(page, (p) => scorchView.find(p), names);
+	const aFrame = await hook(page, (i) => scorchView.state().fn, 0);
+	await hook(page, (f) => scorchView.act("tx", [["h", f]]), aFrame);
+	ok(await hook(page, () => scorchView.total()) === e.total - e.withA, "Hide a: the other stacks");
+	await hook(page, (f) => scorchView.act("tx", [["m", f]]), aFrame);
+	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "a"]) < 0 &&
+		await fOf(["main", "b"]) > 0, "Merge a: same total, a gone, its callees under main");
+	await hook(page, () => scorchView.act("tx", [["r", 0], ["u", 0]]));
+	ok(await fOf(["main", "r", "x"]) > 0 && await fOf(["main", "r", "r"]) < 0 &&
+		await fOf(["main", "[unknown]", "y"]) > 0 && await fOf(["main", "a", "b", "a", "b"]) > 0,
+		"collapse direct recursion and [unknown] runs (a;b;a;b is not direct)");
+	await page.click("#tx-reset");
+	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "r", "r", "r", "x"]) > 0,
+		"Undo transforms gives the profile back");
+
 	// hostile names are text
 	await page.click('button[data-view="flame"]');
 	await page.fill("#search", "onerror");
@@ -216,6 +244,11 @@ async function perfChecks(ctx, e) {
 		const got = await hook(page, () => scorchView.total());
 		ok(got === want, "perf.data " + e.name + ": a time range's total equals scorch fold --time's", { got, want, a, b });
 		console.log("# range redraw " + ms.toFixed(1) + " ms");
+		await hook(page, () => scorchView.act("tx", [["r", 0]]));
+		const got2 = await hook(page, () => scorchView.total());
+		ok(got2 === want, "perf.data " + e.name + ": the range holds through a transform (rows follow the rebuilt tree)",
+			{ got2, want });
+		await hook(page, () => scorchView.act("tx", []));
 		await hook(page, () => scorchView.act("range", null));
 		// drag across three cells of the heat map: the range is their 60 ms
 		await page.click('button[data-view="time"]');
