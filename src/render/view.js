@@ -237,7 +237,7 @@
 
 	// ---- state (mirrored in the URL hash) ----
 	var S = { view: "flame", zoom: 0, search: "", icase: false, fn: -1, col: diff ? 1 : 0,
-		range: null, threads: null, tx: [] };
+		range: null, threads: null, tx: [], abs: false };
 	var match = null, matchList = [], matchAt = -1;
 
 	function col() { return S.col; }
@@ -268,7 +268,9 @@
 		return c;
 	}
 	function diffColor(i) {
-		var a = T.total[0][i] / (T.total[0][0] || 1), b = T.total[1][i] / (T.total[1][0] || 1);
+		// normalised: shares of each total; absolute: the counts
+		var a = T.total[0][i] / (S.abs ? 1 : T.total[0][0] || 1);
+		var b = T.total[1][i] / (S.abs ? 1 : T.total[1][0] || 1);
 		if (S.col === 0) { var s = a; a = b; b = s; }
 		var d = b - a, m = Math.max(a, b) || 1, k = Math.min(1, Math.abs(d) / m);
 		var v = Math.round(255 - 200 * k);
@@ -980,6 +982,8 @@
 			parts.push("f=" + S.fn);
 		if (diff && S.col === 0)
 			parts.push("swap=1");
+		if (diff && S.abs)
+			parts.push("abs=1");
 		if (S.range)
 			parts.push("r=" + S.range[0] + "-" + S.range[1]);
 		if (S.threads)
@@ -1000,6 +1004,7 @@
 			if (k === "i") S.icase = v === "1";
 			if (k === "f") S.fn = parseInt(v, 10);
 			if (k === "swap" && diff) S.col = 0;
+			if (k === "abs" && diff) S.abs = v === "1";
 			if (k === "r") {
 				var ab = v.split("-").map(Number);
 				S.range = ab.length === 2 && ab[0] >= 0 && ab[1] >= ab[0] ? ab : null;
@@ -1057,6 +1062,8 @@
 			drawTime();
 		rangeText();
 		drawTx();
+		if (diff)
+			doc.getElementById("diffmode").textContent = S.abs ? "Colours: absolute" : "Colours: normalised";
 		if (S.view === "sandwich") {
 			if (!sand.callers)
 				buildSandwich();
@@ -1097,6 +1104,12 @@
 	doc.getElementById("reset").addEventListener("click", function () { zoomTo(0); });
 	var swapBtn = doc.getElementById("swap");
 	if (diff) {
+		var absBtn = doc.getElementById("diffmode");
+		absBtn.hidden = false;
+		absBtn.addEventListener("click", function () {
+			S.abs = !S.abs;
+			update();
+		});
 		swapBtn.hidden = false;
 		swapBtn.addEventListener("click", function () {
 			S.col = 1 - S.col;

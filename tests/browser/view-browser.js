@@ -208,6 +208,12 @@ async function diffChecks(ctx, e) {
 		}
 	}
 	ok(same, "every frame's before and after equal scorch diff's", detail);
+	// absolute colours: "same" grew in counts (5 -> 6) though its share shrank
+	await page.click("#diffmode");
+	const absSame = await colorOf(e.shrank);
+	ok(absSame.rgb && absSame.rgb[0] > absSame.rgb[2] + 20, "absolute colours: a frame with more samples is red",
+		absSame);
+	await page.click("#diffmode");
 	const nr = await colorOf(e.grew);
 	await page.mouse.move(nr.r.x + nr.r.w / 2, nr.r.y + nr.r.h / 2);
 	const tip = await page.$eval("#tip", (t) => t.textContent);
