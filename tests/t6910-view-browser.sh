@@ -28,6 +28,8 @@ printf '%s\n' 'main;a;b 30' 'main;a;c 10' 'main;d 40' 'main;A;x 20' 'main;a;b;a;
 	'main;<img src=x onerror="window.__pwned=1">;&lt&gt"q'"'"' 5' \
 	'main;</script><script>window.__pwned=1</script> 3' 'other;b 11' 'other;Bz;b 2' \
 	'main;r;r;r;x 4' 'main;[unknown];[unknown];y 2' > main.folded
+printf 'main;bad\377\376name 1\n' >> main.folded   # invalid UTF-8
+awk 'BEGIN { s = ""; for (i = 0; i < 10000; i++) s = s "w"; print "main;" s " 1" }' >> main.folded
 awk 'BEGIN { s = "f0"; for (i = 1; i < 3000; i++) s = s ";f" i; print s " 5"; print "main;x 1" }' > deep.folded
 printf '%s\n' 'm;old 4' 'm;same 5' > before.folded
 printf '%s\n' 'm;same 6' 'm;new 9' > after.folded
@@ -71,7 +73,8 @@ t, m, s = facts("main.folded", "^[ab]$")
 with_a = sum(n for frames, n in lines("main.folded") if "a" in frames)
 e = {"main": {"html": "main.html", "total": t, "regex": "^[ab]$", "matched": m, "topself": s,
               "path": ["main", "a", "b"], "withA": with_a,
-              "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"]},
+              "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"],
+              "badUtf8": ["main", "bad\ufffd\ufffdname"], "long": ["main", "w" * 10000]},
      "deep": {"html": "deep.html", "total": 6, "depth": 3000,
               "deepPath": ["f%d" % i for i in range(3000)]},
      "diff": {"html": "diff.html", "before": 9, "after": 15, "grew": "new", "shrank": "same",

@@ -151,6 +151,11 @@ async function mainChecks(ctx, e) {
 	const hn = await hook(page, (p) => scorchView.find(p), e.hostile);
 	ok(hn > 0 && (await hook(page, (i) => scorchView.name(i), hn)) === e.hostile[e.hostile.length - 1],
 		"names with <>&\"' and </script> decode unchanged", hn);
+	const bu = await hook(page, (p) => scorchView.find(p), e.badUtf8);
+	ok(bu > 0, "invalid UTF-8 in a name shows as U+FFFD", bu);
+	const ln = await hook(page, (p) => scorchView.find(p), e.long);
+	const lr = ln > 0 ? await hook(page, (i) => scorchView.rectOf(i), ln) : null;
+	ok(lr && lr.w > 0, "a 10 KB name decodes and draws", lr);
 	ok(bad.requests.length === 0, "no request leaves file://", bad.requests);
 	ok(bad.errors.length === 0, "no page or console errors", bad.errors);
 	await page.close();
