@@ -354,8 +354,8 @@
 		var onZoomPath = new Set();
 		for (var a = r.z; a >= 0; a = t.parent[a])
 			onZoomPath.add(a);
-		var isMain = t === T, drawn = 0;
-		var fg = getComputedStyle(doc.body).getPropertyValue("--frame-text") || "#000";
+		var isMain = t === T, drawn = 0, inv = this.inverted, names = D.fname;
+		var fgc = (getComputedStyle(doc.body).getPropertyValue("--frame-text") || "").trim() || "#000";
 		for (var i = 0; i < t.n;) {
 			var w = tot[i] * scale, x = (xs[i] - r.x0) * scale;
 			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi) {
@@ -363,7 +363,8 @@
 				continue;
 			}
 			if (depth[i] >= dLo) {
-				var y = this.rowY(depth[i]), x1 = Math.max(x, 0), x2 = Math.min(x + w, cw);
+				var y = (inv ? depth[i] * RH : H - (depth[i] + 1) * RH) - sTop;
+				var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw);
 				var f = frame[i];
 				var fill = i === 0 && isMain ? "#c8c8c8" : isMain && diff ? diffColor(i) : hot(f);
 				if (isMain && match && match[f])
@@ -384,10 +385,10 @@
 				}
 				var room = Math.floor((x2 - x1 - 6) / charW);
 				if (room >= 3) {
-					var name = D.fname[f];
+					var name = names[f];
 					if (name.length > room)
 						name = name.slice(0, room - 2) + "..";
-					ctx.fillStyle = fg.trim() || "#000";
+					ctx.fillStyle = fgc;
 					ctx.fillText(name, x1 + 3, y + RH / 2);
 				}
 				drawn++;

@@ -16,6 +16,7 @@ const { chromium } = require("playwright-core");
 		const page = await b.newPage({ viewport: { width: 1200, height: 800 } });
 		await page.goto(url, { timeout: 120000 });
 		await page.waitForSelector("body[data-ready]", { timeout: 120000 });
+		await page.waitForTimeout(1000); // as a user would: after the first paint
 		const m = await page.evaluate(() => {
 			const v = scorchView, out = { ready: v.readyAt, decode: v.decodeMs, nodes: v.nodes };
 			// the widest child of the root's widest child, then a search and views
@@ -26,8 +27,13 @@ const { chromium } = require("playwright-core");
 			out.searchOff = v.act("search", "");
 			out.icicle = v.act("view", "icicle");
 			out.table = v.act("view", "table");
-			out.sandwich = v.act("fn", 5) + v.act("view", "sandwich");
+			out.tableAgain = v.act("view", "table");
 			out.flame = v.act("view", "flame");
+			out.pick = v.act("fn", 5);
+			out.sandwich = v.act("view", "sandwich");
+			out.flameBack = v.act("view", "flame");
+			out.focus = v.act("tx", [["f", 5]]);
+			out.unfocus = v.act("tx", []);
 			out.heapMB = v.heap() / 1048576;
 			return out;
 		});
