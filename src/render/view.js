@@ -1031,6 +1031,8 @@
 			S.range = null;
 			S.threads = null;
 		}
+		if (!/^[a-z]+$/.test(S.view) || !doc.getElementById("p-" + S.view) || (S.view === "time" && !R))
+			S.view = "flame";
 		if (!(S.zoom >= 0 && S.zoom < T.n))
 			S.zoom = 0;
 		if (!(S.fn >= 0 && S.fn < D.nframes))

@@ -1039,6 +1039,8 @@ const char render_view_js[] =
 	"			S.range = null;\n"
 	"			S.threads = null;\n"
 	"		}\n"
+	"		if (!/^[a-z]+$/.test(S.view) || !doc.getElementById(\"p-\" + S.view) || (S.view === \"time\" && !R))\n"
+	"			S.view = \"flame\";\n"
 	"		if (!(S.zoom >= 0 && S.zoom < T.n))\n"
 	"			S.zoom = 0;\n"
 	"		if (!(S.fn >= 0 && S.fn < D.nframes))\n"

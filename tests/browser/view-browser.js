@@ -177,6 +177,13 @@ async function deepChecks(ctx, e) {
 	ok(deepest > 0 && r.y >= 0 && r.y < info.vh, "the top of the deep stack can be scrolled to", { deepest, r });
 	await page.mouse.click(r.x + 3, r.y + r.h / 2);
 	ok((await hook(page, () => scorchView.state())).zoom === node, "a frame 3000 deep zooms on click");
+	// a hand-made hash: unknown view, zoom past the end, bad regex, bad frame
+	await page.goto("file://" + path.resolve(e.html) + "#v=nope&z=99999999&s=%28&f=-5&r=5-1&th=x");
+	await page.reload();
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	const st = await hook(page, () => scorchView.state());
+	ok(st.view === "flame" && st.zoom === 0 && st.fn === -1 && st.range === null,
+		"a malformed URL hash falls back to the defaults", st);
 	ok(bad.errors.length === 0 && bad.requests.length === 0, "deep stack: no errors, no requests", bad);
 	await page.close();
 }
