@@ -89,8 +89,17 @@ for c in sys.argv[3:]:
         tid = re.search(r"/(-?[0-9]+)$", frames[0])
         if tid:
             tids[tid.group(1)] = tids.get(tid.group(1), 0) + n
+    dsos = {}  # perf script's frame lines: "addr sym+0xoff (dso)"
+    try:
+        for ln in open(fix + "/" + c + "/perf-script.txt", encoding="utf-8", errors="replace"):
+            fm = re.match(r"^\s+[0-9a-f]+ (.+?)(\+0x[0-9a-f]+)? \((.*)\)$", ln)
+            if fm:
+                dsos.setdefault(fm.group(1), set()).add(fm.group(3))
+    except OSError:
+        pass
     e["perf"].append({"name": c, "html": c + ".html", "total": t, "regex": "^[a-m]", "matched": m,
                       "topself": s, "tids": tids, "scorch": scorch,
+                      "dsos": {k: sorted(v) for k, v in dsos.items()},
                       "foldArgs": ["--buildid-dir", fix + "/" + c + "/buildid",
                                    fix + "/" + c + "/perf.data"]})
 json.dump(e, sys.stdout)

@@ -158,6 +158,8 @@ static int run(struct pd_reader *r, const char *shown,
 		note_cmdline(o->info, &ses);
 	if (all_dropped)
 		rc = -1; /* every sample dropped: nothing was folded */
+	if (rc >= 0 && o->on_name)
+		prof_collector_each_name(&c.col, o->on_name, o->row_ctx);
 	proc_session_close(&ses);
 	symopts_release(&so);
 	prof_collector_release(&c.col);

@@ -18,6 +18,7 @@
 #include "base/strbuf.h"
 #include "perfdata/reader.h"
 #include "process/session.h"
+#include "profile/collect.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
 
@@ -39,6 +40,9 @@ struct fold_perfdata_opts {
 	void (*on_row)(void *ctx, size_t stack, const struct proc_sample *ps,
 		       uint64_t weight);
 	void *row_ctx;
+	/* when not NULL: after the run, each folded name with its object and
+	 * flags (prof_collector_each_name), given row_ctx */
+	prof_name_fn on_name;
 };
 
 /* What the folded counts are, for labels: the event kept (perf.data or
@@ -57,7 +61,8 @@ struct fold_perfdata_info {
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
 
 #define FOLD_PERFDATA_OPTS_INIT { COLLAPSE_OPTS_INIT, NULL, NULL, NULL, NULL, \
-				  NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, NULL }
+				  NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, NULL, \
+				  NULL }
 
 /* Fold the samples of one perf.data file (or "-") into out.
  * Returns 0, or 1 after printing a message. */

@@ -23,6 +23,7 @@ SCORCH_COMMAND(view, "write stacks as a single-file HTML explorer")
 #include "base/strbuf.h"
 #include "cmd/fold_perfdata.h"
 #include "cmd/perfinput.h"
+#include "profile/frame.h"
 #include "render/view_html.h"
 #include "stacks/folded.h"
 #include "stacks/table.h"
@@ -69,6 +70,16 @@ static void on_row(void *ctx, size_t stack, const struct proc_sample *ps,
 	uint32_t th = view_data_thread(v, (int32_t)ps->s->pid, (int32_t)ps->s->tid,
 				       comm, strlen(comm));
 	view_data_add_row(v, ps->s->time, th, stack, weight);
+}
+
+/* A folded name of a perf.data input: its module and flags. */
+static void on_name(void *ctx, const char *name, size_t len, const char *dso,
+		    size_t dso_len, unsigned flags)
+{
+	unsigned vf = (flags & PROF_F_KERNEL ? VIEW_F_KERNEL : 0) |
+		      (flags & PROF_F_INLINE ? VIEW_F_INLINE : 0) |
+		      (flags & PROF_F_JIT ? VIEW_F_JIT : 0);
+	view_data_name_info(ctx, name, len, dso, dso_len, vf);
 }
 
 /* A folded count as whole samples (0: none, the line is skipped). */
@@ -220,10 +231,9 @@ int cmd_view(int argc, char **argv)
 	if (diff && argc - st.ind != 2)
 		return opt_usage_error(&view_cmd, "--diff takes two inputs, BEFORE and AFTER");
 	view_data_init(&r.v, diff ? 2 : 1);
-	if (!diff) { /* rows of the (merged) profile; a diff has none */
-		r.fo.on_row = on_row;
-		r.fo.row_ctx = &r.v;
-	}
+	r.fo.on_row = diff ? NULL : on_row; /* a diff has no sample rows */
+	r.fo.on_name = on_name;
+	r.fo.row_ctx = &r.v;
 	int rc = 0;
 	if (diff) {
 		rc = read_input(&r, &r.t[0], argv[st.ind]);

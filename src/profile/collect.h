@@ -79,4 +79,12 @@ void prof_collector_release(struct prof_collector *c);
 bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
 			const struct proc_sample *ps, uint64_t weight, const char *ev);
 
+/* Call fn once per name of every symbol or address frame met, with the
+ * frame's object (NULL when unknown) and its enum prof_frame_flag bits:
+ * which module a folded name came from (a name met in several objects
+ * is given once per frame). Names as a non-Java process names them. */
+typedef void (*prof_name_fn)(void *ctx, const char *name, size_t len,
+			     const char *dso, size_t dso_len, unsigned flags);
+void prof_collector_each_name(struct prof_collector *c, prof_name_fn fn, void *ctx);
+
 #endif

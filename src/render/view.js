@@ -1239,6 +1239,12 @@
 		},
 		// before and after of node i (a diff)
 		diffOf: function (i) { return diff ? [T.total[0][i], T.total[1][i]] : null; },
+		frames: function () {
+			var out = [];
+			for (var f = 0; f < D.nframes; f++)
+				out.push({ name: D.fname[f], module: D.fmod[f], flags: D.fflags[f] });
+			return out;
+		},
 		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },
 		threads: function () { return D.threads; },
 		heap: function () { return performance.memory ? performance.memory.usedJSHeapSize : 0; },

@@ -19,6 +19,7 @@ void view_data_init(struct view_data *v, unsigned ncols)
 	v->ncols = ncols < 1 ? 1 : ncols > VIEW_MAX_COLS ? VIEW_MAX_COLS : ncols;
 	hmap_init(&v->strs);
 	hmap_init(&v->frames);
+	hmap_init(&v->name_info);
 	hmap_init(&v->thread_ids);
 }
 
@@ -32,6 +33,7 @@ void view_data_release(struct view_data *v)
 	free(v->scratch);
 	free(v->leaf);
 	free(v->rows);
+	hmap_release(&v->name_info);
 	hmap_release(&v->thread_ids);
 	free(v->threads);
 	view_data_init(v, ncols);
@@ -56,10 +58,27 @@ static unsigned flags_of(const char *s, size_t len)
 	return 0;
 }
 
+void view_data_name_info(struct view_data *v, const char *name, size_t len,
+			 const char *module, size_t module_len, unsigned flags)
+{
+	bool added;
+	size_t id = hmap_put(&v->name_info, name, len, &added);
+	if (!added)
+		return;
+	uint64_t mod = module ? (uint64_t)view_data_string(v, module, module_len) + 1 : 0;
+	hmap_at(&v->name_info, id)->value = mod << 8 | (flags & 0xff);
+}
+
 /* The frame id of a folded frame name. */
 static uint32_t frame_of(struct view_data *v, const char *s, size_t len)
 {
 	uint32_t key[3] = { view_data_string(v, s, len), 0, flags_of(s, len) };
+	size_t info = v->name_info.count ? hmap_find(&v->name_info, s, len) : (size_t)-1;
+	if (info != (size_t)-1) {
+		uint64_t x = v->name_info.entries[info].value;
+		key[1] = (uint32_t)(x >> 8);
+		key[2] |= (uint32_t)(x & 0xff);
+	}
 	return (uint32_t)hmap_put(&v->frames, key, sizeof(key), NULL);
 }
 

@@ -34,7 +34,8 @@
  * profile (for a diff, the "before"), column 1 the "after".
  *
  * Frames of folded text are their names; the annotations of `fold
- * --all` set flags: "_[k]" kernel, "_[i]" inline, "_[j]" JIT.
+ * --all` set flags: "_[k]" kernel, "_[i]" inline, "_[j]" JIT; a name
+ * given to view_data_name_info gets that module and those flags too.
  * Ownership: v owns its tables and copies every string. Failure: only
  * allocation, fatal (base/xalloc.h); counts saturate at UINT64_MAX.
  */
@@ -89,6 +90,7 @@ struct view_data {
 	size_t nleaf;
 	struct view_row *rows;      /* sample rows, in the order added */
 	size_t nrows, rows_cap;
+	struct hmap name_info;      /* name -> value (module id + 1) << 8 | flags */
 	struct hmap thread_ids;     /* packed pid, tid -> thread id */
 	struct view_thread *threads;
 	size_t threads_cap;
@@ -103,6 +105,11 @@ void view_data_release(struct view_data *v);
 void view_data_add_tables(struct view_data *v, const struct stack_table *const *cols);
 /* The id of string s, added when new. */
 uint32_t view_data_string(struct view_data *v, const char *s, size_t len);
+/* What a folded name is known to be: its module (object path; NULL:
+ * unknown) and enum view_flag bits; the first call for a name counts.
+ * Call before view_data_add_tables. */
+void view_data_name_info(struct view_data *v, const char *name, size_t len,
+			 const char *module, size_t module_len, unsigned flags);
 /* The id of thread (pid, tid), added with comm (len bytes) when new. */
 uint32_t view_data_thread(struct view_data *v, int32_t pid, int32_t tid,
 			  const char *comm, size_t len);

@@ -216,3 +216,33 @@ UNIT_TEST(view_data_rows_and_threads)
 	sb_release(&out);
 	stack_table_release(&t);
 }
+
+UNIT_TEST(view_data_name_info_sets_module_and_flags)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	struct view_data v;
+	struct strbuf bin = SB_INIT;
+	stack_table_add(&t, "p;main;k", 8, 1);
+	const struct stack_table *cols[1] = { &t };
+	view_data_init(&v, 1);
+	view_data_name_info(&v, "main", 4, "/bin/app", 8, 0);
+	view_data_name_info(&v, "main", 4, "/other", 6, VIEW_F_JIT); /* first counts */
+	view_data_name_info(&v, "k", 1, "[kernel.kallsyms]", 17, VIEW_F_KERNEL);
+	view_data_add_tables(&v, cols);
+	view_data_encode(&v, &bin);
+	/* frames: p (no module), main (/bin/app), k (kernel, flagged) */
+	uint32_t key_main[3] = { (uint32_t)hmap_find(&v.strs, "main", 4),
+				 (uint32_t)hmap_find(&v.strs, "/bin/app", 8) + 1, 0 };
+	uint32_t key_k[3] = { (uint32_t)hmap_find(&v.strs, "k", 1),
+			      (uint32_t)hmap_find(&v.strs, "[kernel.kallsyms]", 17) + 1,
+			      VIEW_F_KERNEL };
+	uint32_t key_p[3] = { (uint32_t)hmap_find(&v.strs, "p", 1), 0, 0 };
+	CHECK(hmap_find(&v.frames, key_main, sizeof(key_main)) != (size_t)-1);
+	CHECK(hmap_find(&v.frames, key_k, sizeof(key_k)) != (size_t)-1);
+	CHECK(hmap_find(&v.frames, key_p, sizeof(key_p)) != (size_t)-1);
+	CHECK(v.frames.count == 3);
+	CHECK(hmap_find(&v.strs, "/other", 6) == (size_t)-1);
+	view_data_release(&v);
+	sb_release(&bin);
+	stack_table_release(&t);
+}

@@ -247,6 +247,22 @@ async function perfChecks(ctx, e) {
 	const first = await page.$eval("#fn-rows tr td", (td) => parseFloat(td.getAttribute("data-value")));
 	ok(first === e.topself, "perf.data " + e.name + ": top functions' first self equals python's largest self",
 		{ first, want: e.topself });
+	// modules: a frame perf script names has one of the objects perf
+	// script gives that symbol; kernel objects are flagged kernel
+	const frames = await hook(page, () => scorchView.frames());
+	let known = 0;
+	const wrong = [];
+	for (const f of frames) {
+		const want = e.dsos[f.name];
+		if (!want || !f.module)
+			continue;
+		known++;
+		if (!want.includes(f.module) || (f.module === "[kernel.kallsyms]" && !(f.flags & 1)))
+			wrong.push({ f, want });
+	}
+	ok(known > 0 && wrong.length === 0, "perf.data " + e.name + ": frame modules (and kernel flags) as perf script shows them",
+		{ known, wrong: wrong.slice(0, 5) });
+
 	// time range: the page's total for [a, b] (µs bounds, inclusive) is
 	// what scorch fold --time a,b folds
 	const tm = await hook(page, () => scorchView.times());
