@@ -42,7 +42,8 @@ static void check(const struct strbuf *bin, size_t nnodes)
 	}
 	uint64_t nf = get(&p, end);
 	for (uint64_t i = 0; i < nf; i++)
-		if (get(&p, end) >= ns || get(&p, end) > ns || get(&p, end) > 7)
+		if (get(&p, end) >= ns || get(&p, end) > ns || get(&p, end) > 7 ||
+		    get(&p, end) > 0xffffff)
 			abort();
 	if (get(&p, end) != nnodes)
 		abort();

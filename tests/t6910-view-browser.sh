@@ -34,6 +34,7 @@ awk 'BEGIN { s = "f0"; for (i = 1; i < 3000; i++) s = s ";f" i; print s " 5"; pr
 printf '%s\n' 'm;old 4' 'm;same 5' > before.folded
 printf '%s\n' 'm;same 6' 'm;new 9' > after.folded
 check "view writes the page" "$SCORCH" view main.folded -o main.html
+"$SCORCH" flame main.folded > main.svg 2>/dev/null
 check "view of a deep stack" "$SCORCH" view deep.folded -o deep.html
 check "view --diff" "$SCORCH" view --diff before.folded after.folded -o diff.html
 "$SCORCH" diff before.folded after.folded > diff.txt 2>/dev/null
@@ -71,8 +72,11 @@ def facts(path, regex):
     return total, matched, max(selfs.values())
 t, m, s = facts("main.folded", "^[ab]$")
 with_a = sum(n for frames, n in lines("main.folded") if "a" in frames)
+svg = open("main.svg", encoding="utf-8").read()
+colors = {k: re.search(r"<title>" + k + r" \(.*?fill=\"(rgb\([0-9,]+\))\"", svg).group(1)
+          for k in ("b", "c", "d", "x")}
 e = {"main": {"html": "main.html", "total": t, "regex": "^[ab]$", "matched": m, "topself": s,
-              "path": ["main", "a", "b"], "withA": with_a,
+              "path": ["main", "a", "b"], "withA": with_a, "colors": colors,
               "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"],
               "badUtf8": ["main", "bad\ufffd\ufffdname"], "long": ["main", "w" * 10000]},
      "deep": {"html": "deep.html", "total": 6, "depth": 3000,

@@ -67,3 +67,6 @@ check "--diff with one input is a usage error (2)" test $? -eq 2
 check_grep "and says so" 'two inputs' usage.err
 check "--diff with two inputs" "$SCORCH" view --diff in.folded in.folded -o d.html
 check_grep "--help lists --diff" '--diff' <("$SCORCH" view --help)
+"$SCORCH" view --colors nope in.folded > /dev/null 2> pal.err
+check "an unknown --colors palette is a usage error (2)" test $? -eq 2
+check_grep "and names the palettes" 'known: hot' pal.err

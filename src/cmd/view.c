@@ -24,17 +24,19 @@ SCORCH_COMMAND(view, "write stacks as a single-file HTML explorer")
 #include "cmd/fold_perfdata.h"
 #include "cmd/perfinput.h"
 #include "profile/frame.h"
+#include "render/palette.h"
 #include "render/view_html.h"
 #include "stacks/folded.h"
 #include "stacks/table.h"
 
-enum { O_OUTPUT = 1, O_DIFF, O_TITLE, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO,
-       O_JIT_DIR };
+enum { O_OUTPUT = 1, O_DIFF, O_TITLE, O_COLORS, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS,
+       O_VDSO, O_JIT_DIR };
 
 static const struct opt_spec opts[] = {
 	{ "output", 'o', OPT_REQ, "FILE", "write FILE (default, or -: standard output)", O_OUTPUT },
 	{ "diff", 0, OPT_NONE, NULL, "two inputs, BEFORE and AFTER: a differential explorer", O_DIFF },
 	{ "title", 0, OPT_REQ, "TEXT", "page title (default: the event and command, or \"scorch view\")", O_TITLE },
+	{ "colors", 0, OPT_REQ, "PALETTE", "frame colours as scorch flame's --colors (default hot)", O_COLORS },
 	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache to read (default ~/.debug)", O_BUILDID_DIR },
 	{ "symfs", 0, OPT_REQ, "DIR", "look for object path P as DIR/P first", O_SYMFS },
 	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols (default /proc/kallsyms)", O_KALLSYMS },
@@ -205,7 +207,7 @@ static int write_page(struct view_run *r, bool diff, const char *title,
 
 int cmd_view(int argc, char **argv)
 {
-	const char *output = NULL, *title = NULL, *arg;
+	const char *output = NULL, *title = NULL, *colors = "hot", *arg;
 	bool diff = false;
 	struct opt_state st = OPT_STATE_INIT;
 	int id;
@@ -217,6 +219,7 @@ int cmd_view(int argc, char **argv)
 		case O_OUTPUT: output = arg; break;
 		case O_DIFF: diff = true; break;
 		case O_TITLE: title = arg; break;
+		case O_COLORS: colors = arg; break;
 		case O_BUILDID_DIR: r.fo.buildid_dir = arg; break;
 		case O_SYMFS: r.fo.symfs = arg; break;
 		case O_KALLSYMS: r.fo.kallsyms = arg; break;
@@ -231,6 +234,9 @@ int cmd_view(int argc, char **argv)
 	if (diff && argc - st.ind != 2)
 		return opt_usage_error(&view_cmd, "--diff takes two inputs, BEFORE and AFTER");
 	view_data_init(&r.v, diff ? 2 : 1);
+	if (render_palette_parse(colors, &r.v.palette) < 0)
+		return opt_usage_error(&view_cmd, "unknown palette '%s' (known: %s)", colors,
+				       render_palette_names);
 	r.fo.on_row = diff ? NULL : on_row; /* a diff has no sample rows */
 	r.fo.on_name = on_name;
 	r.fo.row_ctx = &r.v;

@@ -46,12 +46,14 @@
 			p += len;
 		}
 		var nf = v(), fname = new Array(nf + 1), fmod = new Array(nf + 1);
-		var fflags = new Uint8Array(nf + 1);
+		var fflags = new Uint8Array(nf + 1), fcolor = new Array(nf + 1);
 		for (i = 0; i < nf; i++) {
 			fname[i] = strs[v()];
 			var m = v();
 			fmod[i] = m ? strs[m - 1] : "";
 			fflags[i] = v();
+			var rgb = v();
+			fcolor[i] = "rgb(" + (rgb >> 16) + "," + ((rgb >> 8) & 255) + "," + (rgb & 255) + ")";
 		}
 		fname[nf] = "all";
 		fmod[nf] = "";
@@ -97,7 +99,7 @@
 			}
 			p = send; // sections this reader does not know are skipped
 		}
-		return { ncols: ncols, nframes: nf, fname: fname, fmod: fmod, fflags: fflags,
+		return { ncols: ncols, nframes: nf, fname: fname, fmod: fmod, fflags: fflags, fcolor: fcolor,
 			threads: threads, rows: rows,
 			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
 	}
@@ -245,27 +247,9 @@
 	function total() { return T.total[S.col][0]; }
 
 	// ---- colours ----
-	function hash(s) {
-		var h = 2166136261;
-		for (var i = 0; i < s.length; i++) {
-			h ^= s.charCodeAt(i);
-			h = Math.imul(h, 16777619);
-		}
-		return h >>> 0;
-	}
-	var colCache = new Map();
+	// the frame's colour: `scorch flame`'s for its name (from the file)
 	function hot(f) {
-		var c = colCache.get(f);
-		if (c)
-			return c;
-		var h = hash(D.fname[f]), fl = D.fflags[f];
-		var r = 205 + (h % 50), g = ((h >>> 8) % 180) + 20, b = (h >>> 16) % 55;
-		if (fl & 1) { r = 230; g = 140 + (h % 60); b = 40; } // kernel
-		if (fl & 4) { r = 60 + (h % 40); g = 190 + (h % 50); b = 60; } // JIT
-		if (fl & 2) { r = 80; g = 200; b = 200 + (h % 50); } // inline
-		c = "rgb(" + r + "," + g + "," + b + ")";
-		colCache.set(f, c);
-		return c;
+		return D.fcolor[f];
 	}
 	function diffColor(i) {
 		// normalised: shares of each total; absolute: the counts
@@ -1242,7 +1226,7 @@
 		frames: function () {
 			var out = [];
 			for (var f = 0; f < D.nframes; f++)
-				out.push({ name: D.fname[f], module: D.fmod[f], flags: D.fflags[f] });
+				out.push({ name: D.fname[f], module: D.fmod[f], flags: D.fflags[f], color: D.fcolor[f] });
 			return out;
 		},
 		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },

@@ -26,6 +26,7 @@ void view_data_init(struct view_data *v, unsigned ncols)
 void view_data_release(struct view_data *v)
 {
 	unsigned ncols = v->ncols;
+	enum render_palette pal = v->palette;
 	hmap_release(&v->strs);
 	hmap_release(&v->frames);
 	free(v->nodes);
@@ -37,6 +38,7 @@ void view_data_release(struct view_data *v)
 	hmap_release(&v->thread_ids);
 	free(v->threads);
 	view_data_init(v, ncols);
+	v->palette = pal;
 }
 
 uint32_t view_data_string(struct view_data *v, const char *s, size_t len)
@@ -297,6 +299,10 @@ void view_data_encode(const struct view_data *v, struct strbuf *out)
 		put_varint(out, key[0]);
 		put_varint(out, key[1]);
 		put_varint(out, key[2]);
+		const struct hmap_entry *name = &v->strs.entries[key[0]];
+		struct render_rgb c = render_palette_color(v->palette, COLOR_NAME,
+							   name->key, name->len);
+		put_varint(out, (uint64_t)c.r << 16 | (uint64_t)c.g << 8 | c.b);
 	}
 	put_varint(out, v->nnodes);
 	int64_t prev = -1;

@@ -16,7 +16,8 @@
  *   "SCV1" ncols
  *   nstrings  { len bytes }*            UTF-8 as given (the page decodes
  *                                       with replacement, never as markup)
- *   nframes   { name module+1 flags }*  module 0: none
+ *   nframes   { name module+1 flags rgb }*  module 0: none; rgb: the
+ *                                       frame's colour, r << 16 | g << 8 | b
  *   nnodes    { up2 frame [self*ncols] }*  preorder; up2 = up << 1 |
  *                                       has_self, depth = previous depth
  *                                       + 1 - up (first node: 0); the
@@ -47,6 +48,7 @@
 
 #include "base/hmap.h"
 #include "base/strbuf.h"
+#include "render/palette.h"
 #include "stacks/table.h"
 
 enum { VIEW_MAX_COLS = 2 };
@@ -78,6 +80,7 @@ struct view_thread {
 
 struct view_data {
 	unsigned ncols;             /* weight columns: 1, or 2 for a diff */
+	enum render_palette palette; /* frame colours, as `scorch flame`'s */
 	struct hmap strs;           /* string -> string id */
 	struct hmap frames;         /* packed name, module, flags -> frame id */
 	struct view_node *nodes;    /* preorder */
@@ -96,6 +99,8 @@ struct view_data {
 	size_t threads_cap;
 };
 
+/* ncols weight columns; colours from the hot palette (set v->palette
+ * after init for another). */
 void view_data_init(struct view_data *v, unsigned ncols);
 /* Free everything; v is empty and reusable (same ncols). */
 void view_data_release(struct view_data *v);

@@ -49,6 +49,7 @@ static void decode(const struct strbuf *bin, unsigned c, struct strbuf *out)
 		fname[i] = get(&d);
 		get(&d);
 		uint64_t fl = get(&d);
+		get(&d); /* colour */
 		if (fl)
 			sb_addf(out, "flag %.*s %llu\n", (int)slen[fname[i]], str[fname[i]],
 				(unsigned long long)fl);
@@ -242,6 +243,33 @@ UNIT_TEST(view_data_name_info_sets_module_and_flags)
 	CHECK(hmap_find(&v.frames, key_p, sizeof(key_p)) != (size_t)-1);
 	CHECK(v.frames.count == 3);
 	CHECK(hmap_find(&v.strs, "/other", 6) == (size_t)-1);
+	view_data_release(&v);
+	sb_release(&bin);
+	stack_table_release(&t);
+}
+
+UNIT_TEST(view_data_frame_colours_are_flames)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	struct view_data v;
+	struct strbuf bin = SB_INIT;
+	stack_table_add(&t, "java/lang/Thread.run", 20, 1);
+	const struct stack_table *cols[1] = { &t };
+	view_data_init(&v, 1);
+	v.palette = PAL_JAVA;
+	view_data_add_tables(&v, cols);
+	view_data_encode(&v, &bin);
+	/* "SCV1" 1, 1 string (len 20), 1 frame: name 0, module 0, flags 0, rgb */
+	const unsigned char *p = (const unsigned char *)bin.buf + 4 + 3 + 20 + 1 + 3;
+	uint64_t rgb = 0;
+	for (int shift = 0; shift < 64; shift += 7) {
+		rgb |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p++ & 0x80))
+			break;
+	}
+	struct render_rgb c = render_palette_color(PAL_JAVA, COLOR_NAME,
+						   "java/lang/Thread.run", 20);
+	CHECK(rgb == ((uint64_t)c.r << 16 | (uint64_t)c.g << 8 | c.b));
 	view_data_release(&v);
 	sb_release(&bin);
 	stack_table_release(&t);

@@ -57,6 +57,15 @@ async function mainChecks(ctx, e) {
 	const ink = await hook(page, () => scorchView.inked());
 	ok(ink > 0.005, "the flame graph's canvas is not blank", ink);
 
+	// colours: scorch flame's for the same names, in the data and on screen
+	const fr = await hook(page, () => scorchView.frames());
+	const bad2 = Object.keys(e.colors).filter((k) => !fr.some((f) => f.name === k && f.color === e.colors[k]));
+	ok(bad2.length === 0, "frames have scorch flame's colours", { bad2, want: e.colors });
+	const dn = await hook(page, (p) => scorchView.find(p), ["main", "d"]);
+	const dr = await hook(page, (i) => scorchView.rectOf(i), dn);
+	const px = await hook(page, (a) => scorchView.pixel(a[0], a[1]), [dr.x + dr.w - 4, dr.y + dr.h - 3]);
+	ok("rgb(" + px.join(",") + ")" === e.colors.d, "and draws them", { px, want: e.colors.d });
+
 	// click a frame: it zooms, and the breadcrumbs end with its name
 	const node = await hook(page, (p) => scorchView.find(p), e.path);
 	const r = await hook(page, (i) => scorchView.rectOf(i), node);
