@@ -242,7 +242,6 @@
 		range: null, threads: null, tx: [], abs: false };
 	var match = null, matchList = [], matchAt = -1;
 
-	function col() { return S.col; }
 	function W(i) { return T.total[S.col][i]; }
 	function total() { return T.total[S.col][0]; }
 

@@ -250,7 +250,6 @@ const char render_view_js[] =
 	"		range: null, threads: null, tx: [], abs: false };\n"
 	"	var match = null, matchList = [], matchAt = -1;\n"
 	"\n"
-	"	function col() { return S.col; }\n"
 	"	function W(i) { return T.total[S.col][i]; }\n"
 	"	function total() { return T.total[S.col][0]; }\n"
 	"\n"
