@@ -855,6 +855,7 @@
 			heat.drag = null;
 			update();
 		});
+		initTimeline();
 		doc.getElementById("clear-range").addEventListener("click", function () {
 			S.range = null;
 			update();
@@ -874,6 +875,7 @@
 				S.threads = on.length ? on.sort(function (a, b) { return a - b; }) : null;
 				update();
 			});
+			lab.style.color = threadColor(k);
 			lab.appendChild(box);
 			lab.appendChild(doc.createTextNode(" " + th.comm + " " + th.pid + "/" + th.tid +
 				" (" + fmt(counts[k]) + ")"));
@@ -933,6 +935,112 @@
 		for (var c2 = 0; c2 < ncol; c2 += Math.max(1, Math.ceil(40 / heat.cw)))
 			ctx.fillText(c2 + "s", heat.left + c2 * heat.cw, 2);
 	}
+	// the per-thread timeline: a row per busiest thread (up to 30), its
+	// samples per pixel of time in the thread's colour; drag for a range,
+	// click a name to pick the thread
+	var line = { cv: null, x0: 170, rows: [], drag: null };
+	function threadColor(k) {
+		return "hsl(" + Math.round((k * 137.508) % 360) + ",70%,42%)";
+	}
+	function lineNs(px) { // page x -> time from tmin
+		var r = line.cv.getBoundingClientRect(), w = r.width - line.x0 - 8;
+		var f = Math.min(1, Math.max(0, (px - r.left - line.x0) / w));
+		return Math.round(f * (tmax - tmin));
+	}
+	function initTimeline() {
+		line.cv = doc.createElement("canvas");
+		doc.getElementById("v-timeline").appendChild(line.cv);
+		var counts = new Float64Array(D.threads.length);
+		for (var i = 0; i < R.n; i++)
+			counts[R.thread[i]] += R.weight[i];
+		line.rows = D.threads.map(function (t, k) { return k; })
+			.sort(function (a, b) { return counts[b] - counts[a] || a - b; }).slice(0, 30);
+		line.cv.addEventListener("mousedown", function (e) {
+			var r = line.cv.getBoundingClientRect();
+			if (e.clientX - r.left < line.x0) { // a thread's name: pick it
+				var row = Math.floor((e.clientY - r.top - 4) / 14), k = line.rows[row];
+				if (k === undefined)
+					return;
+				var on = S.threads ? S.threads.slice() : [], at = on.indexOf(k);
+				if (at >= 0)
+					on.splice(at, 1);
+				else
+					on.push(k);
+				S.threads = on.length ? on.sort(function (a, b) { return a - b; }) : null;
+				doc.querySelectorAll("#threads input").forEach(function (b) {
+					b.checked = !!S.threads && S.threads.indexOf(+b.value) >= 0;
+				});
+				update();
+				return;
+			}
+			line.drag = [lineNs(e.clientX), lineNs(e.clientX)];
+			e.preventDefault();
+		});
+		line.cv.addEventListener("mousemove", function (e) {
+			if (line.drag) {
+				line.drag[1] = lineNs(e.clientX);
+				drawTimeline();
+			}
+		});
+		window.addEventListener("mouseup", function () {
+			if (!line.drag)
+				return;
+			var a = Math.min(line.drag[0], line.drag[1]), b = Math.max(line.drag[0], line.drag[1]);
+			line.drag = null;
+			S.range = [a, b];
+			update();
+		});
+	}
+	function drawTimeline() {
+		var box = doc.getElementById("v-timeline"), cv = line.cv;
+		if (!cv || box.offsetParent === null)
+			return;
+		var w = Math.max(box.clientWidth, line.x0 + 50), h = 8 + line.rows.length * 14;
+		var pw = Math.max(1, Math.floor(w - line.x0 - 8)), span = tmax - tmin + 1;
+		var dpr = window.devicePixelRatio || 1;
+		cv.width = Math.round(w * dpr);
+		cv.height = Math.round(h * dpr);
+		cv.style.width = w + "px";
+		cv.style.height = h + "px";
+		var ctx = cv.getContext("2d"), rowOf = new Int32Array(D.threads.length).fill(-1), i;
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, w, h);
+		line.rows.forEach(function (k, j) { rowOf[k] = j; });
+		var counts = new Float64Array(line.rows.length * pw), max = new Float64Array(line.rows.length);
+		for (i = 0; i < R.n; i++) {
+			var j = rowOf[R.thread[i]];
+			if (j < 0)
+				continue;
+			var x = Math.min(pw - 1, Math.floor((R.time[i] - tmin) / span * pw)), at = j * pw + x;
+			counts[at] += R.weight[i];
+			if (counts[at] > max[j])
+				max[j] = counts[at];
+		}
+		ctx.font = "11px sans-serif";
+		ctx.textBaseline = "middle";
+		line.rows.forEach(function (k, j) {
+			var th = D.threads[k], y = 4 + j * 14, picked = S.threads && S.threads.indexOf(k) >= 0;
+			ctx.fillStyle = threadColor(k);
+			ctx.globalAlpha = picked || !S.threads ? 1 : 0.35;
+			var label = th.comm + " " + th.pid + "/" + th.tid;
+			ctx.fillText(label.length > 26 ? label.slice(0, 25) + ".." : label, 2, y + 6);
+			for (var x2 = 0; x2 < pw; x2++) {
+				var c = counts[j * pw + x2];
+				if (!c)
+					continue;
+				ctx.globalAlpha = (0.25 + 0.75 * c / max[j]) * (picked || !S.threads ? 1 : 0.35);
+				ctx.fillRect(line.x0 + x2, y, 1, 12);
+			}
+		});
+		ctx.globalAlpha = 1;
+		var sel = line.drag ? [Math.min(line.drag[0], line.drag[1]), Math.max(line.drag[0], line.drag[1])] : S.range;
+		if (sel) {
+			ctx.fillStyle = "rgba(0,80,200,0.18)";
+			var xa = line.x0 + sel[0] / span * pw, xb = line.x0 + (sel[1] + 1) / span * pw;
+			ctx.fillRect(xa, 0, Math.max(xb - xa, 1), h);
+		}
+	}
+
 	function rangeText() {
 		var el = doc.getElementById("range");
 		if (!R) {
@@ -1044,8 +1152,10 @@
 			views[S.view].draw();
 		if (S.view === "table")
 			drawTable();
-		if (S.view === "time")
+		if (S.view === "time") {
+			drawTimeline(); // first: its height sets the heat map's room
 			drawTime();
+		}
 		rangeText();
 		drawTx();
 		if (diff)
@@ -1227,6 +1337,11 @@
 			for (var f = 0; f < D.nframes; f++)
 				out.push({ name: D.fname[f], module: D.fmod[f], flags: D.fflags[f], color: D.fcolor[f] });
 			return out;
+		},
+		// the timeline's plot: page x of its start and its width
+		timeline: function () {
+			var r = line.cv.getBoundingClientRect();
+			return { x0: r.left + line.x0, w: r.width - line.x0 - 8, y: r.top, rows: line.rows };
 		},
 		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },
 		threads: function () { return D.threads; },

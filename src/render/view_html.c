@@ -61,7 +61,9 @@ static const char page_body[] =
 	"<section class=\"panel\" id=\"p-time\" hidden><div class=\"sw-title\">"
 	"Samples per 20 ms: a column is a second, drag across cells to pick a time range "
 	"<button id=\"clear-range\">All time</button></div>"
-	"<div class=\"time-body\"><div class=\"viewport\" id=\"v-time\"></div>"
+	"<div class=\"time-body\"><div class=\"time-main\"><div class=\"viewport\" id=\"v-time\"></div>"
+	"<div class=\"sw-title\">Threads over time (drag for a range, click a name to pick it)</div>"
+	"<div id=\"v-timeline\"></div></div>"
 	"<div id=\"threads\"></div></div></section>\n"
 	"</main>\n<div id=\"tip\"></div>\n";
 

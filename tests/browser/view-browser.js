@@ -316,6 +316,31 @@ async function perfChecks(ctx, e) {
 		const st2 = await hook(page, () => scorchView.state());
 		ok(JSON.stringify(st2.range) === JSON.stringify(st.range), "perf.data " + e.name + ": the range survives a reload (URL)", st2);
 		await hook(page, () => scorchView.act("range", null));
+		// drag across the middle half of the per-thread timeline: the range
+		// (ns) holds what scorch fold --time folds for it
+		const tl = await hook(page, () => scorchView.timeline());
+		await page.mouse.move(tl.x0 + tl.w * 0.25, tl.y + 8);
+		await page.mouse.down();
+		await page.mouse.move(tl.x0 + tl.w * 0.75, tl.y + 8, { steps: 4 });
+		await page.mouse.up();
+		const lr = (await hook(page, () => scorchView.state())).range;
+		const ns9 = (ns) => Math.floor(ns / 1e9) + "." + String(ns % 1e9).padStart(9, "0");
+		let lwant = -1;
+		if (lr) {
+			const o2 = execFileSync(e.scorch, ["fold", "--time", ns9(tm.min + lr[0]) + "," + ns9(tm.min + lr[1]),
+				...e.foldArgs], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+			lwant = o2.split("\n").filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+		}
+		const lgot = await hook(page, () => scorchView.total());
+		ok(lr && lr[1] > lr[0] && lgot === lwant,
+			"perf.data " + e.name + ": a range dragged on the thread timeline holds scorch fold --time's samples",
+			{ lr, lgot, lwant });
+		// a click on the first thread's name picks it
+		await page.mouse.click(tl.x0 - 100, tl.y + 4 + 7);
+		const pst = await hook(page, () => scorchView.state());
+		ok(pst.threads && pst.threads.length === 1 && pst.threads[0] === tl.rows[0],
+			"perf.data " + e.name + ": clicking a thread's name in the timeline picks it", pst.threads);
+		await hook(page, () => { scorchView.act("threads", null); scorchView.act("range", null); });
 	}
 	// threads: the total of each thread is what scorch fold --tid gives it
 	const ths = await hook(page, () => scorchView.threads());
