@@ -75,7 +75,7 @@ with_a = sum(n for frames, n in lines("main.folded") if "a" in frames)
 svg = open("main.svg", encoding="utf-8").read()
 colors = {k: re.search(r"<title>" + k + r" \(.*?fill=\"(rgb\([0-9,]+\))\"", svg).group(1)
           for k in ("b", "c", "d", "x")}
-e = {"main": {"html": "main.html", "total": t, "regex": "^[ab]$", "matched": m, "topself": s,
+e = {"main": {"html": "main.html", "folded": "main.folded", "total": t, "regex": "^[ab]$", "matched": m, "topself": s,
               "path": ["main", "a", "b"], "withA": with_a, "colors": colors,
               "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"],
               "badUtf8": ["main", "bad\ufffd\ufffdname"], "long": ["main", "w" * 10000]},
@@ -101,7 +101,7 @@ for c in sys.argv[3:]:
                 dsos.setdefault(fm.group(1), set()).add(fm.group(3))
     except OSError:
         pass
-    e["perf"].append({"name": c, "html": c + ".html", "total": t, "regex": "^[a-m]", "matched": m,
+    e["perf"].append({"name": c, "html": c + ".html", "folded": c + ".folded", "total": t, "regex": "^[a-m]", "matched": m,
                       "topself": s, "tids": tids, "scorch": scorch,
                       "dsos": {k: sorted(v) for k, v in dsos.items()},
                       "foldArgs": ["--buildid-dir", fix + "/" + c + "/buildid",

@@ -1332,6 +1332,18 @@
 		},
 		// before and after of node i (a diff)
 		diffOf: function (i) { return diff ? [T.total[0][i], T.total[1][i]] : null; },
+		// the stacks of the current tree (filters and transforms applied)
+		// as folded lines "a;b;c N", sorted
+		folded: function () {
+			var out = [], path = [], c = S.col;
+			for (var i = 1; i < T.n; i++) {
+				path.length = T.depth[i] - 1;
+				path.push(D.fname[T.frame[i]]);
+				if (T.self[c][i] > 0)
+					out.push(path.join(";") + " " + T.self[c][i]);
+			}
+			return out.sort();
+		},
 		frames: function () {
 			var out = [];
 			for (var f = 0; f < D.nframes; f++)

@@ -16,6 +16,26 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 	"--no-first-run", "--disable-background-networking",
 	"--disable-component-update", "--disable-sync"];
 
+// folded text as sorted "stack N" lines, equal stacks summed
+function foldedLines(text) {
+	const m = new Map();
+	for (const l of text.split("\n")) {
+		if (!l)
+			continue;
+		const at = l.lastIndexOf(" ");
+		m.set(l.slice(0, at), (m.get(l.slice(0, at)) || 0) + Number(l.slice(at + 1)));
+	}
+	return Array.from(m, ([k, v]) => k + " " + v).sort();
+}
+function sameLines(a, b) {
+	if (a.length !== b.length)
+		return { lengths: [a.length, b.length] };
+	for (let i = 0; i < a.length; i++)
+		if (a[i] !== b[i])
+			return { at: i, page: a[i].slice(0, 200), want: b[i].slice(0, 200) };
+	return null;
+}
+
 let failures = 0;
 function ok(cond, what, detail) {
 	if (cond) {
@@ -54,6 +74,9 @@ async function mainChecks(ctx, e) {
 	const { page, bad } = await open(ctx, e.html);
 	const total = await hook(page, () => scorchView.total());
 	ok(total === e.total, "flame graph total equals scorch fold's", { total, want: e.total });
+	const diffMain = sameLines(await hook(page, () => scorchView.folded()),
+		foldedLines(fs.readFileSync(e.folded, "utf8")));
+	ok(diffMain === null, "the page's stacks read back equal the input's", diffMain);
 	const ink = await hook(page, () => scorchView.inked());
 	ok(ink > 0.005, "the flame graph's canvas is not blank", ink);
 
@@ -247,6 +270,9 @@ async function perfChecks(ctx, e) {
 	const { page, bad } = await open(ctx, e.html);
 	const total = await hook(page, () => scorchView.total());
 	ok(total === e.total, "perf.data " + e.name + ": the total equals scorch fold's", { total, want: e.total });
+	const dp = sameLines(await hook(page, () => scorchView.folded()),
+		foldedLines(fs.readFileSync(e.folded, "utf8")));
+	ok(dp === null, "perf.data " + e.name + ": the page's stacks read back equal scorch fold's", dp);
 	await page.fill("#search", e.regex);
 	const matched = await hook(page, () => scorchView.matched());
 	ok(matched === e.matched, "perf.data " + e.name + ": a regex matches the samples python counts in scorch fold's output",
@@ -286,6 +312,8 @@ async function perfChecks(ctx, e) {
 		const ms = await hook(page, (r) => scorchView.act("range", r), [a, b]);
 		const got = await hook(page, () => scorchView.total());
 		ok(got === want, "perf.data " + e.name + ": a time range's total equals scorch fold --time's", { got, want, a, b });
+		const dr = sameLines(await hook(page, () => scorchView.folded()), foldedLines(out));
+		ok(dr === null, "perf.data " + e.name + ": and its stacks equal scorch fold --time's", dr);
 		console.log("# range redraw " + ms.toFixed(1) + " ms");
 		await hook(page, () => scorchView.act("tx", [["r", 0]]));
 		const got2 = await hook(page, () => scorchView.total());
