@@ -6,7 +6,7 @@
 # counts over the folded lines (each sample once); the top functions'
 # first self value equals python's largest self; the URL hash restores
 # zoom and search after a reload; focus/merge/hide of a function and
-# collapsing recursion and [unknown] runs; a 3000-frame stack draws and zooms with
+# collapsing recursion and [unknown] runs; a 5000-frame stack draws and zooms with
 # a viewport-sized canvas; hostile names stay text; --diff and Swap.
 # Skips only when chromium or node are missing.
 . "$ROOT/tests/lib-corpus.sh"
@@ -30,7 +30,7 @@ printf '%s\n' 'main;a;b 30' 'main;a;c 10' 'main;d 40' 'main;A;x 20' 'main;a;b;a;
 	'main;r;r;r;x 4' 'main;[unknown];[unknown];y 2' > main.folded
 printf 'main;bad\377\376name 1\n' >> main.folded   # invalid UTF-8
 awk 'BEGIN { s = ""; for (i = 0; i < 10000; i++) s = s "w"; print "main;" s " 1" }' >> main.folded
-awk 'BEGIN { s = "f0"; for (i = 1; i < 3000; i++) s = s ";f" i; print s " 5"; print "main;x 1" }' > deep.folded
+awk 'BEGIN { s = "f0"; for (i = 1; i < 5000; i++) s = s ";f" i; print s " 5"; print "main;x 1" }' > deep.folded
 printf '%s\n' 'm;old 4' 'm;same 5' > before.folded
 printf '%s\n' 'm;same 6' 'm;new 9' > after.folded
 check "view writes the page" "$SCORCH" view main.folded -o main.html
@@ -79,8 +79,8 @@ e = {"main": {"html": "main.html", "folded": "main.folded", "total": t, "regex":
               "path": ["main", "a", "b"], "withA": with_a, "colors": colors,
               "hostile": ["main", "<img src=x onerror=\"window.__pwned=1\">", "&lt&gt\"q'"],
               "badUtf8": ["main", "bad\ufffd\ufffdname"], "long": ["main", "w" * 10000]},
-     "deep": {"html": "deep.html", "total": 6, "depth": 3000,
-              "deepPath": ["f%d" % i for i in range(3000)]},
+     "deep": {"html": "deep.html", "total": 6, "depth": 5000,
+              "deepPath": ["f%d" % i for i in range(5000)]},
      "diff": {"html": "diff.html", "before": 9, "after": 15, "grew": "new", "shrank": "same",
               "lines": [[l.split(" ")[0].split(";")[1], int(l.split(" ")[1]), int(l.split(" ")[2])]
                         for l in open("diff.txt").read().splitlines()]},

@@ -103,6 +103,26 @@ async function mainChecks(ctx, e) {
 	ok(tip.startsWith(e.path[e.path.length - 1] + "\n") && /of total/.test(tip) && /of zoom/.test(tip),
 		"the tooltip gives name, % of total and % of zoom", tip);
 
+	// keys (zoomed on main;a;b): Down goes to the parent (flame graph),
+	// Up to the widest child: b (37 samples) rather than c (10)
+	await page.keyboard.press("ArrowDown");
+	const up1 = (await hook(page, () => scorchView.state())).zoom;
+	await page.keyboard.press("ArrowUp");
+	const down1 = (await hook(page, () => scorchView.state())).zoom;
+	const aNode = await hook(page, (p) => scorchView.find(p), ["main", "a"]);
+	ok(up1 === aNode && down1 === node, "arrow keys: Down to the parent, Up to the widest child",
+		{ up1, aNode, down1, node });
+
+	// the icicle: a click zooms there too
+	await page.keyboard.press("Escape");
+	await page.keyboard.press("2");
+	const dn2 = await hook(page, (p) => scorchView.find(p), ["main", "d"]);
+	const ir = await hook(page, (i) => scorchView.rectOf(i), dn2);
+	await page.mouse.click(ir.x + ir.w / 2, ir.y + ir.h / 2);
+	const ist = await hook(page, () => scorchView.state());
+	ok(ist.view === "icicle" && ist.zoom === dn2, "key 2 opens the icicle, where a click zooms", ist);
+	await page.keyboard.press("1");
+
 	// search by regex: Matched % counts each sample once
 	await page.keyboard.press("Escape");
 	ok((await hook(page, () => scorchView.state())).zoom === 0, "Esc resets the zoom");
@@ -198,7 +218,7 @@ async function deepChecks(ctx, e) {
 	const info = await hook(page, () => ({ t: scorchView.total(), d: scorchView.maxDepth(),
 		c: scorchView.canvasSize(), vh: window.innerHeight, dpr: devicePixelRatio,
 		drawn: scorchView.drawn() }));
-	ok(info.t === e.total && info.d === e.depth, "a 3000-frame stack decodes whole", info);
+	ok(info.t === e.total && info.d === e.depth, "a 5000-frame stack decodes whole", info);
 	ok(info.c.h <= info.vh * info.dpr && info.drawn > 0, "the canvas stays the viewport's size", info);
 	// scroll to the top: the deepest frames are drawn
 	await page.$eval("#v-flame", (v) => { v.scrollTop = 0; });
@@ -208,7 +228,7 @@ async function deepChecks(ctx, e) {
 	const r = await hook(page, (i) => scorchView.rectOf(i), node);
 	ok(deepest > 0 && r.y >= 0 && r.y < info.vh, "the top of the deep stack can be scrolled to", { deepest, r });
 	await page.mouse.click(r.x + 3, r.y + r.h / 2);
-	ok((await hook(page, () => scorchView.state())).zoom === node, "a frame 3000 deep zooms on click");
+	ok((await hook(page, () => scorchView.state())).zoom === node, "a frame 5000 deep zooms on click");
 	// a hand-made hash: unknown view, zoom past the end, bad regex, bad frame
 	await page.goto("file://" + path.resolve(e.html) + "#v=nope&z=99999999&s=%28&f=-5&r=5-1&th=x");
 	await page.reload();
