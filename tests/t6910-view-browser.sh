@@ -37,6 +37,8 @@ check "view writes the page" "$SCORCH" view main.folded -o main.html
 "$SCORCH" flame main.folded > main.svg 2>/dev/null
 check "view of a deep stack" "$SCORCH" view deep.folded -o deep.html
 check "view --diff" "$SCORCH" view --diff before.folded after.folded -o diff.html
+: > empty.folded
+check "view of an empty profile" "$SCORCH" view empty.folded -o empty.html
 "$SCORCH" diff before.folded after.folded > diff.txt 2>/dev/null
 cases=
 if fixtures; then
@@ -84,7 +86,7 @@ e = {"main": {"html": "main.html", "folded": "main.folded", "total": t, "regex":
      "diff": {"html": "diff.html", "before": 9, "after": 15, "grew": "new", "shrank": "same",
               "lines": [[l.split(" ")[0].split(";")[1], int(l.split(" ")[1]), int(l.split(" ")[2])]
                         for l in open("diff.txt").read().splitlines()]},
-     "perf": []}
+     "empty": "empty.html", "perf": []}
 scorch, fix = sys.argv[1], sys.argv[2]
 for c in sys.argv[3:]:
     t, m, s = facts(c + ".folded", "^[a-m]")

@@ -240,6 +240,16 @@ async function deepChecks(ctx, e) {
 	await page.close();
 }
 
+async function emptyChecks(ctx, html) {
+	const { page, bad } = await open(ctx, html);
+	for (const v of ["icicle", "table", "sandwich", "flame"])
+		await page.click(`button[data-view="${v}"]`);
+	await page.fill("#search", "x");
+	ok(await hook(page, () => scorchView.total()) === 0 && bad.errors.length === 0,
+		"an empty profile opens, and every view and a search work on it", bad.errors);
+	await page.close();
+}
+
 async function diffChecks(ctx, e) {
 	const { page, bad } = await open(ctx, e.html);
 	const after = await hook(page, () => scorchView.total());
@@ -417,6 +427,7 @@ async function perfChecks(ctx, e) {
 		await mainChecks(ctx, e.main);
 		await deepChecks(ctx, e.deep);
 		await diffChecks(ctx, e.diff);
+		await emptyChecks(ctx, e.empty);
 		for (const p of e.perf)
 			await perfChecks(ctx, p);
 	} catch (err) {
