@@ -4,7 +4,8 @@
  * script text or folded files, written as one self-contained HTML
  * explorer (render/view_html.h). Stage: command.
  * Key invariant: the output file appears whole or not at all (the page
- * is built in memory, written to a temporary file beside it, renamed).
+ * is built in memory, written to a temporary file beside it, renamed:
+ * cmd/viewpage.h).
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(view, "write stacks as a single-file HTML explorer")
@@ -14,18 +15,15 @@ SCORCH_COMMAND(view, "write stacks as a single-file HTML explorer")
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/diag.h"
-#include "base/fdio.h"
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "cmd/fold_perfdata.h"
 #include "cmd/perfinput.h"
-#include "profile/frame.h"
+#include "cmd/viewpage.h"
 #include "render/palette.h"
-#include "render/view_html.h"
 #include "stacks/folded.h"
 #include "stacks/table.h"
 
@@ -62,27 +60,6 @@ struct view_run {
 	size_t perf_inputs;
 	struct strbuf title;
 };
-
-/* A sample of a perf.data input: its row (time, thread, stack). */
-static void on_row(void *ctx, size_t stack, const struct proc_sample *ps,
-		   uint64_t weight)
-{
-	struct view_data *v = ctx;
-	const char *comm = ps->thread && ps->thread->comm ? ps->thread->comm : "";
-	uint32_t th = view_data_thread(v, (int32_t)ps->s->pid, (int32_t)ps->s->tid,
-				       comm, strlen(comm));
-	view_data_add_row(v, ps->s->time, th, stack, weight);
-}
-
-/* A folded name of a perf.data input: its module and flags. */
-static void on_name(void *ctx, const char *name, size_t len, const char *dso,
-		    size_t dso_len, unsigned flags)
-{
-	unsigned vf = (flags & PROF_F_KERNEL ? VIEW_F_KERNEL : 0) |
-		      (flags & PROF_F_INLINE ? VIEW_F_INLINE : 0) |
-		      (flags & PROF_F_JIT ? VIEW_F_JIT : 0);
-	view_data_name_info(ctx, name, len, dso, dso_len, vf);
-}
 
 /* A folded count as whole samples (0: none, the line is skipped). */
 static uint64_t count_of(double x)
@@ -157,34 +134,6 @@ static int read_input(struct view_run *r, struct stack_table *t, const char *pat
 	return rc;
 }
 
-/* Write data to path through a temporary file beside it. */
-static int write_out(const char *path, const struct strbuf *data)
-{
-	if (!path || !strcmp(path, "-")) {
-		if (fd_write_all(1, data->buf, data->len) < 0) {
-			diag_error("<stdout>: %s", strerror(errno));
-			return 1;
-		}
-		return 0;
-	}
-	struct strbuf tmp = SB_INIT;
-	sb_addf(&tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp.buf), rc = fd < 0 ? -errno : 0;
-	if (!rc)
-		rc = fd_write_all(fd, data->buf, data->len);
-	if (fd >= 0 && (fchmod(fd, 0644) < 0 || close(fd) < 0) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp.buf, path) < 0)
-		rc = -errno;
-	if (rc) {
-		diag_error("%s: %s", path, strerror(-rc));
-		if (fd >= 0)
-			unlink(tmp.buf);
-	}
-	sb_release(&tmp);
-	return rc ? 1 : 0;
-}
-
 static int write_page(struct view_run *r, bool diff, const char *title,
 		      const char *output)
 {
@@ -197,12 +146,7 @@ static int write_page(struct view_run *r, bool diff, const char *title,
 	if (!pg.title)
 		pg.title = diff ? "scorch view: differential" : "scorch view";
 	const struct stack_table *cols[2] = { &r->t[0], &r->t[1] };
-	view_data_add_tables(&r->v, cols);
-	struct strbuf out = SB_INIT;
-	view_html_write(&r->v, &pg, &out);
-	int rc = write_out(output, &out);
-	sb_release(&out);
-	return rc;
+	return viewpage_write(&r->v, cols, &pg, output);
 }
 
 int cmd_view(int argc, char **argv)
@@ -237,9 +181,7 @@ int cmd_view(int argc, char **argv)
 	if (render_palette_parse(colors, &r.v.palette) < 0)
 		return opt_usage_error(&view_cmd, "unknown palette '%s' (known: %s)", colors,
 				       render_palette_names);
-	r.fo.on_row = diff ? NULL : on_row; /* a diff has no sample rows */
-	r.fo.on_name = on_name;
-	r.fo.row_ctx = &r.v;
+	viewpage_collect(&r.fo, &r.v, !diff); /* a diff has no sample rows */
 	int rc = 0;
 	if (diff) {
 		rc = read_input(&r, &r.t[0], argv[st.ind]);
