@@ -2,7 +2,8 @@
  * fuzz-commands: libFuzzer entry for the whole perf.data pipeline as the
  * commands run it: reader, machine (threads, maps), symbols, unwinding,
  * folding, the tracepoint analyses (offcpu, sched, subsecond) and the
- * printers (script, report, header, dump). Stage: fuzz. The input is
+ * printers (script, report, header, dump) and the explorer page (view,
+ * with its sample rows and modules). Stage: fuzz. The input is
  * written to a memfd and handed to cmd_fold, cmd_script, ... by its
  * /proc/self/fd path, exactly as a user's file would be; their output goes
  * to /dev/null, their messages to stderr. Invariant under test: any bytes
@@ -26,6 +27,7 @@ int cmd_offcpu(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_heatmap(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 static int fd = -1;
 static char path[64];
@@ -69,5 +71,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_sched, "sched latency -i");
 	run(cmd_heatmap, "heatmap subsecond --cells");
 	run(cmd_heatmap, "heatmap latency --pairs");
+	run(cmd_view, "view --buildid-dir /nonexistent");
 	return 0;
 }
