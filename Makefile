@@ -79,6 +79,10 @@ $(BUILD)/gen/unit_tests.h: $(TEST_SRCS) Makefile
 	@grep -h '^UNIT_TEST(' $(TEST_SRCS) /dev/null | sed 's/).*/)/' > $@.tmp || true
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
+# The explorer's script and style, embedded as C strings (checked in).
+src/render/view_assets.c: src/render/view.js src/render/view.css src/render/view2c.sh
+	sh src/render/view2c.sh > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/obj/src/main.o: $(BUILD)/gen/commands.h
 $(BUILD)/obj/tests/unit_main.o: $(BUILD)/gen/unit_tests.h
 

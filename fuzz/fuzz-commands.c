@@ -2,8 +2,9 @@
  * fuzz-commands: libFuzzer entry for the whole perf.data pipeline as the
  * commands run it: reader, machine (threads, maps), symbols, unwinding,
  * folding (and the per-sample rows of export --format tsv), the pprof and
- * speedscope exports, the tracepoint analyses (offcpu, sched, subsecond)
- * and the printers (script, report, header, dump). Stage: fuzz. The input is
+ * speedscope exports, the tracepoint analyses (offcpu, sched, subsecond),
+ * the printers (script, report, header, dump) and the explorer page (view,
+ * with its sample rows and modules). Stage: fuzz. The input is
  * written to a memfd and handed to cmd_fold, cmd_script, ... by its
  * /proc/self/fd path, exactly as a user's file would be; their output goes
  * to /dev/null, their messages to stderr. Invariant under test: any bytes
@@ -28,6 +29,7 @@ int cmd_sched(int argc, char **argv);
 int cmd_heatmap(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 static int fd = -1;
 static char path[64];
@@ -77,5 +79,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_export, "export --format tsv --buildid-dir /nonexistent");
 	run(cmd_export, "export --format speedscope --buildid-dir /nonexistent");
 	run(cmd_export, "export --format speedscope --timeline --per process");
+	run(cmd_view, "view --buildid-dir /nonexistent");
 	return 0;
 }

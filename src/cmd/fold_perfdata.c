@@ -146,6 +146,8 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 		note_time(c->o->info, ps->s);
 	if (c->o->sink && !c->o->profile)
 		c->o->sink->fn(c->o->sink->ctx, c->col.last, weight, ps->s);
+	if (c->o->on_row && !c->o->profile)
+		c->o->on_row(c->o->row_ctx, c->col.last, ps, weight);
 	return 0;
 }
 
@@ -204,6 +206,8 @@ static int run(struct pd_reader *r, const char *shown,
 	}
 	if (all_dropped)
 		rc = -1; /* every sample dropped: nothing was folded */
+	if (rc >= 0 && o->on_name)
+		prof_collector_each_name(&c.col, o->on_name, o->row_ctx);
 	proc_session_close(&ses);
 	symopts_release(&so);
 	prof_collector_release(&c.col);

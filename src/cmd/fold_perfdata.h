@@ -18,6 +18,8 @@
 
 #include "base/strbuf.h"
 #include "perfdata/reader.h"
+#include "process/session.h"
+#include "profile/collect.h"
 #include "profile/profile.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/table.h"
@@ -42,6 +44,14 @@ struct fold_perfdata_opts {
 				  * (prof_collector_model) */
 	struct profile *profile; /* not NULL: samples go there as exact
 				  * frames (profile/collect_loc.h), not to out */
+	/* when not NULL: called for every sample folded, with the id in out
+	 * of its stack and its weight (scorch view keeps sample rows) */
+	void (*on_row)(void *ctx, size_t stack, const struct proc_sample *ps,
+		       uint64_t weight);
+	void *row_ctx;
+	/* when not NULL: after the run, each folded name with its object and
+	 * flags (prof_collector_each_name), given row_ctx */
+	prof_name_fn on_name;
 };
 
 /* Per-sample consumer (export's fleet TSV, push): stack is the id in

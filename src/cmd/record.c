@@ -9,6 +9,7 @@
  */
 #include "cmd/cmd.h"
 #include "cmd/perfinput.h"
+#include "cmd/viewpage.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "base/xalloc.h"
@@ -32,6 +33,7 @@ enum {
 	O_EVENT = 1, O_FREQ, O_COUNT, O_G, O_CALLGRAPH, O_ALL, O_CPU, O_PID,
 	O_TID, O_NO_INHERIT, O_OUTPUT, O_COMPRESS, O_MMAP, O_NO_CACHE,
 	O_NO_BUILDID, O_SVG, O_FOLDED, O_QUIET, O_OFFCPU, O_TITLE, O_COUNTNAME,
+	O_HTML,
 };
 
 static const struct opt_spec opts[] = {
@@ -52,6 +54,7 @@ static const struct opt_spec opts[] = {
 	{ "no-buildid", 'B', OPT_NONE, NULL, "do not write build ids (nor fill the cache)", O_NO_BUILDID },
 	{ "svg", 0, OPT_REQ, "FILE", "also write a flame graph of the recording to FILE", O_SVG },
 	{ "folded", 0, OPT_REQ, "FILE", "also write the folded stacks of the recording to FILE", O_FOLDED },
+	{ "html", 0, OPT_REQ, "FILE", "also write a scorch view explorer of the recording to FILE", O_HTML },
 	{ "title", 0, OPT_REQ, "TEXT", "--svg: title of the graph (default: the event and the command)", O_TITLE },
 	{ "countname", 0, OPT_REQ, "NAME", "--svg: what the counts are (default: by the event, e.g. \"\xc2\xb5s\" for cpu-clock)", O_COUNTNAME },
 	{ "quiet", 'q', OPT_NONE, NULL, "no summary line at the end", O_QUIET },
@@ -70,7 +73,7 @@ struct record_args {
 	const char *output;
 	int zlevel;             /* 0: no compression */
 	bool no_cache, no_buildid, quiet, mmap_set;
-	const char *svg, *folded;
+	const char *svg, *folded, *html;
 	const char *title, *countname;  /* --svg labels given, or NULL */
 	char **argv;            /* workload command, or NULL */
 };
@@ -214,6 +217,9 @@ static int one_option(struct record_args *a, int id, const char *arg)
 	case O_FOLDED:
 		a->folded = arg;
 		return 0;
+	case O_HTML:
+		a->html = arg;
+		return 0;
 	case O_QUIET:
 		a->quiet = true;
 		return 0;
@@ -262,8 +268,8 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 	}
 	if (a->o.callgraph == REC_CG_DWARF && !a->mmap_set)
 		a->o.mmap_pages = 512;
-	if (!strcmp(a->output, "-") && (a->svg || a->folded))
-		return opt_usage_error(&cmd, "--svg and --folded need a file, not -o -");
+	if (!strcmp(a->output, "-") && (a->svg || a->folded || a->html))
+		return opt_usage_error(&cmd, "--svg, --folded and --html need a file, not -o -");
 	if (!a->svg && (a->title || a->countname))
 		return opt_usage_error(&cmd, "--title and --countname label the --svg graph: give --svg FILE");
 	return 0;
@@ -443,13 +449,32 @@ static int write_svg(const struct record_args *a, const struct stack_table *t,
 	return 0;
 }
 
+/* The explorer page (scorch view) of the recording. */
+static int write_html(const struct record_args *a, struct view_data *v,
+		      const struct stack_table *t, const struct fold_perfdata_info *info)
+{
+	struct render_flame_opts o;
+	struct strbuf title = SB_INIT;
+	render_flame_opts_init(&o);
+	svg_labels(a, info, &o, &title);
+	struct view_page pg = { o.title, o.countname, o.factor };
+	const struct stack_table *cols[1] = { t };
+	int rc = viewpage_write(v, cols, &pg, a->html);
+	sb_release(&title);
+	return rc;
+}
+
 static int oneshot(struct record_args *a)
 {
 	struct fold_perfdata_opts fo = FOLD_PERFDATA_OPTS_INIT;
 	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
 	struct stack_table t;
+	struct view_data v;
 	int rc = 0;
 	fo.info = &info;
+	view_data_init(&v, 1);
+	if (a->html) /* sample rows and modules for the page */
+		viewpage_collect(&fo, &v, true);
 	stack_table_init(&t);
 	if (fold_perfdata(a->output, &fo, &t) != 0) {
 		diag_error("%s was written, but could not be folded", a->output);
@@ -459,6 +484,9 @@ static int oneshot(struct record_args *a)
 		rc = write_folded(&t, a->folded);
 	if (rc == 0 && a->svg)
 		rc = write_svg(a, &t, &info);
+	if (rc == 0 && a->html)
+		rc = write_html(a, &v, &t, &info);
+	view_data_release(&v);
 	stack_table_release(&t);
 	fold_perfdata_info_release(&info);
 	return rc;
@@ -527,7 +555,7 @@ static int record(struct record_args *a, int argc, char **argv)
 		summary(a, &s, size);
 		if (rc != 127)
 			rc = status != -1 ? rec_workload_exit_status(status) : 0;
-		if ((a->svg || a->folded) && oneshot(a) != 0 && rc == 0)
+		if ((a->svg || a->folded || a->html) && oneshot(a) != 0 && rc == 0)
 			rc = 1;
 	}
 	wl.pid = 0;

@@ -396,3 +396,23 @@ bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
 		model_sample(c, ps, ms, weight);
 	return true;
 }
+
+void prof_collector_each_name(struct prof_collector *c, prof_name_fn fn, void *ctx)
+{
+	size_t n = prof_frames_count(&c->frames);
+	for (uint32_t id = 0; id < n; id++) {
+		const struct prof_frame *f = prof_frames_get(&c->frames, id);
+		if (f->kind != PROF_FRAME_SYMBOL && f->kind != PROF_FRAME_ADDRESS)
+			continue;
+		size_t dso_len = 0;
+		const char *dso = prof_frames_str(&c->frames, f->dso, &dso_len);
+		unsigned flags = f->flags;
+		const uint32_t *names;
+		size_t k = prof_names_of(&c->names, &c->frames, id, false, &names);
+		for (size_t i = 0; i < k; i++) {
+			size_t len;
+			const char *s = prof_name_text(&c->names, names[i], &len);
+			fn(ctx, s, len, dso, dso_len, flags);
+		}
+	}
+}

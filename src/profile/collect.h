@@ -93,8 +93,17 @@ void prof_collector_model(struct prof_collector *c, struct profile *model);
  * makes of perf script's lines for it. ev is the event name perf script
  * ends the header with (NULL: a tracepoint, whose fields follow), used
  * only to name a task of tid -1 as Perl does. Returns false when Perl
- * would drop the sample (nothing added). */
+ * would drop the sample (nothing added); else c->last is the id in
+ * out of the stack it was added to. */
 bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
 			const struct proc_sample *ps, uint64_t weight, const char *ev);
+
+/* Call fn once per name of every symbol or address frame met, with the
+ * frame's object (NULL when unknown) and its enum prof_frame_flag bits:
+ * which module a folded name came from (a name met in several objects
+ * is given once per frame). Names as a non-Java process names them. */
+typedef void (*prof_name_fn)(void *ctx, const char *name, size_t len,
+			     const char *dso, size_t dso_len, unsigned flags);
+void prof_collector_each_name(struct prof_collector *c, prof_name_fn fn, void *ctx);
 
 #endif

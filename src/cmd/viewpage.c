@@ -1,0 +1,82 @@
+/*
+ * viewpage: the explorer page for view and record (see viewpage.h).
+ * Stage: command helpers.
+ */
+#include "cmd/viewpage.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/fdio.h"
+#include "profile/frame.h"
+
+/* A sample of a perf.data input: its row (time, thread, stack). */
+static void on_row(void *ctx, size_t stack, const struct proc_sample *ps,
+		   uint64_t weight)
+{
+	struct view_data *v = ctx;
+	const char *comm = ps->thread && ps->thread->comm ? ps->thread->comm : "";
+	uint32_t th = view_data_thread(v, (int32_t)ps->s->pid, (int32_t)ps->s->tid,
+				       comm, strlen(comm));
+	view_data_add_row(v, ps->s->time, th, stack, weight);
+}
+
+/* A folded name of a perf.data input: its module and flags. */
+static void on_name(void *ctx, const char *name, size_t len, const char *dso,
+		    size_t dso_len, unsigned flags)
+{
+	unsigned vf = (flags & PROF_F_KERNEL ? VIEW_F_KERNEL : 0) |
+		      (flags & PROF_F_INLINE ? VIEW_F_INLINE : 0) |
+		      (flags & PROF_F_JIT ? VIEW_F_JIT : 0);
+	view_data_name_info(ctx, name, len, dso, dso_len, vf);
+}
+
+void viewpage_collect(struct fold_perfdata_opts *fo, struct view_data *v, bool rows)
+{
+	fo->on_row = rows ? on_row : NULL;
+	fo->on_name = on_name;
+	fo->row_ctx = v;
+}
+
+/* Write data to path through a temporary file beside it. */
+static int write_out(const char *path, const struct strbuf *data)
+{
+	if (!path || !strcmp(path, "-")) {
+		int rc = fd_write_all(1, data->buf, data->len);
+		if (rc < 0)
+			diag_error("<stdout>: %s", strerror(-rc));
+		return rc < 0 ? 1 : 0;
+	}
+	struct strbuf tmp = SB_INIT;
+	sb_addf(&tmp, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp.buf);
+	int rc = fd < 0 ? -errno : 0;
+	if (!rc)
+		rc = fd_write_all(fd, data->buf, data->len);
+	if (fd >= 0 && (fchmod(fd, 0644) < 0 || close(fd) < 0) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp.buf, path) < 0)
+		rc = -errno;
+	if (rc) {
+		diag_error("%s: %s", path, strerror(-rc));
+		if (fd >= 0)
+			unlink(tmp.buf);
+	}
+	sb_release(&tmp);
+	return rc ? 1 : 0;
+}
+
+int viewpage_write(struct view_data *v, const struct stack_table *const *cols,
+		   const struct view_page *pg, const char *path)
+{
+	view_data_add_tables(v, cols);
+	struct strbuf out = SB_INIT;
+	view_html_write(v, pg, &out);
+	int rc = write_out(path, &out);
+	sb_release(&out);
+	return rc;
+}

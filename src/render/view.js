@@ -1,0 +1,1373 @@
+// scorch view: the single-file profile explorer. Written for scorch.
+// The profile arrives base64 in #scv-data (format: src/render/view_data.h)
+// and is decoded once into typed arrays: a call tree in preorder, so a
+// node's subtree is the index range [i, end[i]) and x[i] is its absolute
+// start in weight units. Every view draws on a canvas of the viewport's
+// size only, walking the tree and skipping any subtree narrower than a
+// pixel or below the visible rows, so neither the depth nor the number
+// of nodes sets the canvas size. Names are only ever drawn with
+// fillText or set as textContent: never parsed as markup.
+"use strict";
+(function () {
+	var doc = document;
+	var RH = 18; // row height, CSS px
+
+	// ---- decoding ----
+	function b64bytes(s) {
+		if (typeof Uint8Array.fromBase64 === "function")
+			return Uint8Array.fromBase64(s);
+		var bin = atob(s), n = bin.length, u = new Uint8Array(n);
+		for (var i = 0; i < n; i++)
+			u[i] = bin.charCodeAt(i);
+		return u;
+	}
+
+	function decode(u) {
+		var p = 4;
+		function v() {
+			var x = 0, m = 1, b;
+			do {
+				b = u[p++];
+				x += (b & 127) * m;
+				m *= 128;
+			} while (b & 128);
+			return x;
+		}
+		if (u.length < 5 || u[0] !== 83 || u[1] !== 67 || u[2] !== 86 || u[3] !== 49)
+			throw new Error("not scorch view data");
+		var ncols = v(), ns = v(), strs = new Array(ns);
+		var td = new TextDecoder("utf-8");
+		for (var i = 0; i < ns; i++) {
+			var len = v(), ascii = true;
+			for (var k = p; k < p + len && ascii; k++)
+				ascii = u[k] < 128;
+			strs[i] = ascii && len < 4096 ? String.fromCharCode.apply(null, u.subarray(p, p + len))
+				: td.decode(u.subarray(p, p + len));
+			p += len;
+		}
+		var nf = v(), fname = new Array(nf + 1), fmod = new Array(nf + 1);
+		var fflags = new Uint8Array(nf + 1), fcolor = new Array(nf + 1);
+		for (i = 0; i < nf; i++) {
+			fname[i] = strs[v()];
+			var m = v();
+			fmod[i] = m ? strs[m - 1] : "";
+			fflags[i] = v();
+			var rgb = v();
+			fcolor[i] = "rgb(" + (rgb >> 16) + "," + ((rgb >> 8) & 255) + "," + (rgb & 255) + ")";
+		}
+		fname[nf] = "all";
+		fmod[nf] = "";
+		var nn = v(), n = nn + 1;
+		var parent = new Int32Array(n), depth = new Int32Array(n);
+		var frame = new Uint32Array(n), self = [];
+		for (var c = 0; c < ncols; c++)
+			self.push(new Float64Array(n));
+		var path = [0], d = 0;
+		parent[0] = -1;
+		frame[0] = nf;
+		for (i = 1; i < n; i++) {
+			var up2 = v();
+			d = d + 1 - Math.floor(up2 / 2);
+			parent[i] = path[d - 1];
+			path[d] = i;
+			depth[i] = d;
+			frame[i] = v();
+			if (up2 & 1)
+				for (c = 0; c < ncols; c++)
+					self[c][i] = v();
+		}
+		var unzig = function (x) { return x % 2 ? -(x + 1) / 2 : x / 2; };
+		var threads = [], rows = null, tag;
+		while (p < u.length && (tag = v()) !== 0) {
+			var slen = v(), send = p + slen, k2, cnt;
+			if (tag === 1) {
+				cnt = v();
+				for (k2 = 0; k2 < cnt; k2++)
+					threads.push({ pid: unzig(v()), tid: unzig(v()), comm: strs[v()] });
+			} else if (tag === 2) {
+				cnt = v();
+				rows = { n: cnt, time: new Float64Array(cnt), thread: new Uint32Array(cnt),
+					node: new Int32Array(cnt), weight: new Float64Array(cnt) };
+				var tprev = 0;
+				for (k2 = 0; k2 < cnt; k2++) {
+					tprev += unzig(v());
+					rows.time[k2] = tprev;
+					rows.thread[k2] = v();
+					rows.node[k2] = v();
+					rows.weight[k2] = v();
+				}
+			}
+			p = send; // sections this reader does not know are skipped
+		}
+		return { ncols: ncols, nframes: nf, fname: fname, fmod: fmod, fflags: fflags, fcolor: fcolor,
+			threads: threads, rows: rows,
+			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
+	}
+
+	// totals and x of column c again, after its self weights changed
+	var reweighScratch = null;
+	function reweigh(t, c) {
+		var n = t.n, parent = t.parent, tot = t.total[c], x = t.x[c], i;
+		tot.set(t.self[c]);
+		for (i = n - 1; i > 0; i--)
+			tot[parent[i]] += tot[i];
+		if (!reweighScratch || reweighScratch.length !== n)
+			reweighScratch = new Float64Array(n);
+		var next = reweighScratch;
+		next.fill(0);
+		for (i = 1; i < n; i++) {
+			x[i] = next[parent[i]];
+			next[parent[i]] += tot[i];
+			next[i] = x[i];
+		}
+	}
+
+	// totals, subtree ends, absolute x (per column), deepest depth
+	function shape(t) {
+		var n = t.n, parent = t.parent, end = new Int32Array(n), i, c;
+		t.total = [];
+		t.x = [];
+		for (c = 0; c < t.self.length; c++) {
+			var tot = new Float64Array(t.self[c]);
+			for (i = n - 1; i > 0; i--)
+				tot[parent[i]] += tot[i];
+			// absolute start: after the earlier siblings, from the parent's
+			var x = new Float64Array(n), next = new Float64Array(n);
+			for (i = 1; i < n; i++) {
+				x[i] = next[parent[i]];
+				next[parent[i]] += tot[i];
+				next[i] = x[i];
+			}
+			t.total.push(tot);
+			t.x.push(x);
+		}
+		var maxd = 0;
+		for (i = n - 1; i >= 0; i--) {
+			if (end[i] < i + 1)
+				end[i] = i + 1;
+			if (i > 0 && end[parent[i]] < end[i])
+				end[parent[i]] = end[i];
+			if (t.depth[i] > maxd)
+				maxd = t.depth[i];
+		}
+		t.end = end;
+		t.maxDepth = maxd;
+		return t;
+	}
+
+	// ---- trees built from paths (sandwich views, transforms) ----
+	function TreeBuilder(nroot, ncols) {
+		this.ncols = ncols || 1;
+		this.kids = [new Map()];
+		this.frame = [nroot];
+		this.self = [];
+		for (var c = 0; c < this.ncols; c++)
+			this.self.push([0]);
+	}
+	// add weights ws (one per column; a number for one column) at the
+	// path of frames, root first; returns the node
+	TreeBuilder.prototype.add = function (frames, ws) {
+		var cur = 0, c;
+		for (var i = 0; i < frames.length; i++) {
+			var f = frames[i], k = this.kids[cur], nx = k.get(f);
+			if (nx === undefined) {
+				nx = this.frame.length;
+				k.set(f, nx);
+				this.kids.push(new Map());
+				this.frame.push(f);
+				for (c = 0; c < this.ncols; c++)
+					this.self[c].push(0);
+			}
+			cur = nx;
+		}
+		if (typeof ws === "number")
+			this.self[0][cur] += ws;
+		else
+			for (c = 0; c < this.ncols; c++)
+				this.self[c][cur] += ws[c];
+		return cur;
+	};
+	// the tree in preorder, children by name; this.at[id]: id's index
+	TreeBuilder.prototype.build = function (nameOf) {
+		var n = this.frame.length, parent = new Int32Array(n), depth = new Int32Array(n);
+		var frame = new Uint32Array(n), at = 0, c, self = [];
+		this.at = new Int32Array(n);
+		for (c = 0; c < this.ncols; c++)
+			self.push(new Float64Array(n));
+		var stack = [[0, -1, 0]], kids = this.kids, fr = this.frame;
+		var byName = function (a, b) {
+			var x = nameOf(fr[a]), y = nameOf(fr[b]);
+			return x < y ? 1 : x > y ? -1 : a < b ? 1 : -1; // reversed: popped in order
+		};
+		while (stack.length) {
+			var top = stack.pop(), id = top[0];
+			var me = at++;
+			this.at[id] = me;
+			parent[me] = top[1];
+			depth[me] = top[2];
+			frame[me] = fr[id];
+			for (c = 0; c < this.ncols; c++)
+				self[c][me] = this.self[c][id];
+			var ch = Array.from(kids[id].values());
+			ch.sort(byName);
+			for (var j = 0; j < ch.length; j++)
+				stack.push([ch[j], me, top[2] + 1]);
+		}
+		return shape({ n: n, parent: parent, depth: depth, frame: frame, self: self });
+	};
+
+	// ---- the data: base64, gzip'd when data-enc says so ----
+	var el = doc.getElementById("scv-data");
+	var t0 = performance.now();
+	function bytesOf() {
+		var u = b64bytes(el.textContent.replace(/\s+/g, ""));
+		if (el.getAttribute("data-enc") !== "gzip")
+			return Promise.resolve(u);
+		var s = new Blob([u]).stream().pipeThrough(new DecompressionStream("gzip"));
+		return new Response(s).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+	}
+	bytesOf().then(start, function (e) {
+		doc.getElementById("title").textContent = "cannot read the profile: " + e;
+		throw e;
+	});
+
+	function start(bytes) {
+	var D = decode(bytes);
+	var decodeMs = performance.now() - t0;
+	var T = D.tree, diff = D.ncols === 2;
+	var unit = doc.body.getAttribute("data-unit") || "samples";
+
+	// ---- state (mirrored in the URL hash) ----
+	var S = { view: "flame", zoom: 0, search: "", icase: false, fn: -1, col: diff ? 1 : 0,
+		range: null, threads: null, tx: [], abs: false };
+	var match = null, matchList = [], matchAt = -1;
+
+	function W(i) { return T.total[S.col][i]; }
+	function total() { return T.total[S.col][0]; }
+
+	// ---- colours ----
+	// the frame's colour: `scorch flame`'s for its name (from the file)
+	function hot(f) {
+		return D.fcolor[f];
+	}
+	function diffColor(i) {
+		// normalised: shares of each total; absolute: the counts
+		var a = T.total[0][i] / (S.abs ? 1 : T.total[0][0] || 1);
+		var b = T.total[1][i] / (S.abs ? 1 : T.total[1][0] || 1);
+		if (S.col === 0) { var s = a; a = b; b = s; }
+		var d = b - a, m = Math.max(a, b) || 1, k = Math.min(1, Math.abs(d) / m);
+		var v = Math.round(255 - 200 * k);
+		return d > 0 ? "rgb(255," + v + "," + v + ")" : d < 0 ? "rgb(" + v + "," + v + ",255)" : "rgb(235,235,235)";
+	}
+
+	// ---- a canvas flame/icicle view over any tree ----
+	function FlameView(box, getTree, inverted, getZoom, onZoom) {
+		this.box = box;
+		this.getTree = getTree;
+		this.inverted = inverted;
+		this.getZoom = getZoom;
+		this.onZoom = onZoom;
+		this.spacer = doc.createElement("div");
+		this.spacer.className = "spacer";
+		this.canvas = doc.createElement("canvas");
+		this.spacer.appendChild(this.canvas);
+		box.appendChild(this.spacer);
+		this.ctx = this.canvas.getContext("2d");
+		var me = this;
+		box.addEventListener("scroll", function () { me.draw(); });
+		this.canvas.addEventListener("mousemove", function (e) { me.hover(e); });
+		this.canvas.addEventListener("mouseleave", function () { tip.style.display = "none"; });
+		this.canvas.addEventListener("click", function (e) {
+			var i = me.at(e);
+			if (i >= 0)
+				me.onZoom(i);
+		});
+		this.placed = false;
+	}
+	// the spacer's height: every row, at least the viewport (a flame
+	// graph's root row sits at its bottom)
+	FlameView.prototype.height = function () {
+		return Math.max((this.getTree().maxDepth + 1) * RH, this.box.clientHeight);
+	};
+	FlameView.prototype.rowY = function (d) {
+		var y = this.inverted ? d * RH : this.height() - (d + 1) * RH;
+		return y - this.box.scrollTop;
+	};
+	FlameView.prototype.range = function () {
+		var t = this.getTree(), z = this.getZoom(), c = t.total.length > 1 ? S.col : 0;
+		return { x0: t.x[c][z], w: t.total[c][z] || 1, c: c, z: z };
+	};
+	FlameView.prototype.draw = function () {
+		var t = this.getTree();
+		if (!t || this.box.offsetParent === null)
+			return;
+		var cw = this.box.clientWidth, ch = this.box.clientHeight;
+		var H = this.height();
+		this.spacer.style.height = H + "px";
+		if (!this.placed && !this.inverted) {
+			this.box.scrollTop = H;
+			this.placed = true;
+		}
+		var dpr = window.devicePixelRatio || 1;
+		var cv = this.canvas;
+		if (cv.width !== Math.round(cw * dpr) || cv.height !== Math.round(ch * dpr)) {
+			cv.width = Math.round(cw * dpr);
+			cv.height = Math.round(ch * dpr);
+			cv.style.width = cw + "px";
+			cv.style.height = ch + "px";
+		}
+		cv.style.top = "0px";
+		var ctx = this.ctx;
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, cw, ch);
+		ctx.font = "12px ui-monospace, Menlo, Consolas, monospace";
+		ctx.textBaseline = "middle";
+		var charW = ctx.measureText("m").width || 7;
+		var r = this.range(), c = r.c, xs = t.x[c], tot = t.total[c];
+		var scale = cw / r.w, end = t.end, depth = t.depth, frame = t.frame;
+		var sTop = this.box.scrollTop;
+		var dLo, dHi;
+		if (this.inverted) {
+			dLo = Math.floor(sTop / RH);
+			dHi = Math.ceil((sTop + ch) / RH);
+		} else {
+			dLo = Math.floor((H - sTop - ch) / RH) - 1;
+			dHi = Math.ceil((H - sTop) / RH);
+		}
+		var onZoomPath = new Set();
+		for (var a = r.z; a >= 0; a = t.parent[a])
+			onZoomPath.add(a);
+		var isMain = t === T, drawn = 0, inv = this.inverted, names = D.fname;
+		var fgc = (getComputedStyle(doc.body).getPropertyValue("--frame-text") || "").trim() || "#000";
+		for (var i = 0; i < t.n;) {
+			var w = tot[i] * scale, x = (xs[i] - r.x0) * scale;
+			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi) {
+				i = end[i];
+				continue;
+			}
+			if (depth[i] >= dLo) {
+				var y = (inv ? depth[i] * RH : H - (depth[i] + 1) * RH) - sTop;
+				var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw);
+				var f = frame[i];
+				var fill = i === 0 && isMain ? "#c8c8c8" : isMain && diff ? diffColor(i) : hot(f);
+				if (isMain && match && match[f])
+					fill = "#e040e0";
+				if (onZoomPath.has(i) && i !== r.z)
+					ctx.globalAlpha = 0.55;
+				ctx.fillStyle = fill;
+				ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 0.5), RH - 1);
+				ctx.globalAlpha = 1;
+				if (f === S.fn && i !== 0) {
+					ctx.strokeStyle = "#000";
+					ctx.lineWidth = 2;
+					ctx.strokeRect(x1 + 1, y + 1, Math.max(x2 - x1 - 2, 1), RH - 3);
+				}
+				if (isMain && diff && T.total[S.col ? 0 : 1][i] === 0 && i !== 0) {
+					ctx.fillStyle = "#000";
+					ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 0.5), 3); // new frame
+				}
+				var room = Math.floor((x2 - x1 - 6) / charW);
+				if (room >= 3) {
+					var name = names[f];
+					if (name.length > room)
+						name = name.slice(0, room - 2) + "..";
+					ctx.fillStyle = fgc;
+					ctx.fillText(name, x1 + 3, y + RH / 2);
+				}
+				drawn++;
+			}
+			i++;
+		}
+		this.drawn = drawn;
+	};
+	// node under the mouse, or -1
+	FlameView.prototype.at = function (e) {
+		var t = this.getTree(), rect = this.canvas.getBoundingClientRect();
+		var px = e.clientX - rect.left, py = e.clientY - rect.top;
+		return this.nodeAt(px, py);
+	};
+	FlameView.prototype.nodeAt = function (px, py) {
+		var t = this.getTree(), sTop = this.box.scrollTop;
+		var d = this.inverted ? Math.floor((py + sTop) / RH)
+			: Math.floor((this.height() - py - sTop) / RH);
+		if (d < 0 || d > t.maxDepth)
+			return -1;
+		var r = this.range(), c = r.c, xs = t.x[c], tot = t.total[c];
+		var wx = r.x0 + px * r.w / this.box.clientWidth;
+		var cur = 0;
+		while (t.depth[cur] < d) {
+			var j = cur + 1, found = -1;
+			while (j < t.end[cur]) {
+				if (wx >= xs[j] && wx < xs[j] + tot[j]) {
+					found = j;
+					break;
+				}
+				j = t.end[j];
+			}
+			if (found < 0)
+				return -1;
+			cur = found;
+		}
+		return cur;
+	};
+	// where node i is drawn (test hook), or null
+	FlameView.prototype.rectOf = function (i) {
+		var t = this.getTree(), r = this.range(), cw = this.box.clientWidth;
+		var scale = cw / r.w, x = (t.x[r.c][i] - r.x0) * scale, w = t.total[r.c][i] * scale;
+		var br = this.canvas.getBoundingClientRect();
+		return { x: br.left + Math.max(x, 0), y: br.top + this.rowY(t.depth[i]),
+			w: Math.min(x + w, cw) - Math.max(x, 0), h: RH - 1 };
+	};
+	FlameView.prototype.hover = function (e) {
+		var i = this.at(e), t = this.getTree();
+		if (i < 0) {
+			tip.style.display = "none";
+			return;
+		}
+		var c = t.total.length > 1 ? S.col : 0, f = t.frame[i];
+		var tot = t.total[c][i], root = t.total[c][0], z = t.total[c][this.getZoom()] || 1;
+		var lines = [D.fname[f]];
+		lines.push(fmt(tot) + " " + unit + " (" + pct(tot, root) + " of total, " +
+			pct(tot, z) + " of zoom)");
+		lines.push("self " + fmt(t.self[c][i]) + " (" + pct(t.self[c][i], root) + "), total " + fmt(tot));
+		if (D.fmod[f])
+			lines.push("module " + D.fmod[f]);
+		var fl = D.fflags[f], kinds = [];
+		if (fl & 1) kinds.push("kernel");
+		if (fl & 2) kinds.push("inlined");
+		if (fl & 4) kinds.push("JIT");
+		if (kinds.length)
+			lines.push(kinds.join(", "));
+		if (t === T && diff) {
+			var a = T.total[0][i], b = T.total[1][i];
+			lines.push("before " + fmt(a) + " (" + pct(a, T.total[0][0]) + "), after " + fmt(b) +
+				" (" + pct(b, T.total[1][0]) + ")" + (a === 0 ? " NEW" : b === 0 ? " REMOVED" : ""));
+		}
+		tip.textContent = lines.join("\n");
+		tip.style.display = "block";
+		var tx = Math.min(e.clientX + 12, window.innerWidth - tip.offsetWidth - 4);
+		var ty = e.clientY + 16 + tip.offsetHeight > window.innerHeight ? e.clientY - tip.offsetHeight - 8 : e.clientY + 16;
+		tip.style.left = Math.max(tx, 0) + "px";
+		tip.style.top = Math.max(ty, 0) + "px";
+	};
+
+	var factor = parseFloat(doc.body.getAttribute("data-factor")) || 1;
+	function fmt(x) { return Math.round(x * factor).toLocaleString("en-US"); }
+	function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(2) + "%" : "0%"; }
+
+	// ---- page parts ----
+	var tip = doc.getElementById("tip");
+	var crumbs = doc.getElementById("crumbs");
+	var searchBox = doc.getElementById("search");
+	var icaseBox = doc.getElementById("icase");
+	var matchedEl = doc.getElementById("matched");
+	var views = {
+		flame: new FlameView(doc.getElementById("v-flame"), function () { return T; }, false,
+			function () { return S.zoom; }, zoomTo),
+		icicle: new FlameView(doc.getElementById("v-icicle"), function () { return T; }, true,
+			function () { return S.zoom; }, zoomTo),
+	};
+	var sand = { callers: null, callees: null };
+	views.callers = new FlameView(doc.getElementById("v-callers"), function () { return sand.callers; },
+		false, function () { return 0; }, function (i) { selectFn(sand.callers.frame[i]); });
+	views.callees = new FlameView(doc.getElementById("v-callees"), function () { return sand.callees; },
+		true, function () { return 0; }, function (i) { selectFn(sand.callees.frame[i]); });
+
+	function zoomTo(i) {
+		S.zoom = i >= 0 && i < T.n && W(i) > 0 ? i : 0;
+		if (S.zoom)
+			S.fn = T.frame[S.zoom];
+		update();
+	}
+
+	function drawCrumbs() {
+		crumbs.textContent = "";
+		var path = [];
+		for (var a = S.zoom; a >= 0; a = T.parent[a])
+			path.unshift(a);
+		path.forEach(function (n, k) {
+			var b = doc.createElement("button");
+			b.textContent = D.fname[T.frame[n]];
+			b.className = "crumb" + (n === S.zoom ? " current" : "");
+			b.addEventListener("click", function () { zoomTo(n); });
+			if (k)
+				crumbs.appendChild(doc.createTextNode(" \u203a "));
+			crumbs.appendChild(b);
+		});
+	}
+
+	// ---- search ----
+	function runSearch() {
+		match = null;
+		matchList = [];
+		var re = null;
+		if (S.search) {
+			try {
+				re = new RegExp(S.search, S.icase ? "i" : "");
+				searchBox.classList.remove("bad");
+			} catch (e) {
+				searchBox.classList.add("bad");
+			}
+		} else {
+			searchBox.classList.remove("bad");
+		}
+		if (!re) {
+			matchedEl.textContent = "";
+			return;
+		}
+		match = new Uint8Array(D.nframes + 1);
+		for (var f = 0; f < D.nframes; f++)
+			match[f] = re.test(D.fname[f]) ? 1 : 0;
+		var sum = 0, zsum = 0, tot = T.total[S.col], zEnd = T.end[S.zoom];
+		for (var i = 1; i < T.n;) {
+			if (match[T.frame[i]] && tot[i] > 0) {
+				sum += tot[i];
+				matchList.push(i);
+				if (i >= S.zoom && i < zEnd)
+					zsum += tot[i];
+				i = T.end[i];
+			} else {
+				i++;
+			}
+		}
+		matchAt = -1;
+		matchedEl.textContent = "Matched: " + pct(sum, total()) +
+			(S.zoom ? " (" + pct(zsum, W(S.zoom)) + " of zoom)" : "");
+		matchedEl.setAttribute("data-matched", String(sum));
+	}
+	function stepMatch(dir) {
+		if (!matchList.length)
+			return;
+		matchAt = (matchAt + dir + matchList.length) % matchList.length;
+		zoomTo(matchList[matchAt]);
+	}
+
+	// ---- top functions ----
+	var fnSelf = null, fnTotal = null, sortKey = "self", sortDesc = true, tableRows = 200;
+	function computeFunctions() {
+		var nf = D.nframes, self = new Float64Array(nf + 1), tot = new Float64Array(nf + 1);
+		var on = new Int32Array(nf + 1), c = S.col;
+		var ts = T.self[c], tt = T.total[c], depth = T.depth, frame = T.frame, end = T.end;
+		var path = new Int32Array(T.maxDepth + 2), top = 0; // frames on the path
+		for (var i = 1, n = T.n; i < n;) {
+			if (tt[i] === 0) { // nothing under it (a range or thread filter)
+				i = end[i];
+				continue;
+			}
+			var d = depth[i];
+			while (top >= d)
+				on[path[--top]]--;
+			var f = frame[i];
+			self[f] += ts[i];
+			if (on[f] === 0)
+				tot[f] += tt[i];
+			on[f]++;
+			path[top++] = f;
+			i++;
+		}
+		fnSelf = self;
+		fnTotal = tot;
+	}
+	function drawTable() {
+		if (!fnSelf)
+			computeFunctions();
+		var nf = D.nframes, ids = [];
+		for (var f = 0; f < nf; f++)
+			if (fnTotal[f] > 0 && (!match || match[f]))
+				ids.push(f);
+		var key = sortKey === "self" ? fnSelf : sortKey === "total" ? fnTotal : null;
+		ids.sort(function (a, b) {
+			var r = key ? key[a] - key[b] : (D.fname[a] < D.fname[b] ? -1 : D.fname[a] > D.fname[b] ? 1 : 0);
+			if (r === 0)
+				r = D.fname[a] < D.fname[b] ? -1 : D.fname[a] > D.fname[b] ? 1 : 0;
+			return sortDesc ? -r : r;
+		});
+		var body = doc.getElementById("fn-rows"), root = total();
+		var frag = doc.createDocumentFragment();
+		body.textContent = "";
+		var lim = Math.min(ids.length, tableRows);
+		for (var k = 0; k < lim; k++) {
+			var tr = doc.createElement("tr"), id = ids[k];
+			tr.setAttribute("data-frame", String(id));
+			if (id === S.fn)
+				tr.className = "sel";
+			[fmt(fnSelf[id]), pct(fnSelf[id], root), fmt(fnTotal[id]), pct(fnTotal[id], root),
+				D.fname[id]].forEach(function (txt, j) {
+				var td = doc.createElement("td");
+				td.textContent = txt;
+				if (j === 0)
+					td.setAttribute("data-value", String(fnSelf[id]));
+				if (j === 2)
+					td.setAttribute("data-value", String(fnTotal[id]));
+				tr.appendChild(td);
+			});
+			tr.addEventListener("click", (function (f) { return function () { selectFn(f); setView("sandwich"); }; })(id));
+			frag.appendChild(tr);
+		}
+		if (ids.length > lim) { // more on demand: the DOM is the cost
+			var more = doc.createElement("tr"), td = doc.createElement("td");
+			td.colSpan = 5;
+			td.className = "more";
+			td.textContent = (ids.length - lim) + " more functions: show 500 more";
+			td.addEventListener("click", function (ev) {
+				ev.stopPropagation();
+				tableRows += 500;
+				drawTable();
+			});
+			more.appendChild(td);
+			frag.appendChild(more);
+		}
+		body.appendChild(frag);
+		doc.querySelectorAll("#fn-table th").forEach(function (th) {
+			th.classList.toggle("sorted", th.getAttribute("data-key") === sortKey);
+			th.setAttribute("data-dir", th.getAttribute("data-key") === sortKey ? (sortDesc ? "desc" : "asc") : "");
+		});
+	}
+
+	// ---- sandwich ----
+	function buildSandwich() {
+		var F = S.fn;
+		sand.callers = sand.callees = null;
+		if (F < 0 || F >= D.nframes)
+			return;
+		var nameOf = function (f) { return D.fname[f]; };
+		var up = new TreeBuilder(F), down = new TreeBuilder(F), c = S.col;
+		var ts = T.self[c], tt = T.total[c];
+		for (var i = 1; i < T.n; i++) {
+			if (T.frame[i] !== F || tt[i] <= 0)
+				continue;
+			// callers: path from i up to the root, F first
+			var anc = [];
+			for (var a = T.parent[i]; a > 0; a = T.parent[a])
+				anc.push(T.frame[a]);
+			var outer = anc.indexOf(F) < 0;
+			if (outer)
+				up.add(anc, tt[i]);
+			if (!outer)
+				continue;
+			// callees: the subtree of this outermost F
+			var path = [], e = T.end[i], base = T.depth[i];
+			for (var j = i + 1; j < e; j++) {
+				path.length = T.depth[j] - base - 1;
+				path.push(T.frame[j]);
+				if (ts[j] > 0)
+					down.add(path, ts[j]);
+			}
+			down.add([], ts[i]);
+		}
+		sand.callers = up.build(nameOf);
+		sand.callees = down.build(nameOf);
+	}
+	function selectFn(f) {
+		S.fn = f;
+		sand.callers = sand.callees = null;
+		update();
+	}
+
+	// ---- transforms: focus, merge, hide a function; collapse recursion
+	// and [unknown] runs. S.tx is a list of [op, frame]: "f" focus (keep
+	// the stacks through the frame, from its first call), "m" merge (drop
+	// the frame from stacks, its time goes to its caller), "h" hide (drop
+	// the stacks through it), "r" collapse direct recursion, "u" collapse
+	// runs of [unknown]. The tree is rebuilt from the original's leaves;
+	// nodeMap takes an original node to the node its self went to.
+	var T0 = T, T0self = T.self.slice(), nodeMap = null, txKey = "";
+	var unknownName = "[unknown]";
+	function transformPath(fr) {
+		for (var k = 0; k < S.tx.length; k++) {
+			var op = S.tx[k][0], f = S.tx[k][1], out, j;
+			if (op === "m") {
+				fr = fr.filter(function (x) { return x !== f; });
+			} else if (op === "f") {
+				j = fr.indexOf(f);
+				if (j < 0)
+					return null;
+				fr = fr.slice(j);
+			} else if (op === "h") {
+				if (fr.indexOf(f) >= 0)
+					return null;
+			} else if (op === "r" || op === "u") {
+				out = [];
+				for (j = 0; j < fr.length; j++) {
+					var dup = j > 0 && (op === "r" ? fr[j] === fr[j - 1]
+						: D.fname[fr[j]] === unknownName && D.fname[fr[j - 1]] === unknownName);
+					if (!dup)
+						out.push(fr[j]);
+				}
+				fr = out;
+			}
+		}
+		return fr;
+	}
+	function applyTransforms() {
+		var key = S.tx.map(function (t) { return t.join(""); }).join(".");
+		if (key === txKey)
+			return false;
+		txKey = key;
+		if (!S.tx.length) {
+			T = T0;
+			T.self = T0self.slice();
+			nodeMap = null;
+		} else {
+			var b = new TreeBuilder(D.nframes, D.ncols), path = [], ids = new Int32Array(T0.n).fill(-1);
+			var ws = new Array(D.ncols), c;
+			for (var i = 1; i < T0.n; i++) {
+				var d = T0.depth[i];
+				path.length = d - 1;
+				path.push(T0.frame[i]);
+				var any = false;
+				for (c = 0; c < D.ncols; c++) {
+					ws[c] = T0self[c][i];
+					any = any || ws[c] > 0;
+				}
+				if (!any)
+					continue;
+				var fr = transformPath(path.slice());
+				if (fr)
+					ids[i] = b.add(fr, ws);
+			}
+			T = b.build(function (f) { return D.fname[f]; });
+			for (i = 0; i < ids.length; i++)
+				if (ids[i] >= 0)
+					ids[i] = b.at[ids[i]];
+			nodeMap = ids;
+		}
+		fullSelf = T.self[0];
+		filterKey = "#"; // filter again (or just re-sum) over the new tree
+		if (!R)
+			reweigh(T, 0);
+		fnSelf = null;
+		sand.callers = null;
+		lastSearch = null;
+		if (!(S.zoom < T.n))
+			S.zoom = 0;
+		return true;
+	}
+	function addTransform(op, f) {
+		S.tx = S.tx.concat([[op, f]]);
+		S.zoom = 0;
+		update();
+	}
+	function drawTx() {
+		var el = doc.getElementById("tx"), names = { f: "focus", m: "merge", h: "hide" };
+		el.textContent = "";
+		S.tx.forEach(function (t) {
+			var span = doc.createElement("span");
+			span.className = "chip";
+			span.textContent = t[0] === "r" ? "recursion collapsed" : t[0] === "u" ? "[unknown] runs collapsed"
+				: names[t[0]] + " " + D.fname[t[1]];
+			el.appendChild(span);
+		});
+		doc.getElementById("tx-reset").hidden = !S.tx.length;
+		var has = S.fn >= 0;
+		["focus", "merge", "hide"].forEach(function (id) {
+			doc.getElementById("tx-" + id).disabled = !has;
+		});
+	}
+
+	// ---- time: sub-second heat map, a range, threads ----
+	var R = diff ? null : D.rows, fullSelf = T.self[0], tmin = 0, tmax = 0;
+	var HEAT_ROWS = 50, CELL_NS = 1e9 / HEAT_ROWS, filterKey = "|";
+	if (R && R.n) {
+		tmin = Infinity;
+		tmax = -Infinity;
+		for (var ri = 0; ri < R.n; ri++) {
+			if (R.time[ri] < tmin) tmin = R.time[ri];
+			if (R.time[ri] > tmax) tmax = R.time[ri];
+		}
+	} else {
+		R = null;
+	}
+	function threadMask() {
+		if (!S.threads)
+			return null;
+		var want = new Uint8Array(D.threads.length);
+		S.threads.forEach(function (t) { want[t] = 1; });
+		return want;
+	}
+	// the self weights of the samples in the range and threads picked
+	function applyFilter() {
+		var key = (S.range ? S.range.join("-") : "") + "|" + (S.threads ? S.threads.join(".") : "");
+		if (key === filterKey || !R)
+			return;
+		filterKey = key;
+		if (!S.range && !S.threads) {
+			T.self[0] = fullSelf;
+		} else {
+			var sel = new Float64Array(T.n), want = threadMask();
+			var a = S.range ? tmin + S.range[0] : -Infinity, b = S.range ? tmin + S.range[1] : Infinity;
+			for (var i = 0; i < R.n; i++) {
+				var t = R.time[i];
+				if (t < a || t > b || (want && !want[R.thread[i]]))
+					continue;
+				var nd = nodeMap ? nodeMap[R.node[i]] : R.node[i];
+				if (nd >= 0)
+					sel[nd] += R.weight[i];
+			}
+			T.self[0] = sel;
+		}
+		reweigh(T, 0);
+		fnSelf = null;
+		sand.callers = null;
+		lastSearch = null;
+		if (S.zoom && W(S.zoom) <= 0)
+			S.zoom = 0;
+	}
+	var heat = { cv: null, ncol: 1, cw: 8, ch: 8, left: 44, drag: null };
+	function cellAt(e) {
+		var r = heat.cv.getBoundingClientRect();
+		var c = Math.floor((e.clientX - r.left - heat.left) / heat.cw);
+		var row = Math.floor((e.clientY - r.top - 16) / heat.ch);
+		if (c < 0 || c >= heat.ncol || row < 0 || row >= HEAT_ROWS)
+			return -1;
+		return c * HEAT_ROWS + row;
+	}
+	function cellRange(a, b) {
+		var lo = Math.min(a, b), hi = Math.max(a, b);
+		var start = Math.floor(lo / HEAT_ROWS) * 1e9 + (lo % HEAT_ROWS) * CELL_NS;
+		var end = Math.floor(hi / HEAT_ROWS) * 1e9 + (hi % HEAT_ROWS + 1) * CELL_NS - 1;
+		return [Math.round(start), Math.round(end)];
+	}
+	function initTime() {
+		if (!R)
+			return;
+		doc.querySelector('#tabs button[data-view="time"]').hidden = false;
+		heat.cv = doc.createElement("canvas");
+		doc.getElementById("v-time").appendChild(heat.cv);
+		heat.cv.addEventListener("mousedown", function (e) {
+			var c = cellAt(e);
+			if (c >= 0) {
+				heat.drag = [c, c];
+				e.preventDefault();
+			}
+		});
+		heat.cv.addEventListener("mousemove", function (e) {
+			var c = cellAt(e);
+			if (heat.drag && c >= 0 && c !== heat.drag[1]) {
+				heat.drag[1] = c;
+				drawTime();
+			}
+		});
+		window.addEventListener("mouseup", function () {
+			if (!heat.drag)
+				return;
+			S.range = cellRange(heat.drag[0], heat.drag[1]);
+			heat.drag = null;
+			update();
+		});
+		initTimeline();
+		doc.getElementById("clear-range").addEventListener("click", function () {
+			S.range = null;
+			update();
+		});
+		var list = doc.getElementById("threads"), counts = new Float64Array(D.threads.length);
+		for (var i = 0; i < R.n; i++)
+			counts[R.thread[i]] += R.weight[i];
+		var order = D.threads.map(function (t, k) { return k; });
+		order.sort(function (a, b) { return counts[b] - counts[a] || a - b; });
+		order.slice(0, 1000).forEach(function (k) {
+			var th = D.threads[k], lab = doc.createElement("label"), box = doc.createElement("input");
+			box.type = "checkbox";
+			box.value = String(k);
+			box.addEventListener("change", function () {
+				var on = [];
+				list.querySelectorAll("input:checked").forEach(function (b) { on.push(+b.value); });
+				S.threads = on.length ? on.sort(function (a, b) { return a - b; }) : null;
+				update();
+			});
+			lab.style.color = threadColor(k);
+			lab.appendChild(box);
+			lab.appendChild(doc.createTextNode(" " + th.comm + " " + th.pid + "/" + th.tid +
+				" (" + fmt(counts[k]) + ")"));
+			list.appendChild(lab);
+		});
+	}
+	function drawTime() {
+		var box = doc.getElementById("v-time"), cv = heat.cv;
+		if (!cv || box.offsetParent === null)
+			return;
+		var ncol = Math.max(1, Math.ceil((tmax - tmin + 1) / 1e9)), want = threadMask();
+		var counts = new Float64Array(ncol * HEAT_ROWS), max = 0, i;
+		for (i = 0; i < R.n; i++) {
+			if (want && !want[R.thread[i]])
+				continue;
+			var rel = R.time[i] - tmin, c = Math.floor(rel / 1e9);
+			var k = c * HEAT_ROWS + Math.min(HEAT_ROWS - 1, Math.floor((rel - c * 1e9) / CELL_NS));
+			counts[k] += R.weight[i];
+			if (counts[k] > max)
+				max = counts[k];
+		}
+		heat.ncol = ncol;
+		heat.ch = Math.max(6, Math.floor((box.clientHeight - 24) / HEAT_ROWS));
+		heat.cw = Math.max(1, Math.min(40, Math.floor(30000 / ncol),
+			Math.floor((box.clientWidth - heat.left - 8) / ncol)));
+		if (heat.cw < 6 && ncol * 6 + heat.left <= 30000)
+			heat.cw = 6; // scroll sideways rather than draw slivers
+		var w = heat.left + ncol * heat.cw + 4, h = 16 + HEAT_ROWS * heat.ch + 4;
+		var dpr = window.devicePixelRatio || 1;
+		cv.width = Math.round(w * dpr);
+		cv.height = Math.round(h * dpr);
+		cv.style.width = w + "px";
+		cv.style.height = h + "px";
+		var ctx = cv.getContext("2d");
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, w, h);
+		var sel = heat.drag ? cellRange(heat.drag[0], heat.drag[1]) : S.range;
+		for (i = 0; i < counts.length; i++) {
+			var col = Math.floor(i / HEAT_ROWS), row = i % HEAT_ROWS;
+			var v = max ? counts[i] / max : 0, g = Math.round(255 - 225 * v);
+			ctx.fillStyle = counts[i] ? "rgb(255," + g + "," + Math.round(g * 0.8) + ")" : "#f4f4f4";
+			var x = heat.left + col * heat.cw, y = 16 + row * heat.ch;
+			ctx.fillRect(x, y, heat.cw - (heat.cw > 3 ? 1 : 0), heat.ch - 1);
+			var t0c = col * 1e9 + row * CELL_NS;
+			if (sel && t0c + CELL_NS - 1 >= sel[0] && t0c <= sel[1]) {
+				ctx.strokeStyle = "#0050c8";
+				ctx.lineWidth = 2;
+				ctx.strokeRect(x + 1, y + 1, heat.cw - 3, heat.ch - 3);
+			}
+		}
+		ctx.fillStyle = getComputedStyle(doc.body).color;
+		ctx.font = "11px sans-serif";
+		ctx.textBaseline = "top";
+		ctx.fillText("ms", 4, 2);
+		for (var r2 = 0; r2 < HEAT_ROWS; r2 += 10)
+			ctx.fillText(String(r2 * 20), 4, 16 + r2 * heat.ch);
+		for (var c2 = 0; c2 < ncol; c2 += Math.max(1, Math.ceil(40 / heat.cw)))
+			ctx.fillText(c2 + "s", heat.left + c2 * heat.cw, 2);
+	}
+	// the per-thread timeline: a row per busiest thread (up to 30), its
+	// samples per pixel of time in the thread's colour; drag for a range,
+	// click a name to pick the thread
+	var line = { cv: null, x0: 170, rows: [], drag: null };
+	function threadColor(k) {
+		return "hsl(" + Math.round((k * 137.508) % 360) + ",70%,42%)";
+	}
+	function lineNs(px) { // page x -> time from tmin
+		var r = line.cv.getBoundingClientRect(), w = r.width - line.x0 - 8;
+		var f = Math.min(1, Math.max(0, (px - r.left - line.x0) / w));
+		return Math.round(f * (tmax - tmin));
+	}
+	function initTimeline() {
+		line.cv = doc.createElement("canvas");
+		doc.getElementById("v-timeline").appendChild(line.cv);
+		var counts = new Float64Array(D.threads.length);
+		for (var i = 0; i < R.n; i++)
+			counts[R.thread[i]] += R.weight[i];
+		line.rows = D.threads.map(function (t, k) { return k; })
+			.sort(function (a, b) { return counts[b] - counts[a] || a - b; }).slice(0, 30);
+		line.cv.addEventListener("mousedown", function (e) {
+			var r = line.cv.getBoundingClientRect();
+			if (e.clientX - r.left < line.x0) { // a thread's name: pick it
+				var row = Math.floor((e.clientY - r.top - 4) / 14), k = line.rows[row];
+				if (k === undefined)
+					return;
+				var on = S.threads ? S.threads.slice() : [], at = on.indexOf(k);
+				if (at >= 0)
+					on.splice(at, 1);
+				else
+					on.push(k);
+				S.threads = on.length ? on.sort(function (a, b) { return a - b; }) : null;
+				doc.querySelectorAll("#threads input").forEach(function (b) {
+					b.checked = !!S.threads && S.threads.indexOf(+b.value) >= 0;
+				});
+				update();
+				return;
+			}
+			line.drag = [lineNs(e.clientX), lineNs(e.clientX)];
+			e.preventDefault();
+		});
+		line.cv.addEventListener("mousemove", function (e) {
+			if (line.drag) {
+				line.drag[1] = lineNs(e.clientX);
+				drawTimeline();
+			}
+		});
+		window.addEventListener("mouseup", function () {
+			if (!line.drag)
+				return;
+			var a = Math.min(line.drag[0], line.drag[1]), b = Math.max(line.drag[0], line.drag[1]);
+			line.drag = null;
+			S.range = [a, b];
+			update();
+		});
+	}
+	function drawTimeline() {
+		var box = doc.getElementById("v-timeline"), cv = line.cv;
+		if (!cv || box.offsetParent === null)
+			return;
+		var w = Math.max(box.clientWidth, line.x0 + 50), h = 8 + line.rows.length * 14;
+		var pw = Math.max(1, Math.floor(w - line.x0 - 8)), span = tmax - tmin + 1;
+		var dpr = window.devicePixelRatio || 1;
+		cv.width = Math.round(w * dpr);
+		cv.height = Math.round(h * dpr);
+		cv.style.width = w + "px";
+		cv.style.height = h + "px";
+		var ctx = cv.getContext("2d"), rowOf = new Int32Array(D.threads.length).fill(-1), i;
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, w, h);
+		line.rows.forEach(function (k, j) { rowOf[k] = j; });
+		var counts = new Float64Array(line.rows.length * pw), max = new Float64Array(line.rows.length);
+		for (i = 0; i < R.n; i++) {
+			var j = rowOf[R.thread[i]];
+			if (j < 0)
+				continue;
+			var x = Math.min(pw - 1, Math.floor((R.time[i] - tmin) / span * pw)), at = j * pw + x;
+			counts[at] += R.weight[i];
+			if (counts[at] > max[j])
+				max[j] = counts[at];
+		}
+		ctx.font = "11px sans-serif";
+		ctx.textBaseline = "middle";
+		line.rows.forEach(function (k, j) {
+			var th = D.threads[k], y = 4 + j * 14, picked = S.threads && S.threads.indexOf(k) >= 0;
+			ctx.fillStyle = threadColor(k);
+			ctx.globalAlpha = picked || !S.threads ? 1 : 0.35;
+			var label = th.comm + " " + th.pid + "/" + th.tid;
+			ctx.fillText(label.length > 26 ? label.slice(0, 25) + ".." : label, 2, y + 6);
+			for (var x2 = 0; x2 < pw; x2++) {
+				var c = counts[j * pw + x2];
+				if (!c)
+					continue;
+				ctx.globalAlpha = (0.25 + 0.75 * c / max[j]) * (picked || !S.threads ? 1 : 0.35);
+				ctx.fillRect(line.x0 + x2, y, 1, 12);
+			}
+		});
+		ctx.globalAlpha = 1;
+		var sel = line.drag ? [Math.min(line.drag[0], line.drag[1]), Math.max(line.drag[0], line.drag[1])] : S.range;
+		if (sel) {
+			ctx.fillStyle = "rgba(0,80,200,0.18)";
+			var xa = line.x0 + sel[0] / span * pw, xb = line.x0 + (sel[1] + 1) / span * pw;
+			ctx.fillRect(xa, 0, Math.max(xb - xa, 1), h);
+		}
+	}
+
+	function rangeText() {
+		var el = doc.getElementById("range");
+		if (!R) {
+			el.textContent = "";
+			return;
+		}
+		var parts = [];
+		if (S.range)
+			parts.push("time " + (S.range[0] / 1e6).toFixed(1) + "-" + (S.range[1] / 1e6).toFixed(1) + " ms");
+		if (S.threads)
+			parts.push(S.threads.length + " thread" + (S.threads.length > 1 ? "s" : ""));
+		el.textContent = parts.length ? "Showing " + parts.join(", ") + " (" + fmt(total()) + " " + unit + ")" : "";
+	}
+
+	// ---- views, URL state, keys ----
+	function setView(v) {
+		if (!doc.getElementById("p-" + v) || (v === "time" && !R))
+			v = "flame";
+		S.view = v;
+		update();
+	}
+	function writeHash() {
+		var parts = ["v=" + S.view];
+		if (S.zoom)
+			parts.push("z=" + S.zoom);
+		if (S.search)
+			parts.push("s=" + encodeURIComponent(S.search));
+		if (S.icase)
+			parts.push("i=1");
+		if (S.fn >= 0)
+			parts.push("f=" + S.fn);
+		if (diff && S.col === 0)
+			parts.push("swap=1");
+		if (diff && S.abs)
+			parts.push("abs=1");
+		if (S.range)
+			parts.push("r=" + S.range[0] + "-" + S.range[1]);
+		if (S.threads)
+			parts.push("th=" + S.threads.join("."));
+		if (S.tx.length)
+			parts.push("tx=" + S.tx.map(function (t) { return t[0] + (t[0] === "r" || t[0] === "u" ? "" : t[1]); }).join("."));
+		var h = "#" + parts.join("&");
+		if (location.hash !== h)
+			history.replaceState(null, "", h);
+	}
+	function readHash() {
+		var h = location.hash.replace(/^#/, "");
+		h.split("&").forEach(function (kv) {
+			var k = kv.split("=")[0], v = kv.slice(k.length + 1);
+			if (k === "v") S.view = v;
+			if (k === "z") S.zoom = parseInt(v, 10) || 0;
+			if (k === "s") { try { S.search = decodeURIComponent(v); } catch (e) { S.search = ""; } }
+			if (k === "i") S.icase = v === "1";
+			if (k === "f") S.fn = parseInt(v, 10);
+			if (k === "swap" && diff) S.col = 0;
+			if (k === "abs" && diff) S.abs = v === "1";
+			if (k === "r") {
+				var ab = v.split("-").map(Number);
+				S.range = ab.length === 2 && ab[0] >= 0 && ab[1] >= ab[0] ? ab : null;
+			}
+			if (k === "tx") {
+				S.tx = [];
+				v.split(".").forEach(function (t) {
+					var op = t.charAt(0), f = parseInt(t.slice(1), 10);
+					if (op === "r" || op === "u")
+						S.tx.push([op, 0]);
+					else if ("fmh".indexOf(op) >= 0 && op && f >= 0 && f < D.nframes)
+						S.tx.push([op, f]);
+				});
+			}
+			if (k === "th") {
+				var ts = v.split(".").map(Number).filter(function (x) {
+					return x >= 0 && x < D.threads.length && Math.floor(x) === x;
+				});
+				S.threads = ts.length ? ts : null;
+			}
+		});
+		if (!R) {
+			S.range = null;
+			S.threads = null;
+		}
+		if (!/^[a-z]+$/.test(S.view) || !doc.getElementById("p-" + S.view) || (S.view === "time" && !R))
+			S.view = "flame";
+		if (!(S.zoom >= 0 && S.zoom < T.n))
+			S.zoom = 0;
+		if (!(S.fn >= 0 && S.fn < D.nframes))
+			S.fn = -1;
+	}
+	var lastSearch = null;
+	function update() {
+		applyTransforms();
+		applyFilter();
+		var key = S.search + "\u0000" + S.icase + "\u0000" + S.zoom + "\u0000" + S.col;
+		if (key !== lastSearch) {
+			runSearch();
+			lastSearch = key;
+		}
+		doc.querySelectorAll(".panel").forEach(function (p) {
+			p.hidden = p.id !== "p-" + S.view;
+		});
+		doc.querySelectorAll("#tabs button").forEach(function (b) {
+			b.classList.toggle("on", b.getAttribute("data-view") === S.view);
+		});
+		if (searchBox.value !== S.search)
+			searchBox.value = S.search;
+		icaseBox.checked = S.icase;
+		drawCrumbs();
+		if (S.view === "flame" || S.view === "icicle")
+			views[S.view].draw();
+		if (S.view === "table")
+			drawTable();
+		if (S.view === "time") {
+			drawTimeline(); // first: its height sets the heat map's room
+			drawTime();
+		}
+		rangeText();
+		drawTx();
+		if (diff)
+			doc.getElementById("diffmode").textContent = S.abs ? "Colours: absolute" : "Colours: normalised";
+		if (S.view === "sandwich") {
+			if (!sand.callers)
+				buildSandwich();
+			var name = S.fn >= 0 ? D.fname[S.fn] : "(pick a function in the table or a graph)";
+			doc.getElementById("sw-name").textContent = name;
+			views.callers.placed = false;
+			views.callers.draw();
+			views.callees.draw();
+		}
+		writeHash();
+	}
+
+	doc.querySelectorAll("#tabs button").forEach(function (b) {
+		b.addEventListener("click", function () { setView(b.getAttribute("data-view")); });
+	});
+	doc.querySelectorAll("#fn-table th").forEach(function (th) {
+		th.addEventListener("click", function () {
+			var k = th.getAttribute("data-key");
+			if (k === sortKey)
+				sortDesc = !sortDesc;
+			else {
+				sortKey = k;
+				sortDesc = k !== "name";
+			}
+			drawTable();
+		});
+	});
+	searchBox.addEventListener("input", function () {
+		S.search = searchBox.value;
+		update();
+	});
+	icaseBox.addEventListener("change", function () {
+		S.icase = icaseBox.checked;
+		update();
+	});
+	doc.getElementById("next").addEventListener("click", function () { stepMatch(1); });
+	doc.getElementById("prev").addEventListener("click", function () { stepMatch(-1); });
+	doc.getElementById("reset").addEventListener("click", function () { zoomTo(0); });
+	var swapBtn = doc.getElementById("swap");
+	if (diff) {
+		var absBtn = doc.getElementById("diffmode");
+		absBtn.hidden = false;
+		absBtn.addEventListener("click", function () {
+			S.abs = !S.abs;
+			update();
+		});
+		swapBtn.hidden = false;
+		swapBtn.addEventListener("click", function () {
+			S.col = 1 - S.col;
+			fnSelf = null;
+			sand.callers = null;
+			if (W(S.zoom) <= 0)
+				S.zoom = 0;
+			update();
+		});
+	}
+	["focus", "merge", "hide"].forEach(function (id) {
+		doc.getElementById("tx-" + id).addEventListener("click", function () {
+			if (S.fn >= 0)
+				addTransform(id.charAt(0), S.fn);
+		});
+	});
+	doc.getElementById("tx-rec").addEventListener("click", function () { addTransform("r", 0); });
+	doc.getElementById("tx-unk").addEventListener("click", function () { addTransform("u", 0); });
+	doc.getElementById("tx-reset").addEventListener("click", function () {
+		S.tx = [];
+		S.zoom = 0;
+		update();
+	});
+	doc.addEventListener("keydown", function (e) {
+		var inInput = e.target === searchBox;
+		if (e.key === "/" && !inInput) {
+			e.preventDefault();
+			searchBox.focus();
+			searchBox.select();
+			return;
+		}
+		if (e.key === "Escape") {
+			if (inInput)
+				searchBox.blur();
+			zoomTo(0);
+			return;
+		}
+		if (inInput) {
+			if (e.key === "Enter")
+				stepMatch(e.shiftKey ? -1 : 1);
+			return;
+		}
+		var z = S.zoom, k = e.key;
+		if (k === "n" || k === "N") stepMatch(k === "n" ? 1 : -1);
+		else if (k === "ArrowUp" || k === "ArrowDown") {
+			var toParent = (k === "ArrowDown") !== (S.view === "icicle");
+			if (toParent && z > 0) zoomTo(T.parent[z]);
+			if (!toParent) { // widest child
+				var best = -1;
+				for (var j = z + 1; j < T.end[z]; j = T.end[j])
+					if (best < 0 || W(j) > W(best)) best = j;
+				if (best > 0) zoomTo(best);
+			}
+		} else if ((k === "ArrowLeft" || k === "ArrowRight") && z > 0) {
+			var p = T.parent[z], sib = [];
+			for (var s = p + 1; s < T.end[p]; s = T.end[s])
+				if (W(s) > 0) sib.push(s);
+			var at = sib.indexOf(z) + (k === "ArrowRight" ? 1 : -1);
+			if (at >= 0 && at < sib.length) zoomTo(sib[at]);
+		} else if (k >= "1" && k <= "5") setView(["flame", "icicle", "table", "sandwich", "time"][+k - 1]);
+		else return;
+		e.preventDefault();
+	});
+	window.addEventListener("resize", function () { update(); });
+	window.addEventListener("hashchange", function () { readHash(); update(); });
+
+	// ---- test hook (read-only views of the state) ----
+	window.scorchView = {
+		decodeMs: decodeMs,
+		nodes: T.n,
+		total: function () { return total(); },
+		state: function () { return JSON.parse(JSON.stringify(S)); },
+		matched: function () { return parseFloat(matchedEl.getAttribute("data-matched") || "0"); },
+		name: function (i) { return D.fname[T.frame[i]]; },
+		find: function (names) { // node of a root-first path of names, or -1
+			var cur = 0;
+			for (var k = 0; k < names.length; k++) {
+				var nx = -1;
+				for (var j = cur + 1; j < T.end[cur]; j = T.end[j])
+					if (D.fname[T.frame[j]] === names[k]) { nx = j; break; }
+				if (nx < 0) return -1;
+				cur = nx;
+			}
+			return cur;
+		},
+		rectOf: function (i) { return views[S.view].rectOf(i); },
+		drawn: function () { return views[S.view].drawn; },
+		canvasSize: function () {
+			var c = views[S.view].canvas;
+			return { w: c.width, h: c.height };
+		},
+		maxDepth: function () { return T.maxDepth; },
+		// run one interaction as the UI does; returns its milliseconds
+		act: function (kind, arg) {
+			var a = performance.now();
+			if (kind === "zoom") zoomTo(arg);
+			if (kind === "search") { S.search = arg; update(); }
+			if (kind === "view") setView(arg);
+			if (kind === "fn") selectFn(arg);
+			if (kind === "range") { // absolute ns, inclusive; null: all
+				S.range = arg ? [arg[0] - tmin, arg[1] - tmin] : null;
+				update();
+			}
+			if (kind === "threads") { S.threads = arg; update(); }
+			if (kind === "tx") { S.tx = arg; S.zoom = 0; update(); }
+			return performance.now() - a;
+		},
+		// the colour drawn at page coordinates (x, y) of the current view
+		pixel: function (x, y) {
+			var v = views[S.view], r = v.canvas.getBoundingClientRect(), d = window.devicePixelRatio || 1;
+			var px = v.ctx.getImageData(Math.round((x - r.left) * d), Math.round((y - r.top) * d), 1, 1).data;
+			return [px[0], px[1], px[2]];
+		},
+		// share of the current view's canvas pixels drawn (not blank)
+		inked: function () {
+			var c = S.view === "sandwich" ? views.callees.canvas : S.view === "time" ? heat.cv
+				: views[S.view] ? views[S.view].canvas : null;
+			if (!c || !c.width || !c.height)
+				return 0;
+			var px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, n = 0;
+			for (var i = 3; i < px.length; i += 4)
+				n += px[i] > 0 ? 1 : 0;
+			return n / (c.width * c.height);
+		},
+		// before and after of node i (a diff)
+		diffOf: function (i) { return diff ? [T.total[0][i], T.total[1][i]] : null; },
+		// the stacks of the current tree (filters and transforms applied)
+		// as folded lines "a;b;c N", sorted
+		folded: function () {
+			var out = [], path = [], c = S.col;
+			for (var i = 1; i < T.n; i++) {
+				path.length = T.depth[i] - 1;
+				path.push(D.fname[T.frame[i]]);
+				if (T.self[c][i] > 0)
+					out.push(path.join(";") + " " + T.self[c][i]);
+			}
+			return out.sort();
+		},
+		frames: function () {
+			var out = [];
+			for (var f = 0; f < D.nframes; f++)
+				out.push({ name: D.fname[f], module: D.fmod[f], flags: D.fflags[f], color: D.fcolor[f] });
+			return out;
+		},
+		// the timeline's plot: page x of its start and its width
+		timeline: function () {
+			var r = line.cv.getBoundingClientRect();
+			return { x0: r.left + line.x0, w: r.width - line.x0 - 8, y: r.top, rows: line.rows };
+		},
+		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },
+		threads: function () { return D.threads; },
+		heap: function () { return performance.memory ? performance.memory.usedJSHeapSize : 0; },
+	};
+	initTime();
+	readHash();
+	update();
+	window.scorchView.firstPaintMs = performance.now() - t0;
+	setTimeout(function () { // the table's sums, ahead of the first look
+		if (!fnSelf)
+			computeFunctions();
+	}, 0);
+	window.scorchView.readyAt = performance.now(); // since navigation start
+	doc.body.setAttribute("data-ready", "1");
+	}
+})();

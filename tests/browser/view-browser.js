@@ -1,0 +1,439 @@
+// view-browser.js: drive the `scorch view` explorer in headless chromium
+// (playwright-core) and print TAP lines for tests/t6910. Expected values
+// come from the shell (awk over `scorch fold` output) in a JSON file.
+//   node view-browser.js EXPECT.json
+// EXPECT: { main: {html, total, regex, matched, topself, path:[...]},
+//           deep: {html, total, depth}, diff: {html, before, after},
+//           perf: {html, total} (optional) }
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { execFileSync } = require("child_process");
+const { chromium } = require("playwright-core");
+
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+	"--no-first-run", "--disable-background-networking",
+	"--disable-component-update", "--disable-sync"];
+
+// folded text as sorted "stack N" lines, equal stacks summed
+function foldedLines(text) {
+	const m = new Map();
+	for (const l of text.split("\n")) {
+		if (!l)
+			continue;
+		const at = l.lastIndexOf(" ");
+		m.set(l.slice(0, at), (m.get(l.slice(0, at)) || 0) + Number(l.slice(at + 1)));
+	}
+	return Array.from(m, ([k, v]) => k + " " + v).sort();
+}
+function sameLines(a, b) {
+	if (a.length !== b.length)
+		return { lengths: [a.length, b.length] };
+	for (let i = 0; i < a.length; i++)
+		if (a[i] !== b[i])
+			return { at: i, page: a[i].slice(0, 200), want: b[i].slice(0, 200) };
+	return null;
+}
+
+let failures = 0;
+function ok(cond, what, detail) {
+	if (cond) {
+		console.log("ok - " + what);
+	} else {
+		failures++;
+		console.log("not ok - " + what);
+		if (detail !== undefined)
+			console.log("#   " + JSON.stringify(detail));
+	}
+}
+function near(a, b) { return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)); }
+
+// A page that fails every request that is not a file: URL and records
+// page errors and console errors.
+async function open(ctx, html) {
+	const page = await ctx.newPage();
+	const bad = { requests: [], errors: [] };
+	await page.route("**/*", (r) => {
+		const u = r.request().url();
+		if (u.startsWith("file:"))
+			return r.continue();
+		bad.requests.push(u);
+		return r.abort();
+	});
+	page.on("pageerror", (e) => bad.errors.push(String(e)));
+	page.on("console", (m) => { if (m.type() === "error") bad.errors.push(m.text()); });
+	await page.goto("file://" + path.resolve(html));
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	return { page, bad };
+}
+
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+
+async function mainChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const total = await hook(page, () => scorchView.total());
+	ok(total === e.total, "flame graph total equals scorch fold's", { total, want: e.total });
+	const diffMain = sameLines(await hook(page, () => scorchView.folded()),
+		foldedLines(fs.readFileSync(e.folded, "utf8")));
+	ok(diffMain === null, "the page's stacks read back equal the input's", diffMain);
+	const ink = await hook(page, () => scorchView.inked());
+	ok(ink > 0.005, "the flame graph's canvas is not blank", ink);
+
+	// colours: scorch flame's for the same names, in the data and on screen
+	const fr = await hook(page, () => scorchView.frames());
+	const bad2 = Object.keys(e.colors).filter((k) => !fr.some((f) => f.name === k && f.color === e.colors[k]));
+	ok(bad2.length === 0, "frames have scorch flame's colours", { bad2, want: e.colors });
+	const dn = await hook(page, (p) => scorchView.find(p), ["main", "d"]);
+	const dr = await hook(page, (i) => scorchView.rectOf(i), dn);
+	const px = await hook(page, (a) => scorchView.pixel(a[0], a[1]), [dr.x + dr.w - 4, dr.y + dr.h - 3]);
+	ok("rgb(" + px.join(",") + ")" === e.colors.d, "and draws them", { px, want: e.colors.d });
+
+	// click a frame: it zooms, and the breadcrumbs end with its name
+	const node = await hook(page, (p) => scorchView.find(p), e.path);
+	const r = await hook(page, (i) => scorchView.rectOf(i), node);
+	await page.mouse.click(r.x + Math.min(5, r.w / 2), r.y + r.h / 2);
+	const st = await hook(page, () => scorchView.state());
+	const crumb = await page.$eval("#crumbs .crumb.current", (b) => b.textContent);
+	ok(node > 0 && st.zoom === node, "clicking a frame zooms to it", { node, st });
+	ok(crumb === e.path[e.path.length - 1], "the breadcrumbs show the zoomed frame", crumb);
+	// hover: the tooltip names the frame as text with its samples
+	await page.mouse.move(r.x + Math.min(5, r.w / 2), r.y + r.h / 2);
+	const tip = await page.$eval("#tip", (t) => t.textContent);
+	ok(tip.startsWith(e.path[e.path.length - 1] + "\n") && /of total/.test(tip) && /of zoom/.test(tip),
+		"the tooltip gives name, % of total and % of zoom", tip);
+
+	// keys (zoomed on main;a;b): Down goes to the parent (flame graph),
+	// Up to the widest child: b (37 samples) rather than c (10)
+	await page.keyboard.press("ArrowDown");
+	const up1 = (await hook(page, () => scorchView.state())).zoom;
+	await page.keyboard.press("ArrowUp");
+	const down1 = (await hook(page, () => scorchView.state())).zoom;
+	const aNode = await hook(page, (p) => scorchView.find(p), ["main", "a"]);
+	ok(up1 === aNode && down1 === node, "arrow keys: Down to the parent, Up to the widest child",
+		{ up1, aNode, down1, node });
+
+	// the icicle: a click zooms there too
+	await page.keyboard.press("Escape");
+	await page.keyboard.press("2");
+	const dn2 = await hook(page, (p) => scorchView.find(p), ["main", "d"]);
+	const ir = await hook(page, (i) => scorchView.rectOf(i), dn2);
+	await page.mouse.click(ir.x + ir.w / 2, ir.y + ir.h / 2);
+	const ist = await hook(page, () => scorchView.state());
+	ok(ist.view === "icicle" && ist.zoom === dn2, "key 2 opens the icicle, where a click zooms", ist);
+	await page.keyboard.press("1");
+
+	// search by regex: Matched % counts each sample once
+	await page.keyboard.press("Escape");
+	ok((await hook(page, () => scorchView.state())).zoom === 0, "Esc resets the zoom");
+	await page.keyboard.press("/");
+	await page.keyboard.type(e.regex);
+	const matched = await hook(page, () => scorchView.matched());
+	const text = await page.textContent("#matched");
+	ok(matched === e.matched, "search matches the samples awk counts (nested frames once)",
+		{ matched, want: e.matched });
+	ok(text.includes((100 * e.matched / e.total).toFixed(2) + "%"), "Matched % shown", text);
+	await page.keyboard.press("Enter");
+	const z1 = (await hook(page, () => scorchView.state())).zoom;
+	ok(z1 > 0, "Enter jumps to the next match", z1);
+
+	// URL state survives a reload
+	const before = await hook(page, () => scorchView.state());
+	await page.reload();
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	const after = await hook(page, () => scorchView.state());
+	ok(JSON.stringify(before) === JSON.stringify(after), "the URL hash restores zoom and search",
+		{ before, after });
+	ok(await hook(page, () => scorchView.matched()) === e.matched, "the search is run again after reload");
+
+	// top functions: the first row's self value, and sorting by a header
+	await page.keyboard.press("Escape");
+	await page.fill("#search", "");
+	await page.click('button[data-view="table"]');
+	const first = await page.$eval("#fn-rows tr td", (td) => parseFloat(td.getAttribute("data-value")));
+	ok(first === e.topself, "top functions' first row self equals awk's largest self",
+		{ first, want: e.topself });
+	await page.click('#fn-table th[data-key="total"]');
+	const totals = await page.$$eval("#fn-rows tr", (rows) =>
+		rows.map((tr) => parseFloat(tr.children[2].getAttribute("data-value"))));
+	ok(totals.length > 1 && totals.every((v, i) => i === 0 || totals[i - 1] >= v),
+		"clicking the Total header sorts by total", totals.slice(0, 5));
+	// a row opens the sandwich of that function
+	await page.click("#fn-rows tr");
+	const sw = await page.textContent("#sw-name");
+	const sst = await hook(page, () => scorchView.state());
+	ok(sst.view === "sandwich" && sw.length > 0, "a table row opens its sandwich view", { sw, sst });
+	const ink2 = await hook(page, () => scorchView.inked());
+	ok(ink2 > 0.005, "the sandwich view's canvas is not blank", ink2);
+
+	// transforms: focus (from the UI), hide, merge, recursion, [unknown]
+	await page.click('button[data-view="flame"]');
+	await page.keyboard.press("Escape");
+	const an = await hook(page, (p) => scorchView.find(p), ["main", "a"]);
+	const ar = await hook(page, (i) => scorchView.rectOf(i), an);
+	await page.mouse.click(ar.x + 3, ar.y + ar.h / 2);
+	await page.click("#tx-focus");
+	const ft = await hook(page, () => scorchView.total());
+	const fa = await hook(page, (p) => scorchView.find(p), ["a", "b"]);
+	ok(ft === e.withA && fa > 0, "Focus on a: the stacks through a, from a", { ft, want: e.withA, fa });
+	await page.reload();
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	ok(await hook(page, () => scorchView.total()) === e.withA, "the transform survives a reload (URL)");
+	const fOf = (names) => hook(page, (p) => scorchView.find(p), names);
+	const aFrame = await hook(page, (i) => scorchView.state().fn, 0);
+	await hook(page, (f) => scorchView.act("tx", [["h", f]]), aFrame);
+	ok(await hook(page, () => scorchView.total()) === e.total - e.withA, "Hide a: the other stacks");
+	await hook(page, (f) => scorchView.act("tx", [["m", f]]), aFrame);
+	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "a"]) < 0 &&
+		await fOf(["main", "b"]) > 0, "Merge a: same total, a gone, its callees under main");
+	await hook(page, () => scorchView.act("tx", [["r", 0], ["u", 0]]));
+	ok(await fOf(["main", "r", "x"]) > 0 && await fOf(["main", "r", "r"]) < 0 &&
+		await fOf(["main", "[unknown]", "y"]) > 0 && await fOf(["main", "a", "b", "a", "b"]) > 0,
+		"collapse direct recursion and [unknown] runs (a;b;a;b is not direct)");
+	await page.click("#tx-reset");
+	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "r", "r", "r", "x"]) > 0,
+		"Undo transforms gives the profile back");
+
+	// hostile names are text
+	await page.click('button[data-view="flame"]');
+	await page.fill("#search", "onerror");
+	const hm = await hook(page, () => scorchView.matched());
+	const pwned = await page.evaluate(() => window.__pwned === 1 || document.querySelectorAll("img").length);
+	ok(hm > 0 && !pwned, "a name holding <img onerror> is searchable text, never markup", { hm, pwned });
+	const hn = await hook(page, (p) => scorchView.find(p), e.hostile);
+	ok(hn > 0 && (await hook(page, (i) => scorchView.name(i), hn)) === e.hostile[e.hostile.length - 1],
+		"names with <>&\"' and </script> decode unchanged", hn);
+	const bu = await hook(page, (p) => scorchView.find(p), e.badUtf8);
+	ok(bu > 0, "invalid UTF-8 in a name shows as U+FFFD", bu);
+	const ln = await hook(page, (p) => scorchView.find(p), e.long);
+	const lr = ln > 0 ? await hook(page, (i) => scorchView.rectOf(i), ln) : null;
+	ok(lr && lr.w > 0, "a 10 KB name decodes and draws", lr);
+	ok(bad.requests.length === 0, "no request leaves file://", bad.requests);
+	ok(bad.errors.length === 0, "no page or console errors", bad.errors);
+	await page.close();
+}
+
+async function deepChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const info = await hook(page, () => ({ t: scorchView.total(), d: scorchView.maxDepth(),
+		c: scorchView.canvasSize(), vh: window.innerHeight, dpr: devicePixelRatio,
+		drawn: scorchView.drawn() }));
+	ok(info.t === e.total && info.d === e.depth, "a 5000-frame stack decodes whole", info);
+	ok(info.c.h <= info.vh * info.dpr && info.drawn > 0, "the canvas stays the viewport's size", info);
+	// scroll to the top: the deepest frames are drawn
+	await page.$eval("#v-flame", (v) => { v.scrollTop = 0; });
+	await page.waitForTimeout(50);
+	const deepest = await hook(page, () => scorchView.drawn());
+	const node = await hook(page, (p) => scorchView.find(p), e.deepPath);
+	const r = await hook(page, (i) => scorchView.rectOf(i), node);
+	ok(deepest > 0 && r.y >= 0 && r.y < info.vh, "the top of the deep stack can be scrolled to", { deepest, r });
+	await page.mouse.click(r.x + 3, r.y + r.h / 2);
+	ok((await hook(page, () => scorchView.state())).zoom === node, "a frame 5000 deep zooms on click");
+	// a hand-made hash: unknown view, zoom past the end, bad regex, bad frame
+	await page.goto("file://" + path.resolve(e.html) + "#v=nope&z=99999999&s=%28&f=-5&r=5-1&th=x");
+	await page.reload();
+	await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+	const st = await hook(page, () => scorchView.state());
+	ok(st.view === "flame" && st.zoom === 0 && st.fn === -1 && st.range === null,
+		"a malformed URL hash falls back to the defaults", st);
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "deep stack: no errors, no requests", bad);
+	await page.close();
+}
+
+async function emptyChecks(ctx, html) {
+	const { page, bad } = await open(ctx, html);
+	for (const v of ["icicle", "table", "sandwich", "flame"])
+		await page.click(`button[data-view="${v}"]`);
+	await page.fill("#search", "x");
+	ok(await hook(page, () => scorchView.total()) === 0 && bad.errors.length === 0,
+		"an empty profile opens, and every view and a search work on it", bad.errors);
+	await page.close();
+}
+
+async function diffChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const after = await hook(page, () => scorchView.total());
+	await page.click("#swap");
+	const before = await hook(page, () => scorchView.total());
+	ok(after === e.after && before === e.before, "diff: after's total, and before's after Swap",
+		{ after, before, e });
+	const ink = await hook(page, () => scorchView.inked());
+	ok(ink > 0.005, "the diff view's canvas is not blank", ink);
+	// after Swap back: colours and numbers per frame, against scorch diff
+	await page.click("#swap");
+	const colorOf = async (name) => {
+		const i = await hook(page, (p) => scorchView.find(p), ["m", name]);
+		const r = await hook(page, (i) => scorchView.rectOf(i), i);
+		if (i < 0 || !(r.w > 10))
+			return { i, rgb: null };
+		return { i, r, rgb: await hook(page, (a) => scorchView.pixel(a[0], a[1]), [r.x + r.w - 4, r.y + r.h - 3]) };
+	};
+	const grew = await colorOf(e.grew), shrank = await colorOf(e.shrank);
+	ok(grew.rgb && grew.rgb[0] > grew.rgb[2] + 40, "a frame that grew is red", grew);
+	ok(shrank.rgb && shrank.rgb[2] > shrank.rgb[0] + 40, "a frame that shrank (normalised) is blue", shrank);
+	let same = true;
+	const detail = [];
+	for (const [name, a, b] of e.lines) {
+		const i = await hook(page, (p) => scorchView.find(p), ["m", name]);
+		const got = await hook(page, (i) => scorchView.diffOf(i), i);
+		if (!got || got[0] !== a || got[1] !== b) {
+			same = false;
+			detail.push({ name, got, a, b });
+		}
+	}
+	ok(same, "every frame's before and after equal scorch diff's", detail);
+	// absolute colours: "same" grew in counts (5 -> 6) though its share shrank
+	await page.click("#diffmode");
+	const absSame = await colorOf(e.shrank);
+	ok(absSame.rgb && absSame.rgb[0] > absSame.rgb[2] + 20, "absolute colours: a frame with more samples is red",
+		absSame);
+	await page.click("#diffmode");
+	const nr = await colorOf(e.grew);
+	await page.mouse.move(nr.r.x + nr.r.w / 2, nr.r.y + nr.r.h / 2);
+	const tip = await page.$eval("#tip", (t) => t.textContent);
+	ok(/ NEW$/m.test(tip), "a new frame is marked NEW", tip);
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "diff: no errors, no requests", bad);
+	await page.close();
+}
+
+async function perfChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const total = await hook(page, () => scorchView.total());
+	ok(total === e.total, "perf.data " + e.name + ": the total equals scorch fold's", { total, want: e.total });
+	const dp = sameLines(await hook(page, () => scorchView.folded()),
+		foldedLines(fs.readFileSync(e.folded, "utf8")));
+	ok(dp === null, "perf.data " + e.name + ": the page's stacks read back equal scorch fold's", dp);
+	await page.fill("#search", e.regex);
+	const matched = await hook(page, () => scorchView.matched());
+	ok(matched === e.matched, "perf.data " + e.name + ": a regex matches the samples python counts in scorch fold's output",
+		{ matched, want: e.matched });
+	await page.fill("#search", "");
+	await page.click('button[data-view="table"]');
+	const first = await page.$eval("#fn-rows tr td", (td) => parseFloat(td.getAttribute("data-value")));
+	ok(first === e.topself, "perf.data " + e.name + ": top functions' first self equals python's largest self",
+		{ first, want: e.topself });
+	// modules: a frame perf script names has one of the objects perf
+	// script gives that symbol; kernel objects are flagged kernel
+	const frames = await hook(page, () => scorchView.frames());
+	let known = 0;
+	const wrong = [];
+	for (const f of frames) {
+		const want = e.dsos[f.name];
+		if (!want || !f.module)
+			continue;
+		known++;
+		if (!want.includes(f.module) || (f.module === "[kernel.kallsyms]" && !(f.flags & 1)))
+			wrong.push({ f, want });
+	}
+	ok(known > 0 && wrong.length === 0, "perf.data " + e.name + ": frame modules (and kernel flags) as perf script shows them",
+		{ known, wrong: wrong.slice(0, 5) });
+
+	// time range: the page's total for [a, b] (µs bounds, inclusive) is
+	// what scorch fold --time a,b folds
+	const tm = await hook(page, () => scorchView.times());
+	ok(tm && tm.n > 0 && tm.max >= tm.min, "perf.data " + e.name + ": the page has sample times", tm);
+	if (tm && tm.n > 0) {
+		const a = Math.ceil((tm.min + (tm.max - tm.min) / 4) / 1000) * 1000;
+		const b = Math.max(a, Math.floor((tm.min + 3 * (tm.max - tm.min) / 4) / 1000) * 1000);
+		const secs = (ns) => Math.floor(ns / 1e9) + "." + String((ns % 1e9) / 1000).padStart(6, "0");
+		const out = execFileSync(e.scorch, ["fold", "--time", secs(a) + "," + secs(b),
+			...e.foldArgs], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+		const want = out.split("\n").filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+		const ms = await hook(page, (r) => scorchView.act("range", r), [a, b]);
+		const got = await hook(page, () => scorchView.total());
+		ok(got === want, "perf.data " + e.name + ": a time range's total equals scorch fold --time's", { got, want, a, b });
+		const dr = sameLines(await hook(page, () => scorchView.folded()), foldedLines(out));
+		ok(dr === null, "perf.data " + e.name + ": and its stacks equal scorch fold --time's", dr);
+		console.log("# range redraw " + ms.toFixed(1) + " ms");
+		await hook(page, () => scorchView.act("tx", [["r", 0]]));
+		const got2 = await hook(page, () => scorchView.total());
+		ok(got2 === want, "perf.data " + e.name + ": the range holds through a transform (rows follow the rebuilt tree)",
+			{ got2, want });
+		await hook(page, () => scorchView.act("tx", []));
+		await hook(page, () => scorchView.act("range", null));
+		// drag across three cells of the heat map: the range is their 60 ms
+		await page.click('button[data-view="time"]');
+		const hink = await hook(page, () => scorchView.inked());
+		ok(hink > 0.05, "perf.data " + e.name + ": the heat map is not blank", hink);
+		const c = await page.$eval("#v-time canvas", (cv) => {
+			const r = cv.getBoundingClientRect();
+			return { x: r.left, y: r.top };
+		});
+		const cell = await page.evaluate(() => document.querySelector("#v-time canvas").height /
+			(window.devicePixelRatio || 1));
+		const ch = Math.floor((cell - 20) / 50);
+		await page.mouse.move(c.x + 48, c.y + 16 + ch / 2);
+		await page.mouse.down();
+		await page.mouse.move(c.x + 48, c.y + 16 + 2 * ch + ch / 2, { steps: 4 });
+		await page.mouse.up();
+		const st = await hook(page, () => scorchView.state());
+		ok(st.range && st.range[0] === 0 && st.range[1] === 60e6 - 1,
+			"perf.data " + e.name + ": dragging over three heat map cells picks their 60 ms", st.range);
+		await page.reload();
+		await page.waitForSelector("body[data-ready]", { timeout: 15000 });
+		const st2 = await hook(page, () => scorchView.state());
+		ok(JSON.stringify(st2.range) === JSON.stringify(st.range), "perf.data " + e.name + ": the range survives a reload (URL)", st2);
+		await hook(page, () => scorchView.act("range", null));
+		// drag across the middle half of the per-thread timeline: the range
+		// (ns) holds what scorch fold --time folds for it
+		const tl = await hook(page, () => scorchView.timeline());
+		await page.mouse.move(tl.x0 + tl.w * 0.25, tl.y + 8);
+		await page.mouse.down();
+		await page.mouse.move(tl.x0 + tl.w * 0.75, tl.y + 8, { steps: 4 });
+		await page.mouse.up();
+		const lr = (await hook(page, () => scorchView.state())).range;
+		const ns9 = (ns) => Math.floor(ns / 1e9) + "." + String(ns % 1e9).padStart(9, "0");
+		let lwant = -1;
+		if (lr) {
+			const o2 = execFileSync(e.scorch, ["fold", "--time", ns9(tm.min + lr[0]) + "," + ns9(tm.min + lr[1]),
+				...e.foldArgs], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+			lwant = o2.split("\n").filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+		}
+		const lgot = await hook(page, () => scorchView.total());
+		ok(lr && lr[1] > lr[0] && lgot === lwant,
+			"perf.data " + e.name + ": a range dragged on the thread timeline holds scorch fold --time's samples",
+			{ lr, lgot, lwant });
+		// a click on the first thread's name picks it
+		await page.mouse.click(tl.x0 - 100, tl.y + 4 + 7);
+		const pst = await hook(page, () => scorchView.state());
+		ok(pst.threads && pst.threads.length === 1 && pst.threads[0] === tl.rows[0],
+			"perf.data " + e.name + ": clicking a thread's name in the timeline picks it", pst.threads);
+		await hook(page, () => { scorchView.act("threads", null); scorchView.act("range", null); });
+	}
+	// threads: the total of each thread is what scorch fold --tid gives it
+	const ths = await hook(page, () => scorchView.threads());
+	let same = ths.length > 0, detail = [];
+	for (let k = 0; k < ths.length && k < 20; k++) {
+		const got = await hook(page, (k) => { scorchView.act("threads", [k]); return scorchView.total(); }, k);
+		const want = e.tids[String(ths[k].tid)] || 0;
+		if (got !== want) {
+			same = false;
+			detail.push({ tid: ths[k].tid, got, want });
+		}
+	}
+	ok(same, "perf.data " + e.name + ": each thread's total equals scorch fold --tid's for it", detail);
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "perf.data " + e.name + ": no errors, no requests", bad);
+	await page.close();
+}
+
+(async () => {
+	const e = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), "scorch-view-"));
+	const ctx = await chromium.launchPersistentContext(profile, {
+		executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+		headless: true, args: FLAGS, viewport: { width: 1200, height: 700 },
+	});
+	try {
+		await mainChecks(ctx, e.main);
+		await deepChecks(ctx, e.deep);
+		await diffChecks(ctx, e.diff);
+		await emptyChecks(ctx, e.empty);
+		for (const p of e.perf)
+			await perfChecks(ctx, p);
+	} catch (err) {
+		ok(false, "browser run", String(err && err.stack || err));
+	}
+	await ctx.close();
+	fs.rmSync(profile, { recursive: true, force: true });
+	process.exit(failures ? 1 : 0);
+})();
