@@ -1,0 +1,432 @@
+/*
+ * report: perf report's histogram (see report.h for the rules kept).
+ */
+#include "analysis/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+/* ---- setup ---- */
+
+void rep_init(struct rep *r, const struct rep_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = *o;
+	hmap_init(&r->fmap);
+	sb_init(&r->key);
+}
+
+void rep_release(struct rep *r)
+{
+	for (size_t i = 0; i < r->nev; i++) {
+		hmap_release(&r->ev[i].map);
+		free(r->ev[i].e);
+		free(r->ev[i].nodes);
+		u64map_release(&r->ev[i].kids);
+	}
+	free(r->ev);
+	free(r->frames);
+	hmap_release(&r->fmap);
+	sb_release(&r->key);
+	free(r->chain);
+	free(r->seen);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *const key_names[REP_NKEY] = {
+	"comm", "pid", "dso", "sym", "cpu", "parent",
+};
+
+static int key_of(const char *p, size_t n)
+{
+	if (n == 6 && !strncmp(p, "symbol", 6))
+		return REP_SYM;
+	for (int k = 0; k < REP_NKEY; k++)
+		if (strlen(key_names[k]) == n && !strncmp(p, key_names[k], n))
+			return k;
+	return -1;
+}
+
+int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t nbad)
+{
+	o->nkeys = 0;
+	for (const char *p = s; ; ) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		int k = key_of(p, n);
+		bool dup = false;
+		for (size_t i = 0; k >= 0 && i < o->nkeys; i++)
+			dup |= o->keys[i] == (enum rep_key)k;
+		if (k < 0 || dup || o->nkeys == REP_MAX_KEYS) {
+			snprintf(bad, nbad, "%.*s", (int)n, p);
+			return -1;
+		}
+		o->keys[o->nkeys++] = (enum rep_key)k;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return 0;
+}
+
+static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
+{
+	size_t i = a ? a->index : 0;
+	if (i >= r->nev) {
+		size_t old = r->nev;
+		XGROW(r->ev, r->nev, i + 1);
+		memset(r->ev + old, 0, (r->nev - old) * sizeof(*r->ev));
+		for (size_t k = old; k < r->nev; k++)
+			hmap_init(&r->ev[k].map);
+	}
+	r->ev[i].attr = a;
+	return &r->ev[i];
+}
+
+/* ---- frames ---- */
+
+static char level_of(bool kernel, uint8_t cpumode)
+{
+	if (kernel)
+		return cpumode == PD_MISC_GUEST_KERNEL ? 'g' : 'k';
+	if (cpumode == PD_MISC_HYPERVISOR)
+		return 'H';
+	return cpumode == PD_MISC_GUEST_USER ? 'u' : '.';
+}
+
+static void key_ptr(struct strbuf *k, const void *p)
+{
+	sb_add(k, &p, sizeof(p));
+}
+
+/* Frames merge as perf's chains do: by function, an unresolved one by
+ * its address; an inline row by its name. */
+static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
+{
+	struct strbuf *k = &r->key;
+	sb_reset(k);
+	key_ptr(k, f->dso);
+	key_ptr(k, f->sym);
+	if (f->inl)
+		sb_adds(k, f->inl);
+	else if (!f->sym)
+		sb_add(k, &f->ip, sizeof(f->ip));
+	bool added;
+	size_t id = hmap_put(&r->fmap, k->buf, k->len, &added);
+	if (added) {
+		XGROW(r->frames, r->frames_cap, r->nframes + 1);
+		r->frames[r->nframes++] = *f;
+	}
+	return (uint32_t)id;
+}
+
+void rep_frame_name(const struct rep_frame *f, struct strbuf *sb)
+{
+	if (f->inl)
+		sb_addf(sb, "%s (inlined)", f->inl);
+	else if (f->sym)
+		sb_adds(sb, f->sym->name);
+	else
+		sb_addf(sb, "%#llx", (unsigned long long)f->ip);
+}
+
+/* ---- call trees ---- */
+
+static uint32_t node_new(struct rep_event *ev, uint32_t frame)
+{
+	XGROW(ev->nodes, ev->nodes_cap, ev->nnodes + 1);
+	struct rep_node *n = &ev->nodes[ev->nnodes];
+	n->frame = frame;
+	n->kid = n->next = REP_NONE;
+	n->hit = n->cumul = 0;
+	return (uint32_t)ev->nnodes++;
+}
+
+static uint32_t node_kid(struct rep_event *ev, uint32_t node, uint32_t frame)
+{
+	bool added;
+	uint64_t *v = u64map_put(&ev->kids, (uint64_t)node << 32 | frame, &added);
+	if (added) {
+		uint32_t k = node_new(ev, frame);
+		ev->nodes[k].next = ev->nodes[node].kid;
+		ev->nodes[node].kid = k;
+		*v = k;
+	}
+	return (uint32_t)*v;
+}
+
+static void tree_add(struct rep_event *ev, struct rep_entry *e,
+		     const uint32_t *chain, size_t n, uint64_t period)
+{
+	if (e->root == REP_NONE)
+		e->root = node_new(ev, REP_NONE);
+	uint32_t at = e->root;
+	ev->nodes[at].cumul += period;
+	for (size_t i = 0; i < n; i++) {
+		at = node_kid(ev, at, chain[i]);
+		ev->nodes[at].cumul += period;
+	}
+	ev->nodes[at].hit += period;
+	if (n > e->max_depth)
+		e->max_depth = (uint32_t)n;
+}
+
+static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
+{
+	if (a->sym && b->sym && (a->inl || b->inl))
+		return strcmp(a->inl ? a->inl : a->sym->name, b->inl ? b->inl : b->sym->name);
+	size_t da = a->dso ? a->dso->id + 1 : 0, db = b->dso ? b->dso->id + 1 : 0;
+	if (da != db)
+		return da < db ? -1 : 1;
+	uint64_t xa = a->sym ? a->sym->start : a->ip, xb = b->sym ? b->sym->start : b->ip;
+	return xa < xb ? -1 : xa > xb;
+}
+
+static const struct rep *g_rep;
+static const struct rep_event *g_ev;
+
+static int by_cumul(const void *pa, const void *pb)
+{
+	const struct rep_node *a = &g_ev->nodes[*(const uint32_t *)pa];
+	const struct rep_node *b = &g_ev->nodes[*(const uint32_t *)pb];
+	if (a->cumul != b->cumul)
+		return a->cumul > b->cumul ? -1 : 1;
+	/* perf's tree of children keeps equal ones in its match order,
+	 * largest first */
+	int c = frame_match_cmp(&g_rep->frames[a->frame], &g_rep->frames[b->frame]);
+	if (c)
+		return -c;
+	return a < b ? -1 : a > b;
+}
+
+size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
+		     uint32_t node, uint64_t min, uint32_t **out)
+{
+	size_t n = 0, cap = 0;
+	uint32_t *k = NULL;
+	for (uint32_t c = ev->nodes[node].kid; c != REP_NONE; c = ev->nodes[c].next) {
+		if (ev->nodes[c].cumul < min)
+			continue;
+		XGROW(k, cap, n + 1);
+		k[n++] = c;
+	}
+	g_rep = r;
+	g_ev = ev;
+	if (n > 1)
+		qsort(k, n, sizeof(*k), by_cumul);
+	*out = k;
+	return n;
+}
+
+/* ---- entries ---- */
+
+static void entry_key(struct rep *r, const struct rep_entry *e)
+{
+	struct strbuf *k = &r->key;
+	sb_reset(k);
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		switch (r->o.keys[i]) {
+		case REP_COMM: sb_adds(k, e->comm); sb_addc(k, 0); break;
+		case REP_PID: sb_add(k, &e->tid, sizeof(e->tid)); break;
+		case REP_DSO: key_ptr(k, e->f.dso); break;
+		case REP_SYM:
+			/* perf compares no level: an address is one entry */
+			key_ptr(k, e->f.sym);
+			if (e->f.inl) {
+				sb_adds(k, e->f.inl);
+				sb_addc(k, 0);
+			} else if (!e->f.sym) {
+				sb_add(k, &e->f.ip, sizeof(e->f.ip));
+			}
+			break;
+		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
+		case REP_PARENT: sb_adds(k, e->parent); sb_addc(k, 0); break;
+		case REP_NKEY: break;
+		}
+	}
+}
+
+static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_entry *tmpl)
+{
+	entry_key(r, tmpl);
+	bool added;
+	size_t id = hmap_put(&ev->map, r->key.buf, r->key.len, &added);
+	if (added) {
+		XGROW(ev->e, ev->cap, ev->n + 1);
+		ev->e[ev->n] = *tmpl;
+		ev->e[ev->n].seq = (uint32_t)ev->n;
+		ev->n++;
+	}
+	return (uint32_t)id;
+}
+
+static bool seen(const struct rep *r, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r->seen[i] == id)
+			return true;
+	return false;
+}
+
+/* perf's default parent pattern: ^sys_|^do_page_fault */
+static const char *parent_of(const struct proc_sample *ps)
+{
+	for (size_t i = 0; i < ps->nframes; i++) {
+		const struct sym_entry *s = ps->frames[i].sym;
+		if (s && !ps->frames[i].inline_name &&
+		    (!strncmp(s->name, "sys_", 4) || !strncmp(s->name, "do_page_fault", 13)))
+			return s->name;
+	}
+	return "[other]";
+}
+
+/* The chain in display order, as frame ids, into r->chain. */
+static size_t sample_chain(struct rep *r, const struct proc_sample *ps)
+{
+	size_t n = ps->nframes;
+	XGROW(r->chain, r->chain_cap, n + 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_frame *pf = &ps->frames[i];
+		/* a frame without a map keeps the sample's level, as perf */
+		bool kernel = pf->map ? pf->kernel : pd_cpumode_is_kernel(ps->s->cpumode);
+		struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
+				       pf->ip, level_of(kernel, ps->s->cpumode) };
+		size_t at = r->o.order == REP_CALLER ? n - 1 - i : i;
+		r->chain[at] = frame_id(r, &f);
+	}
+	return n;
+}
+
+void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
+{
+	const struct pd_sample *s = ps->s;
+	struct rep_event *ev = event_of(r, s->attr);
+	bool kernel = pd_cpumode_is_kernel(s->cpumode);
+	struct proc_frame pf;
+	proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
+	if (!pf.map)
+		proc_session_resolve(ses, ps->thread, !kernel, s->ip, &pf);
+	struct rep_entry t;
+	memset(&t, 0, sizeof(t));
+	t.f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
+	t.comm = ps->thread->comm;
+	t.thread = ps->thread;
+	t.tid = s->tid;
+	t.cpu = (s->sample_type & PD_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
+	t.parent = "[other]";
+	for (size_t i = 0; i < r->o.nkeys; i++)
+		if (r->o.keys[i] == REP_PARENT)
+			t.parent = parent_of(ps);
+	t.root = REP_NONE;
+	uint64_t p = s->period;
+	ev->total += p;
+	ev->samples++;
+	uint32_t self = entry_get(r, ev, &t);
+	struct rep_entry *e = &ev->e[self];
+	e->period += p;
+	e->samples++;
+	if (r->o.children)
+		e->acc += p;
+	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ps) : 0;
+	if (r->o.chains)
+		tree_add(ev, e, r->chain, n, p);
+	if (!r->o.children)
+		return;
+	XGROW(r->seen, r->seen_cap, n + 1);
+	size_t nseen = 0;
+	r->seen[nseen++] = self;
+	char level = t.f.level;
+	for (size_t i = 0; i < n; i++) {
+		const struct rep_frame *f = &r->frames[r->chain[i]];
+		t.f = *f;
+		/* perf: a frame without a map keeps the level before it */
+		if (!f->dso && !f->sym)
+			t.f.level = level;
+		level = t.f.level;
+		uint32_t id = entry_get(r, ev, &t);
+		if (seen(r, nseen, id))
+			continue;
+		r->seen[nseen++] = id;
+		e = &ev->e[id];
+		e->acc += p;
+		if (r->o.chains)
+			tree_add(ev, e, r->chain + i, n - i, p);
+	}
+}
+
+/* ---- output order ---- */
+
+static const char *dso_name(const struct rep_entry *e)
+{
+	return e->f.dso ? e->f.dso->short_name : "[unknown]";
+}
+
+static const char *sym_name(const struct rep_entry *e)
+{
+	return e->f.inl ? e->f.inl : e->f.sym->name;
+}
+
+static int key_cmp(const struct rep_entry *a, const struct rep_entry *b, enum rep_key k)
+{
+	switch (k) {
+	case REP_COMM:
+		return strcmp(a->comm, b->comm);
+	case REP_PID:
+		if (a->tid != b->tid)
+			return a->tid < b->tid ? -1 : 1;
+		return strcmp(a->thread->comm, b->thread->comm);
+	case REP_DSO:
+		return strcmp(dso_name(a), dso_name(b));
+	case REP_SYM:
+		if (!a->f.sym || !b->f.sym) {
+			if (a->f.sym || b->f.sym)
+				return a->f.sym ? -1 : 1;
+			return a->f.ip < b->f.ip ? -1 : a->f.ip > b->f.ip;
+		}
+		return strcmp(sym_name(a), sym_name(b));
+	case REP_CPU:
+		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+	case REP_PARENT:
+		return strcmp(a->parent, b->parent);
+	case REP_NKEY:
+		break;
+	}
+	return 0;
+}
+
+static int by_output(const void *pa, const void *pb)
+{
+	const struct rep_entry *a = pa, *b = pb;
+	const struct rep_opts *o = &g_rep->o;
+	if (o->children) {
+		if (a->acc != b->acc)
+			return a->acc > b->acc ? -1 : 1;
+		/* perf puts callers above callees when the period is equal */
+		if (o->chains && a->thread == b->thread && a->max_depth != b->max_depth) {
+			int c = a->max_depth > b->max_depth ? -1 : 1;
+			return o->order == REP_CALLER ? c : -c;
+		}
+	}
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	for (size_t i = 0; i < o->nkeys; i++) {
+		int c = key_cmp(a, b, o->keys[i]);
+		if (c)
+			return c;
+	}
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void rep_sort(struct rep *r)
+{
+	g_rep = r;
+	for (size_t i = 0; i < r->nev; i++) {
+		struct rep_event *ev = &r->ev[i];
+		/* the map's ids are entry indexes: no lookups after this */
+		hmap_release(&ev->map);
+		hmap_init(&ev->map);
+		qsort(ev->e, ev->n, sizeof(*ev->e), by_output);
+	}
+}

@@ -1,0 +1,119 @@
+/*
+ * report: the histogram `perf report` builds from samples: one entry
+ * per distinct sort key (comm, pid, dso, sym, cpu, parent), its self
+ * period and sample count, and, with call chains, the children period
+ * (every function on a chain gets the sample's period once) and a call
+ * tree per entry, merged as perf merges chains (by function, an
+ * unresolved frame by address).
+ * Stage: analysis (records -> numbers). A proc_session delivers samples
+ * with their frames resolved; rep_add takes them one by one.
+ * Perf's rules kept here: a self entry names an unresolved sample by
+ * its map address, a chain entry by the recorded address; an entry is
+ * added once per sample even when a function recurs; the chain of a
+ * children-only entry is the part of the sample's chain from it on (in
+ * display order); entries sort by children period, then callers above
+ * callees, then self period, then keys ascending.
+ * Ownership: the rep owns its arrays; entries and frames borrow names
+ * and dsos from the session, which must outlive the rep's use.
+ */
+#ifndef SCORCH_ANALYSIS_REPORT_H
+#define SCORCH_ANALYSIS_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hmap.h"
+#include "base/strbuf.h"
+#include "base/u64map.h"
+#include "process/session.h"
+
+enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_NKEY };
+#define REP_MAX_KEYS 8
+#define REP_NONE UINT32_MAX
+
+enum rep_order { REP_CALLEE, REP_CALLER };
+
+struct rep_opts {
+	enum rep_key keys[REP_MAX_KEYS];
+	size_t nkeys;
+	bool children;          /* cumulate along call chains */
+	bool chains;            /* keep a call tree per entry */
+	enum rep_order order;   /* display order of chains */
+};
+
+/* One place, as a hist entry or a callchain entry holds it. */
+struct rep_frame {
+	const struct sym_dso *dso;
+	const struct sym_entry *sym;
+	const char *inl;        /* inline row: the function's name, else NULL */
+	uint64_t ip;            /* unresolved: the address perf shows */
+	char level;             /* '.', 'k', ... */
+};
+
+/* A call tree node: one frame of merged chains. */
+struct rep_node {
+	uint32_t frame;         /* index in frames; REP_NONE for a root */
+	uint32_t kid, next;     /* first child, next sibling (REP_NONE) */
+	uint64_t hit;           /* period of chains ending here */
+	uint64_t cumul;         /* period of chains through here */
+};
+
+struct rep_entry {
+	struct rep_frame f;
+	const char *comm;
+	const struct proc_thread *thread; /* the first sample's */
+	uint32_t tid;
+	int32_t cpu;
+	const char *parent;
+	uint64_t period, acc, samples;
+	uint32_t root;          /* call tree, REP_NONE without chains */
+	uint32_t max_depth;     /* longest chain added to the tree */
+	uint32_t seq;           /* creation order (last tie break) */
+};
+
+struct rep_event {
+	const struct pd_attr *attr;
+	struct hmap map;        /* entry key -> index in e */
+	struct rep_entry *e;
+	size_t n, cap;
+	uint64_t total, samples;
+	struct rep_node *nodes;
+	size_t nnodes, nodes_cap;
+	struct u64map kids;     /* parent node << 32 | frame -> node */
+};
+
+struct rep {
+	struct rep_opts o;
+	struct rep_event *ev;   /* by attr index */
+	size_t nev;
+	struct rep_frame *frames; /* shared by all events */
+	size_t nframes, frames_cap;
+	struct hmap fmap;       /* frame key -> index in frames */
+	struct strbuf key;
+	uint32_t *chain;        /* current sample: frame ids, display order */
+	size_t chain_cap;
+	uint32_t *seen;         /* current sample: entries added */
+	size_t seen_cap;
+	bool has_cpu;
+};
+
+void rep_init(struct rep *r, const struct rep_opts *o);
+void rep_release(struct rep *r);
+/* Parse a perf sort list ("comm,dso,sym"; "symbol" is "sym") into o.
+ * Returns 0, or -1 with the bad key copied into bad (size n). */
+int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t n);
+/* Add one sample (frames resolved, leaf first). Cannot fail. */
+void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps);
+/* Sort every event's entries in perf's output order. */
+void rep_sort(struct rep *r);
+
+/* The name perf prints for a frame in a call graph. */
+void rep_frame_name(const struct rep_frame *f, struct strbuf *sb);
+/* Children of node in perf's order (cumul descending; ties as perf's
+ * tree keeps them) with cumul >= min: written to *out (caller frees),
+ * count returned. */
+size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
+		     uint32_t node, uint64_t min, uint32_t **out);
+
+#endif
