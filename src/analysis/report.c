@@ -187,11 +187,13 @@ static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
 static const struct rep *g_rep;
 static const struct rep_event *g_ev;
 
+static bool g_cumul;
+
 static int by_cumul(const void *pa, const void *pb)
 {
 	const struct rep_node *a = &g_ev->nodes[*(const uint32_t *)pa];
 	const struct rep_node *b = &g_ev->nodes[*(const uint32_t *)pb];
-	if (a->cumul != b->cumul)
+	if (g_cumul && a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
 	/* perf's tree of children keeps equal ones in its match order,
 	 * largest first */
@@ -202,7 +204,7 @@ static int by_cumul(const void *pa, const void *pb)
 }
 
 size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
-		     uint32_t node, uint64_t min, uint32_t **out)
+		     uint32_t node, uint64_t min, bool cumul, uint32_t **out)
 {
 	size_t n = 0, cap = 0;
 	uint32_t *k = NULL;
@@ -214,6 +216,7 @@ size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
 	}
 	g_rep = r;
 	g_ev = ev;
+	g_cumul = cumul;
 	if (n > 1)
 		qsort(k, n, sizeof(*k), by_cumul);
 	*out = k;
@@ -282,20 +285,75 @@ static const char *parent_of(const struct proc_sample *ps)
 	return "[other]";
 }
 
-/* The chain in display order, as frame ids, into r->chain. */
-static size_t sample_chain(struct rep *r, const struct proc_sample *ps)
+/* Whether frame i (leaf first) starts an address: inline rows come
+ * before their symbol's row, at the same ip. */
+static bool starts_address(const struct proc_sample *ps, size_t i)
 {
-	size_t n = ps->nframes;
-	XGROW(r->chain, r->chain_cap, n + 1);
-	for (size_t i = 0; i < n; i++) {
-		const struct proc_frame *pf = &ps->frames[i];
-		/* a frame without a map keeps the sample's level, as perf */
-		bool kernel = pf->map ? pf->kernel : pd_cpumode_is_kernel(ps->s->cpumode);
-		struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
-				       pf->ip, level_of(kernel, ps->s->cpumode) };
-		size_t at = r->o.order == REP_CALLER ? n - 1 - i : i;
-		r->chain[at] = frame_id(r, &f);
+	return i == 0 || !ps->frames[i - 1].inline_name ||
+	       ps->frames[i - 1].ip != ps->frames[i].ip;
+}
+
+/* Frame i of the sample (leaf first) as r->chain[at]. */
+static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, size_t at)
+{
+	const struct proc_frame *pf = &ps->frames[i];
+	/* a frame without a map keeps the sample's level, as perf */
+	bool kernel = pf->map ? pf->kernel : pd_cpumode_is_kernel(ps->s->cpumode);
+	struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
+			       pf->ip, level_of(kernel, ps->s->cpumode) };
+	r->chain[at] = frame_id(r, &f);
+}
+
+/* Of frames [lo, hi) (leaf first), the max addresses perf keeps: from
+ * the leaf when leaf, else from the root: [*a, *b). */
+static void keep_part(const struct proc_sample *ps, size_t lo, size_t hi, size_t max,
+		      bool leaf, size_t *a, size_t *b)
+{
+	size_t seen = 0;
+	*a = lo;
+	*b = hi;
+	if (leaf) {
+		for (size_t i = lo; i < hi; i++)
+			if ((i == lo || starts_address(ps, i)) && seen++ == max) {
+				*b = i;
+				return;
+			}
+		return;
 	}
+	*a = hi;
+	for (size_t i = hi; i-- > lo; ) {
+		if (i != lo && !starts_address(ps, i))
+			continue;
+		if (seen++ == max)
+			return;
+		*a = i;
+	}
+}
+
+/* The chain in display order, as frame ids, into r->chain: the frames
+ * perf keeps, max_stack addresses from the leaf when callee first, from
+ * the root when caller first; a DWARF-unwound user part always from the
+ * leaf (perf's unwinder stops there), its kernel part apart. */
+static size_t sample_chain(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
+{
+	size_t n = ps->nframes, k = 0;
+	bool callee = r->o.order == REP_CALLEE;
+	size_t part[4];
+	if (proc_session_hooked(ses, ps->s)) {
+		while (k < n && ps->frames[k].kernel)
+			k++;
+		keep_part(ps, 0, k, r->o.max_stack, callee, &part[0], &part[1]);
+		keep_part(ps, k, n, r->o.max_stack, true, &part[2], &part[3]);
+	} else {
+		keep_part(ps, 0, n, r->o.max_stack, callee, &part[0], &part[1]);
+		part[2] = part[3] = n;
+	}
+	n = (part[1] - part[0]) + (part[3] - part[2]);
+	XGROW(r->chain, r->chain_cap, n + 1);
+	size_t at = 0;
+	for (int p = 0; p < 4; p += 2)
+		for (size_t i = part[p]; i < part[p + 1]; i++)
+			add_frame(r, ps, i, callee ? at++ : n - 1 - at++);
 	return n;
 }
 
@@ -329,7 +387,7 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	e->samples++;
 	if (r->o.children)
 		e->acc += p;
-	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ps) : 0;
+	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
 	if (r->o.chains)
 		tree_add(ev, e, r->chain, n, p);
 	if (!r->o.children)

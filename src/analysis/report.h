@@ -40,6 +40,8 @@ struct rep_opts {
 	bool children;          /* cumulate along call chains */
 	bool chains;            /* keep a call tree per entry */
 	enum rep_order order;   /* display order of chains */
+	size_t max_stack;       /* addresses per chain, from the leaf when
+				 * callee first, else from the root (perf) */
 };
 
 /* One place, as a hist entry or a callchain entry holds it. */
@@ -110,10 +112,10 @@ void rep_sort(struct rep *r);
 
 /* The name perf prints for a frame in a call graph. */
 void rep_frame_name(const struct rep_frame *f, struct strbuf *sb);
-/* Children of node in perf's order (cumul descending; ties as perf's
- * tree keeps them) with cumul >= min: written to *out (caller frees),
- * count returned. */
+/* Children of node with cumul >= min, in the order of perf's tree of
+ * children (by function, largest first), or when cumul by cumul
+ * descending first: written to *out (caller frees), count returned. */
 size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
-		     uint32_t node, uint64_t min, uint32_t **out);
+		     uint32_t node, uint64_t min, bool cumul, uint32_t **out);
 
 #endif

@@ -200,15 +200,16 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	/* children view: callers first unless asked (perf's default) */
 	ro.order = g.order >= 0 ? (enum rep_order)g.order : r.children == 0 ? REP_CALLEE : REP_CALLER;
-	rep_init(&r.rep, &ro);
 	struct proc_session ses;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
-	sopts.max_stack = max_stack;
+	sopts.max_stack = 1u << 16; /* rep_add keeps max_stack of them */
+	ro.max_stack = max_stack;
 	bool parent = false;
 	for (size_t i = 0; i < ro.nkeys; i++)
 		parent |= ro.keys[i] == REP_PARENT;
 	if (r.children == 0 && r.graph_none && !parent)
 		sopts.max_stack = 0; /* only the sampled address matters */
+	rep_init(&r.rep, &ro);
 	int rc = proc_session_open(&ses, input, &cfg, &sopts);
 	if (rc == 0) {
 		if (g.order < 0 && r.children != 0) {

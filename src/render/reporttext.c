@@ -12,7 +12,7 @@
 /* ---- columns ---- */
 
 static const char *const titles[REP_NKEY] = {
-	"Command", "Pid:Command", "Shared Object", "Symbol", "CPU", "Parent symbol",
+	"Command", "    Pid:Command", "Shared Object", "Symbol", "CPU", "Parent symbol",
 };
 
 static const char *dso_name(const struct rep_entry *e)
@@ -133,7 +133,7 @@ static size_t kids_of(struct graph *g, uint32_t n, uint32_t **out)
 		const struct rep_node *x = node_at(g, n);
 		min = (uint64_t)ceil((double)(x->cumul - x->hit) * (g->t->min_percent / 100.0));
 	}
-	return rep_node_kids(g->r, g->ev, n, min, out);
+	return rep_node_kids(g->r, g->ev, n, min, true, out);
 }
 
 static void graph_line(struct graph *g, int depth, unsigned mask, int left)
@@ -191,7 +191,8 @@ static void graph_kids(struct graph *g, uint32_t n, uint64_t total, int depth,
 	}
 	if (rel && remaining && remaining != total) {
 		new_mask &= ~(1u << (depth - 1));
-		chain_line(g, remaining, "[...]", depth, new_mask, true, total, left);
+		/* perf 6.1 names the rest "[...] (inlined)" */
+		chain_line(g, remaining, "[...] (inlined)", depth, new_mask, true, total, left);
 	}
 	free(k);
 }
@@ -243,14 +244,14 @@ static void print_graph(struct graph *g, const struct rep_entry *e)
 }
 
 /* flat and folded: every node where chains end, by its period */
-struct flat_node { uint32_t node; uint64_t hit; size_t seq; };
+struct flat_node { uint32_t node; uint64_t hit, cumul; size_t seq; };
 
 static void collect_ends(struct graph *g, uint32_t n, uint32_t *path, size_t depth,
 			 struct flat_node **out, size_t *nout, size_t *cap, uint32_t **paths,
 			 size_t *npaths, size_t *pcap)
 {
 	uint32_t *k;
-	size_t nk = rep_node_kids(g->r, g->ev, n, 0, &k);
+	size_t nk = rep_node_kids(g->r, g->ev, n, 0, false, &k);
 	for (size_t j = 0; j < nk; j++) {
 		path[depth] = k[j];
 		collect_ends(g, k[j], path, depth + 1, out, nout, cap, paths, npaths, pcap);
@@ -260,7 +261,7 @@ static void collect_ends(struct graph *g, uint32_t n, uint32_t *path, size_t dep
 	if (!x->hit || x->hit < g->min_abs || depth == 0)
 		return;
 	XGROW(*out, *cap, *nout + 1);
-	(*out)[*nout] = (struct flat_node){ (uint32_t)*npaths, x->hit, *nout };
+	(*out)[*nout] = (struct flat_node){ (uint32_t)*npaths, x->hit, x->cumul, *nout };
 	(*nout)++;
 	XGROW(*paths, *pcap, *npaths + depth + 1);
 	(*paths)[(*npaths)++] = (uint32_t)depth;
@@ -300,8 +301,10 @@ static void print_flat(struct graph *g, const struct rep_entry *e)
 		const uint32_t *p = paths + fl[i].node;
 		size_t d = p[0];
 		if (!folded) {
+			/* perf sorts flat chains by their own period but
+			 * prints the period through them */
 			sb_adds(g->o, "           ");
-			value(g, fl[i].hit, g->ev->total);
+			value(g, fl[i].cumul, g->ev->total);
 			sb_addc(g->o, '\n');
 		} else {
 			value(g, fl[i].hit, g->ev->total);
@@ -332,9 +335,8 @@ static void header(struct strbuf *o, const struct rep *r, const struct rep_text_
 		sb_adds(o, "        Period");
 	if (t->samples)
 		sb_adds(o, "       Samples");
-	for (size_t i = 0; i < ro->nkeys; i++) /* perf right-aligns Pid:Command */
-		sb_addf(o, ro->keys[i] == REP_PID ? "  %*s" : "  %-*s", (int)w[i],
-			titles[ro->keys[i]]);
+	for (size_t i = 0; i < ro->nkeys; i++)
+		sb_addf(o, "  %-*s", (int)w[i], titles[ro->keys[i]]);
 	sb_adds(o, ro->children ? "\n# ........  ........" : "\n# ........");
 	if (t->period)
 		sb_adds(o, "  ............");
