@@ -245,7 +245,7 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 			}
 			break;
 		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
-		case REP_PARENT: sb_adds(k, e->parent); sb_addc(k, 0); break;
+		case REP_PARENT: key_ptr(k, e->parent); break;
 		case REP_NKEY: break;
 		}
 	}
@@ -274,7 +274,7 @@ static bool seen(const struct rep *r, size_t n, uint32_t id)
 }
 
 /* perf's default parent pattern: ^sys_|^do_page_fault */
-static const char *parent_of(const struct proc_sample *ps)
+static const char *parent_of(const struct proc_sample *ps) /* NULL: none */
 {
 	for (size_t i = 0; i < ps->nframes; i++) {
 		const struct sym_entry *s = ps->frames[i].sym;
@@ -282,7 +282,7 @@ static const char *parent_of(const struct proc_sample *ps)
 		    (!strncmp(s->name, "sys_", 4) || !strncmp(s->name, "do_page_fault", 13)))
 			return s->name;
 	}
-	return "[other]";
+	return NULL;
 }
 
 /* Whether frame i (leaf first) starts an address: inline rows come
@@ -373,7 +373,6 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	t.thread = ps->thread;
 	t.tid = s->tid;
 	t.cpu = (s->sample_type & PD_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
-	t.parent = "[other]";
 	for (size_t i = 0; i < r->o.nkeys; i++)
 		if (r->o.keys[i] == REP_PARENT)
 			t.parent = parent_of(ps);
@@ -414,11 +413,25 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	}
 }
 
-/* ---- output order ---- */
+/* ---- output order ----
+ * perf inserts the entries, in the order of its collapsed tree, into a
+ * red-black tree by a comparison that is not transitive (callers above
+ * callees only within a thread), so the order depends on the tree's
+ * shape: it is rebuilt here the same way. Comparisons follow perf's
+ * sign: for the collapsed tree negative goes first, for the output tree
+ * positive goes first.
+ */
 
-static const char *dso_name(const struct rep_entry *e)
+static int64_t cmp_null(const void *l, const void *r)
 {
-	return e->f.dso ? e->f.dso->short_name : "[unknown]";
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int64_t sgn(int c)
+{
+	return c < 0 ? -1 : c > 0;
 }
 
 static const char *sym_name(const struct rep_entry *e)
@@ -426,55 +439,215 @@ static const char *sym_name(const struct rep_entry *e)
 	return e->f.inl ? e->f.inl : e->f.sym->name;
 }
 
-static int key_cmp(const struct rep_entry *a, const struct rep_entry *b, enum rep_key k)
+static int64_t dso_cmp(const struct rep_entry *l, const struct rep_entry *r)
+{
+	const struct sym_dso *dl = r->f.dso, *dr = l->f.dso; /* perf swaps */
+	if (!dl || !dr)
+		return cmp_null(dr, dl); /* ... and swaps back */
+	return sgn(strcmp(dl->short_name, dr->short_name));
+}
+
+static int64_t sym_collapse(const struct rep_entry *l, const struct rep_entry *r)
+{
+	if (!l->f.sym && !r->f.sym)
+		return (int64_t)(r->f.ip - l->f.ip);
+	int64_t c = dso_cmp(l, r);
+	if (c)
+		return c;
+	const struct sym_entry *sl = l->f.sym, *sr = r->f.sym;
+	if (!sl || !sr)
+		return cmp_null(sl, sr);
+	if (sl == sr && l->f.inl == r->f.inl)
+		return 0;
+	if (l->f.inl || r->f.inl) {
+		int n = strcmp(sym_name(l), sym_name(r));
+		if (n)
+			return sgn(n);
+		if (sl->start <= sr->end && sl->end >= sr->start)
+			return 0;
+	}
+	if (sl->start != sr->start)
+		return (int64_t)(sr->start - sl->start);
+	return (int64_t)(sr->end - sl->end);
+}
+
+static int64_t parent_cmp(const struct rep_entry *l, const struct rep_entry *r)
+{
+	if (!l->parent || !r->parent)
+		return cmp_null(l->parent, r->parent);
+	return sgn(strcmp(r->parent, l->parent));
+}
+
+static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
 {
 	switch (k) {
-	case REP_COMM:
-		return strcmp(a->comm, b->comm);
-	case REP_PID:
-		if (a->tid != b->tid)
-			return a->tid < b->tid ? -1 : 1;
-		return strcmp(a->thread->comm, b->thread->comm);
-	case REP_DSO:
-		return strcmp(dso_name(a), dso_name(b));
-	case REP_SYM:
-		if (!a->f.sym || !b->f.sym) {
-			if (a->f.sym || b->f.sym)
-				return a->f.sym ? -1 : 1;
-			return a->f.ip < b->f.ip ? -1 : a->f.ip > b->f.ip;
-		}
-		return strcmp(sym_name(a), sym_name(b));
-	case REP_CPU:
-		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-	case REP_PARENT:
-		return strcmp(a->parent, b->parent);
-	case REP_NKEY:
-		break;
+	case REP_COMM: return sgn(strcmp(r->comm, l->comm));
+	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
+	case REP_DSO: return dso_cmp(l, r);
+	case REP_SYM: return sym_collapse(l, r);
+	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
+	case REP_PARENT: return parent_cmp(l, r);
+	case REP_NKEY: break;
 	}
 	return 0;
 }
 
-static int by_output(const void *pa, const void *pb)
+static int by_collapse(const void *pa, const void *pb)
 {
 	const struct rep_entry *a = pa, *b = pb;
-	const struct rep_opts *o = &g_rep->o;
+	for (size_t i = 0; i < g_rep->o.nkeys; i++) {
+		/* perf: a new entry goes left of an existing one when
+		 * collapse(existing, new) < 0 */
+		int64_t c = key_collapse(a, b, g_rep->o.keys[i]);
+		if (c)
+			return c > 0 ? -1 : 1;
+	}
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int64_t key_sort(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
+{
+	switch (k) {
+	case REP_SYM:
+		if (!l->f.sym || !r->f.sym)
+			return cmp_null(l->f.sym, r->f.sym);
+		return sgn(strcmp(sym_name(r), sym_name(l)));
+	default:
+		return key_collapse(l, r, k);
+	}
+}
+
+/* perf's hist_entry__sort(a, b): positive puts a first */
+static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const struct rep_entry *b)
+{
+	const struct rep_opts *o = &r->o;
 	if (o->children) {
 		if (a->acc != b->acc)
-			return a->acc > b->acc ? -1 : 1;
+			return a->acc > b->acc ? 1 : -1;
 		/* perf puts callers above callees when the period is equal */
-		if (o->chains && a->thread == b->thread && a->max_depth != b->max_depth) {
-			int c = a->max_depth > b->max_depth ? -1 : 1;
-			return o->order == REP_CALLER ? c : -c;
+		if (o->chains && a->thread == b->thread) {
+			int64_t c = (int64_t)b->max_depth - (int64_t)a->max_depth;
+			if (c)
+				return o->order == REP_CALLER ? -c : c;
 		}
 	}
 	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
+		return a->period > b->period ? 1 : -1;
 	for (size_t i = 0; i < o->nkeys; i++) {
-		int c = key_cmp(a, b, o->keys[i]);
+		int64_t c = key_sort(a, b, o->keys[i]);
 		if (c)
 			return c;
 	}
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return 0;
+}
+
+/* A red-black tree over entry indexes (the classic insertion: the same
+ * shapes as the kernel's rbtree that perf uses). */
+struct rbt {
+	uint32_t *l, *r, *p;
+	bool *red;
+	uint32_t root;
+};
+
+static void rot(struct rbt *t, uint32_t x, bool left)
+{
+	uint32_t *a = left ? t->l : t->r, *b = left ? t->r : t->l;
+	uint32_t y = b[x];
+	b[x] = a[y];
+	if (a[y] != REP_NONE)
+		t->p[a[y]] = x;
+	t->p[y] = t->p[x];
+	if (t->p[x] == REP_NONE)
+		t->root = y;
+	else if (x == t->l[t->p[x]])
+		t->l[t->p[x]] = y;
+	else
+		t->r[t->p[x]] = y;
+	a[y] = x;
+	t->p[x] = y;
+}
+
+static void fixup(struct rbt *t, uint32_t z)
+{
+	while (t->p[z] != REP_NONE && t->red[t->p[z]]) {
+		uint32_t p = t->p[z], g = t->p[p];
+		bool left = p == t->l[g];
+		uint32_t u = left ? t->r[g] : t->l[g];
+		if (u != REP_NONE && t->red[u]) {
+			t->red[p] = t->red[u] = false;
+			t->red[g] = true;
+			z = g;
+			continue;
+		}
+		if (z == (left ? t->r[p] : t->l[p])) {
+			z = p;
+			rot(t, z, left);
+			p = t->p[z];
+			g = t->p[p];
+		}
+		t->red[p] = false;
+		t->red[g] = true;
+		rot(t, g, !left);
+	}
+	t->red[t->root] = false;
+}
+
+static void rb_order(const struct rep *r, struct rep_event *ev)
+{
+	size_t n = ev->n;
+	struct rbt t;
+	t.l = xmalloc(n * sizeof(uint32_t));
+	t.r = xmalloc(n * sizeof(uint32_t));
+	t.p = xmalloc(n * sizeof(uint32_t));
+	t.red = xmalloc(n * sizeof(bool));
+	t.root = REP_NONE;
+	for (uint32_t i = 0; i < n; i++) {
+		t.l[i] = t.r[i] = t.p[i] = REP_NONE;
+		t.red[i] = true;
+		uint32_t at = t.root, parent = REP_NONE;
+		bool left = false;
+		while (at != REP_NONE) {
+			parent = at;
+			left = out_cmp(r, &ev->e[i], &ev->e[at]) > 0;
+			at = left ? t.l[at] : t.r[at];
+		}
+		t.p[i] = parent;
+		if (parent == REP_NONE)
+			t.root = i;
+		else if (left)
+			t.l[parent] = i;
+		else
+			t.r[parent] = i;
+		fixup(&t, i);
+	}
+	/* in order */
+	struct rep_entry *out = xmalloc((n ? n : 1) * sizeof(*out));
+	size_t k = 0;
+	uint32_t x = t.root;
+	while (x != REP_NONE && t.l[x] != REP_NONE)
+		x = t.l[x];
+	while (x != REP_NONE) {
+		out[k++] = ev->e[x];
+		if (t.r[x] != REP_NONE) {
+			x = t.r[x];
+			while (t.l[x] != REP_NONE)
+				x = t.l[x];
+		} else {
+			uint32_t c = x;
+			x = t.p[x];
+			while (x != REP_NONE && c == t.r[x]) {
+				c = x;
+				x = t.p[x];
+			}
+		}
+	}
+	free(ev->e);
+	ev->e = out;
+	ev->cap = n;
+	free(t.l);
+	free(t.r);
+	free(t.p);
+	free(t.red);
 }
 
 void rep_sort(struct rep *r)
@@ -485,6 +658,7 @@ void rep_sort(struct rep *r)
 		/* the map's ids are entry indexes: no lookups after this */
 		hmap_release(&ev->map);
 		hmap_init(&ev->map);
-		qsort(ev->e, ev->n, sizeof(*ev->e), by_output);
+		qsort(ev->e, ev->n, sizeof(*ev->e), by_collapse);
+		rb_order(r, ev);
 	}
 }

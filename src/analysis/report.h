@@ -67,7 +67,7 @@ struct rep_entry {
 	const struct proc_thread *thread; /* the first sample's */
 	uint32_t tid;
 	int32_t cpu;
-	const char *parent;
+	const char *parent;     /* parent symbol (-s parent), NULL: [other] */
 	uint64_t period, acc, samples;
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */

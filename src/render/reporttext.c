@@ -31,7 +31,7 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 			return strlen(e->f.inl) + 4;
 		return e->f.sym ? strlen(e->f.sym->name) + 4 : 22;
 	case REP_CPU: return 3;
-	case REP_PARENT: return strlen(e->parent);
+	case REP_PARENT: return strlen(e->parent ? e->parent : "[other]");
 	case REP_NKEY: break;
 	}
 	return 0;
@@ -55,7 +55,7 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 			sb_addf(sb, "%#.16llx", (unsigned long long)e->f.ip);
 		break;
 	case REP_CPU: sb_addf(sb, "%*.*d", (int)width, (int)width, e->cpu); break;
-	case REP_PARENT: sb_adds(sb, e->parent); break;
+	case REP_PARENT: sb_adds(sb, e->parent ? e->parent : "[other]"); break;
 	case REP_NKEY: break;
 	}
 	/* perf pads every column but a symbol column that comes last */
@@ -191,8 +191,9 @@ static void graph_kids(struct graph *g, uint32_t n, uint64_t total, int depth,
 	}
 	if (rel && remaining && remaining != total) {
 		new_mask &= ~(1u << (depth - 1));
-		/* perf 6.1 names the rest "[...] (inlined)" */
-		chain_line(g, remaining, "[...] (inlined)", depth, new_mask, true, total, left);
+		/* perf 6.1 sometimes adds " (inlined)" (its rest line's
+		 * symbol is uninitialised memory) */
+		chain_line(g, remaining, "[...]", depth, new_mask, true, total, left);
 	}
 	free(k);
 }
