@@ -233,16 +233,25 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 		switch (r->o.keys[i]) {
 		case REP_COMM: sb_adds(k, e->comm); sb_addc(k, 0); break;
 		case REP_PID: sb_add(k, &e->tid, sizeof(e->tid)); break;
-		case REP_DSO: key_ptr(k, e->f.dso); break;
+		case REP_DSO: /* perf compares dsos by name */
+			sb_adds(k, e->f.dso ? e->f.dso->short_name : "");
+			sb_addc(k, e->f.dso ? 1 : 0);
+			break;
 		case REP_SYM:
-			/* perf compares no level: an address is one entry */
-			key_ptr(k, e->f.sym);
-			if (e->f.inl) {
-				sb_adds(k, e->f.inl);
+			/* perf: an unresolved address alone, else the dso's
+			 * name and the symbol's range; no level */
+			if (!e->f.sym) {
 				sb_addc(k, 0);
-			} else if (!e->f.sym) {
 				sb_add(k, &e->f.ip, sizeof(e->f.ip));
+				break;
 			}
+			sb_adds(k, e->f.dso ? e->f.dso->short_name : "");
+			sb_addc(k, e->f.dso ? 1 : 0);
+			sb_add(k, &e->f.sym->start, sizeof(e->f.sym->start));
+			sb_add(k, &e->f.sym->end, sizeof(e->f.sym->end));
+			if (e->f.inl)
+				sb_adds(k, e->f.inl);
+			sb_addc(k, 0);
 			break;
 		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
 		case REP_PARENT: key_ptr(k, e->parent); break;
