@@ -15,6 +15,7 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	memset(r, 0, sizeof(*r));
 	r->o = *o;
 	hmap_init(&r->fmap);
+	hmap_init(&r->ctx);
 	sb_init(&r->key);
 }
 
@@ -25,10 +26,12 @@ void rep_release(struct rep *r)
 		free(r->ev[i].e);
 		free(r->ev[i].nodes);
 		u64map_release(&r->ev[i].kids);
+		u64map_release(&r->ev[i].fentry);
 	}
 	free(r->ev);
 	free(r->frames);
 	hmap_release(&r->fmap);
+	hmap_release(&r->ctx);
 	sb_release(&r->key);
 	free(r->chain);
 	free(r->seen);
@@ -140,21 +143,38 @@ static uint32_t node_new(struct rep_event *ev, uint32_t frame)
 	struct rep_node *n = &ev->nodes[ev->nnodes];
 	n->frame = frame;
 	n->kid = n->next = REP_NONE;
+	n->nkids = 0;
 	n->hit = n->cumul = 0;
 	return (uint32_t)ev->nnodes++;
 }
 
+enum { SCAN_KIDS = 12 }; /* up to this many kids, a list is faster */
+
 static uint32_t node_kid(struct rep_event *ev, uint32_t node, uint32_t frame)
 {
-	bool added;
-	uint64_t *v = u64map_put(&ev->kids, (uint64_t)node << 32 | frame, &added);
-	if (added) {
-		uint32_t k = node_new(ev, frame);
-		ev->nodes[k].next = ev->nodes[node].kid;
-		ev->nodes[node].kid = k;
-		*v = k;
+	struct rep_node *n = &ev->nodes[node];
+	if (n->nkids <= SCAN_KIDS) {
+		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
+			if (ev->nodes[c].frame == frame)
+				return c;
+	} else {
+		uint64_t *v = u64map_find(&ev->kids, (uint64_t)node << 32 | frame);
+		if (v)
+			return (uint32_t)*v;
 	}
-	return (uint32_t)*v;
+	uint32_t k = node_new(ev, frame);
+	n = &ev->nodes[node];
+	ev->nodes[k].next = n->kid;
+	n->kid = k;
+	n->nkids++;
+	bool added;
+	if (n->nkids == SCAN_KIDS + 1) {
+		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
+			*u64map_put(&ev->kids, (uint64_t)node << 32 | ev->nodes[c].frame, &added) = c;
+	} else if (n->nkids > SCAN_KIDS + 1) {
+		*u64map_put(&ev->kids, (uint64_t)node << 32 | frame, &added) = k;
+	}
+	return k;
 }
 
 static void tree_add(struct rep_event *ev, struct rep_entry *e,
@@ -272,6 +292,20 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
 		ev->n++;
 	}
 	return (uint32_t)id;
+}
+
+/* What besides the frame makes a sample's entries: an id for the
+ * (comm, tid, cpu, parent) of t, so that a frame's entry is looked up
+ * once per context. */
+static uint64_t context_id(struct rep *r, const struct rep_entry *t)
+{
+	struct { const char *comm; const char *parent; uint32_t tid; int32_t cpu; } k;
+	memset(&k, 0, sizeof(k));
+	k.comm = t->comm;
+	k.parent = t->parent;
+	k.tid = t->tid;
+	k.cpu = t->cpu;
+	return hmap_put(&r->ctx, &k, sizeof(k), NULL);
 }
 
 static bool seen(const struct rep *r, size_t n, uint32_t id)
@@ -404,6 +438,7 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	size_t nseen = 0;
 	r->seen[nseen++] = self;
 	char level = t.f.level;
+	uint64_t ctx = context_id(r, &t);
 	for (size_t i = 0; i < n; i++) {
 		const struct rep_frame *f = &r->frames[r->chain[i]];
 		t.f = *f;
@@ -411,7 +446,11 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		if (!f->dso && !f->sym)
 			t.f.level = level;
 		level = t.f.level;
-		uint32_t id = entry_get(r, ev, &t);
+		bool added;
+		uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
+		if (added)
+			*memo = entry_get(r, ev, &t) + 1;
+		uint32_t id = (uint32_t)(*memo - 1);
 		if (seen(r, nseen, id))
 			continue;
 		r->seen[nseen++] = id;

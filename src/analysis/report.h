@@ -57,6 +57,7 @@ struct rep_frame {
 struct rep_node {
 	uint32_t frame;         /* index in frames; REP_NONE for a root */
 	uint32_t kid, next;     /* first child, next sibling (REP_NONE) */
+	uint32_t nkids;         /* beyond a few, kids are in the event's map */
 	uint64_t hit;           /* period of chains ending here */
 	uint64_t cumul;         /* period of chains through here */
 };
@@ -82,7 +83,9 @@ struct rep_event {
 	uint64_t total, samples;
 	struct rep_node *nodes;
 	size_t nnodes, nodes_cap;
-	struct u64map kids;     /* parent node << 32 | frame -> node */
+	struct u64map kids;     /* parent node << 32 | frame -> node, for
+				 * nodes of many kids */
+	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
 };
 
 struct rep {
@@ -95,6 +98,7 @@ struct rep {
 	struct strbuf key;
 	uint32_t *chain;        /* current sample: frame ids, display order */
 	size_t chain_cap;
+	struct hmap ctx;        /* comm, tid, cpu, parent -> context id */
 	uint32_t *seen;         /* current sample: entries added */
 	size_t seen_cap;
 	bool has_cpu;
