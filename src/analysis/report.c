@@ -27,6 +27,8 @@ void rep_release(struct rep *r)
 		free(r->ev[i].nodes);
 		u64map_release(&r->ev[i].kids);
 		u64map_release(&r->ev[i].fentry);
+		hmap_release(&r->ev[i].seen_chains);
+		free(r->ev[i].memo);
 	}
 	free(r->ev);
 	free(r->frames);
@@ -81,8 +83,10 @@ static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
 		size_t old = r->nev;
 		XGROW(r->ev, r->nev, i + 1);
 		memset(r->ev + old, 0, (r->nev - old) * sizeof(*r->ev));
-		for (size_t k = old; k < r->nev; k++)
+		for (size_t k = old; k < r->nev; k++) {
 			hmap_init(&r->ev[k].map);
+			hmap_init(&r->ev[k].seen_chains);
+		}
 	}
 	r->ev[i].attr = a;
 	return &r->ev[i];
@@ -144,6 +148,7 @@ static uint32_t node_new(struct rep_event *ev, uint32_t frame)
 	n->frame = frame;
 	n->kid = n->next = REP_NONE;
 	n->nkids = 0;
+	n->parent = REP_NONE;
 	n->hit = n->cumul = 0;
 	return (uint32_t)ev->nnodes++;
 }
@@ -163,6 +168,7 @@ static uint32_t node_kid(struct rep_event *ev, uint32_t node, uint32_t frame)
 			return (uint32_t)*v;
 	}
 	uint32_t k = node_new(ev, frame);
+	ev->nodes[k].parent = node;
 	n = &ev->nodes[node];
 	ev->nodes[k].next = n->kid;
 	n->kid = k;
@@ -177,20 +183,38 @@ static uint32_t node_kid(struct rep_event *ev, uint32_t node, uint32_t frame)
 	return k;
 }
 
-static void tree_add(struct rep_event *ev, struct rep_entry *e,
-		     const uint32_t *chain, size_t n, uint64_t period)
+/* Add a chain to e's tree: its end node gets the period (the nodes'
+ * cumul is summed up at rep_sort). Returns the end node. */
+static uint32_t tree_add(struct rep_event *ev, struct rep_entry *e,
+			 const uint32_t *chain, size_t n, uint64_t period)
 {
 	if (e->root == REP_NONE)
 		e->root = node_new(ev, REP_NONE);
 	uint32_t at = e->root;
-	ev->nodes[at].cumul += period;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		at = node_kid(ev, at, chain[i]);
-		ev->nodes[at].cumul += period;
-	}
 	ev->nodes[at].hit += period;
 	if (n > e->max_depth)
 		e->max_depth = (uint32_t)n;
+	return at;
+}
+
+static void memo_push(struct rep_event *ev, uint32_t v)
+{
+	XGROW(ev->memo, ev->memo_cap, ev->nmemo + 1);
+	ev->memo[ev->nmemo++] = v;
+}
+
+/* A chain met before in the same context: the same entries and end
+ * nodes get the period. */
+static void replay(struct rep_event *ev, size_t at, uint64_t p)
+{
+	const uint32_t *m = ev->memo + at;
+	ev->nodes[m[0]].hit += p;
+	for (uint32_t k = 0; k < m[1]; k++) {
+		ev->e[m[2 + 2 * k]].acc += p;
+		ev->nodes[m[3 + 2 * k]].hit += p;
+	}
 }
 
 static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
@@ -430,15 +454,32 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	if (r->o.children)
 		e->acc += p;
 	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
-	if (r->o.chains)
-		tree_add(ev, e, r->chain, n, p);
+	uint64_t ctx = context_id(r, &t);
+	size_t memo_at = 0;
+	if (r->o.chains) {
+		/* the same chain in the same context: same entries, same nodes */
+		struct strbuf *k = &r->key;
+		sb_reset(k);
+		sb_add(k, &ctx, sizeof(ctx));
+		sb_add(k, &self, sizeof(self));
+		sb_add(k, r->chain, n * sizeof(*r->chain));
+		bool added;
+		size_t id = hmap_put(&ev->seen_chains, k->buf, k->len, &added);
+		if (!added) {
+			replay(ev, hmap_at(&ev->seen_chains, id)->value, p);
+			return;
+		}
+		memo_at = ev->nmemo;
+		hmap_at(&ev->seen_chains, id)->value = memo_at;
+		memo_push(ev, tree_add(ev, e, r->chain, n, p));
+		memo_push(ev, 0);
+	}
 	if (!r->o.children)
 		return;
 	XGROW(r->seen, r->seen_cap, n + 1);
 	size_t nseen = 0;
 	r->seen[nseen++] = self;
 	char level = t.f.level;
-	uint64_t ctx = context_id(r, &t);
 	for (size_t i = 0; i < n; i++) {
 		const struct rep_frame *f = &r->frames[r->chain[i]];
 		t.f = *f;
@@ -456,8 +497,12 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		r->seen[nseen++] = id;
 		e = &ev->e[id];
 		e->acc += p;
-		if (r->o.chains)
-			tree_add(ev, e, r->chain + i, n - i, p);
+		if (r->o.chains) {
+			uint32_t end = tree_add(ev, e, r->chain + i, n - i, p);
+			memo_push(ev, id);
+			memo_push(ev, end);
+			ev->memo[memo_at + 1]++;
+		}
 	}
 }
 
@@ -706,6 +751,12 @@ void rep_sort(struct rep *r)
 		/* the map's ids are entry indexes: no lookups after this */
 		hmap_release(&ev->map);
 		hmap_init(&ev->map);
+		for (size_t j = ev->nnodes; j-- > 0; ) {
+			struct rep_node *x = &ev->nodes[j];
+			x->cumul += x->hit;
+			if (x->parent != REP_NONE)
+				ev->nodes[x->parent].cumul += x->cumul;
+		}
 		qsort(ev->e, ev->n, sizeof(*ev->e), by_collapse);
 		rb_order(r, ev);
 	}

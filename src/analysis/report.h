@@ -58,8 +58,9 @@ struct rep_node {
 	uint32_t frame;         /* index in frames; REP_NONE for a root */
 	uint32_t kid, next;     /* first child, next sibling (REP_NONE) */
 	uint32_t nkids;         /* beyond a few, kids are in the event's map */
+	uint32_t parent;        /* REP_NONE for a root */
 	uint64_t hit;           /* period of chains ending here */
-	uint64_t cumul;         /* period of chains through here */
+	uint64_t cumul;         /* period of chains through here (rep_sort) */
 };
 
 struct rep_entry {
@@ -86,6 +87,10 @@ struct rep_event {
 	struct u64map kids;     /* parent node << 32 | frame -> node, for
 				 * nodes of many kids */
 	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
+	struct hmap seen_chains; /* context, self entry, chain -> memo offset */
+	uint32_t *memo;         /* per chain seen: self's end node, count,
+				 * then (entry, end node) per children entry */
+	size_t nmemo, memo_cap;
 };
 
 struct rep {
