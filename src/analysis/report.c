@@ -23,6 +23,8 @@ void rep_release(struct rep *r)
 {
 	for (size_t i = 0; i < r->nev; i++) {
 		hmap_release(&r->ev[i].map);
+		for (size_t j = 0; j < r->ev[i].n; j++)
+			free(r->ev[i].e[j].last);
 		free(r->ev[i].e);
 		free(r->ev[i].nodes);
 		u64map_release(&r->ev[i].kids);
@@ -190,9 +192,24 @@ static uint32_t tree_add(struct rep_event *ev, struct rep_entry *e,
 {
 	if (e->root == REP_NONE)
 		e->root = node_new(ev, REP_NONE);
+	/* the part shared with the entry's last chain is walked already */
+	size_t i = 0;
 	uint32_t at = e->root;
-	for (size_t i = 0; i < n; i++)
+	while (i < n && i < e->nlast && e->last[2 * i] == chain[i]) {
+		at = e->last[2 * i + 1];
+		i++;
+	}
+	if (2 * n > e->last_cap) {
+		size_t cap = e->last_cap;
+		XGROW(e->last, cap, 2 * n);
+		e->last_cap = (uint32_t)cap;
+	}
+	for (; i < n; i++) {
 		at = node_kid(ev, at, chain[i]);
+		e->last[2 * i] = chain[i];
+		e->last[2 * i + 1] = at;
+	}
+	e->nlast = (uint32_t)n;
 	ev->nodes[at].hit += period;
 	if (n > e->max_depth)
 		e->max_depth = (uint32_t)n;
@@ -751,6 +768,11 @@ void rep_sort(struct rep *r)
 		/* the map's ids are entry indexes: no lookups after this */
 		hmap_release(&ev->map);
 		hmap_init(&ev->map);
+		for (size_t j = 0; j < ev->n; j++) {
+			free(ev->e[j].last);
+			ev->e[j].last = NULL;
+			ev->e[j].nlast = ev->e[j].last_cap = 0;
+		}
 		for (size_t j = ev->nnodes; j-- > 0; ) {
 			struct rep_node *x = &ev->nodes[j];
 			x->cumul += x->hit;

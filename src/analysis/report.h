@@ -74,6 +74,9 @@ struct rep_entry {
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */
 	uint32_t seq;           /* creation order (last tie break) */
+	uint32_t *last;         /* the last chain added: (frame, node) pairs,
+				 * freed at rep_sort */
+	uint32_t nlast, last_cap;
 };
 
 struct rep_event {
