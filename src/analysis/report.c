@@ -602,19 +602,6 @@ static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r
 	return 0;
 }
 
-static int by_collapse(const void *pa, const void *pb)
-{
-	const struct rep_entry *a = pa, *b = pb;
-	for (size_t i = 0; i < g_rep->o.nkeys; i++) {
-		/* perf: a new entry goes left of an existing one when
-		 * collapse(existing, new) < 0 */
-		int64_t c = key_collapse(a, b, g_rep->o.keys[i]);
-		if (c)
-			return c > 0 ? -1 : 1;
-	}
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 static int64_t key_sort(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
 {
 	switch (k) {
@@ -702,7 +689,22 @@ static void fixup(struct rbt *t, uint32_t z)
 	t->red[t->root] = false;
 }
 
-static void rb_order(const struct rep *r, struct rep_event *ev)
+/* perf's hist_entry__cmp / __collapse: negative puts r (the new entry)
+ * left of l */
+static int64_t in_cmp(const struct rep *rp, const struct rep_entry *l, const struct rep_entry *r)
+{
+	for (size_t i = 0; i < rp->o.nkeys; i++) {
+		int64_t c = key_collapse(l, r, rp->o.keys[i]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* Reorder ev's entries as perf's tree lists them after inserting them in
+ * their present order: by hist_entry__cmp (entries_in, collapsed) when
+ * !out, else by hist_entry__sort (the output). */
+static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 {
 	size_t n = ev->n;
 	struct rbt t;
@@ -718,7 +720,8 @@ static void rb_order(const struct rep *r, struct rep_event *ev)
 		bool left = false;
 		while (at != REP_NONE) {
 			parent = at;
-			left = out_cmp(r, &ev->e[i], &ev->e[at]) > 0;
+			left = out ? out_cmp(r, &ev->e[i], &ev->e[at]) > 0
+				   : in_cmp(r, &ev->e[at], &ev->e[i]) < 0;
 			at = left ? t.l[at] : t.r[at];
 		}
 		t.p[i] = parent;
@@ -731,13 +734,13 @@ static void rb_order(const struct rep *r, struct rep_event *ev)
 		fixup(&t, i);
 	}
 	/* in order */
-	struct rep_entry *out = xmalloc((n ? n : 1) * sizeof(*out));
+	struct rep_entry *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
 	size_t k = 0;
 	uint32_t x = t.root;
 	while (x != REP_NONE && t.l[x] != REP_NONE)
 		x = t.l[x];
 	while (x != REP_NONE) {
-		out[k++] = ev->e[x];
+		sorted[k++] = ev->e[x];
 		if (t.r[x] != REP_NONE) {
 			x = t.r[x];
 			while (t.l[x] != REP_NONE)
@@ -752,7 +755,7 @@ static void rb_order(const struct rep *r, struct rep_event *ev)
 		}
 	}
 	free(ev->e);
-	ev->e = out;
+	ev->e = sorted;
 	ev->cap = n;
 	free(t.l);
 	free(t.r);
@@ -779,7 +782,12 @@ void rep_sort(struct rep *r)
 			if (x->parent != REP_NONE)
 				ev->nodes[x->parent].cumul += x->cumul;
 		}
-		qsort(ev->e, ev->n, sizeof(*ev->e), by_collapse);
-		rb_order(r, ev);
+		/* perf's three trees: entries as they came, collapsed (when a
+		 * key collapses: comm), output */
+		rb_order(r, ev, false);
+		for (size_t k = 0; k < r->o.nkeys; k++)
+			if (r->o.keys[k] == REP_COMM)
+				rb_order(r, ev, false);
+		rb_order(r, ev, true);
 	}
 }
