@@ -109,7 +109,7 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 }
 
 static int run(struct report *r, struct proc_session *ses, const char *input,
-	       struct rep_text_opts *t, int order)
+	       struct rep_text_opts *t)
 {
 	r->ses = ses;
 	int rc = symopts_run_unwound(ses, UNW_INLINE_DWARF, on_sample, r, input);
@@ -120,7 +120,6 @@ static int run(struct report *r, struct proc_session *ses, const char *input,
 		return -1; /* every sample dropped: no report */
 	if (rc < 0)
 		return rc;
-	(void)order;
 	if (!r->rep.o.chains)
 		t->mode = REP_G_NONE;
 	rep_sort(&r->rep);
@@ -212,15 +211,7 @@ int cmd_report(int argc, char **argv)
 	rep_init(&r.rep, &ro);
 	int rc = proc_session_open(&ses, input, &cfg, &sopts);
 	if (rc == 0) {
-		if (g.order < 0 && r.children != 0) {
-			/* perf orders callee first when the view has no children */
-			bool chains = false;
-			for (size_t i = 0; i < pd_reader_nr_attrs(ses.reader); i++)
-				chains |= (pd_reader_attr(ses.reader, i)->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
-			if (!chains && pd_reader_nr_attrs(ses.reader))
-				r.rep.o.order = REP_CALLEE;
-		}
-		rc = run(&r, &ses, input, &t, g.order);
+		rc = run(&r, &ses, input, &t);
 	} else {
 		diag_print(&ses.diag, input);
 	}
