@@ -55,13 +55,3 @@ report_matrix() {
 	done
 }
 
-# report_matrix_sorts LABEL FILE SYMOPTS...: the combinations with -s only
-# (a file of tracepoints alone: perf's default there is -s trace, which
-# scorch does not have)
-report_matrix_sorts() {
-	local label=$1 file=$2 o
-	shift 2
-	for o in "${REPORT_MATRIX[@]}"; do
-		case $o in -s*) report_same "$label" "$file" "$o" "$@" ;; esac
-	done
-}

@@ -4,8 +4,8 @@
 # system-wide recording (-a -g); perf report is the oracle, on the same
 # file and build-id cache. The system-wide one is compared on fewer
 # combinations (it holds every task of the machine: slow to report twice
-# per combination); the tracepoint one on the -s combinations only (for a
-# file of tracepoints alone perf's default is -s trace, not done).
+# per combination). For the file of tracepoints alone perf's default sort
+# is -s trace (the events' fields as perf script prints them).
 . "$ROOT/tests/report-matrix.sh"
 if ! need perf gcc; then
 	skip "report == perf report on fresh recordings" "perf or gcc missing"
@@ -36,7 +36,7 @@ fi
 busy_cpus_start
 if rec tp -e sched:sched_switch -g -- sh -c 'for i in 1 2 3; do sleep 0.01; ./work_fp 0.02 > /dev/null; done'; then
 	busy_cpus_stop
-	report_matrix_sorts "fresh tracepoint" tp.data --buildid-dir "$PWD/cache-tp"
+	report_matrix "fresh tracepoint" tp.data --buildid-dir "$PWD/cache-tp"
 fi
 busy_cpus_stop
 if rec sys -a -g -F 199 -- ./work_fp 0.2; then

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <event-parse.h>
 
 #include "base/xalloc.h"
 
@@ -16,7 +17,9 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	r->o = *o;
 	hmap_init(&r->fmap);
 	hmap_init(&r->ctx);
+	hmap_init(&r->traces);
 	sb_init(&r->key);
+	sb_init(&r->text);
 }
 
 void rep_release(struct rep *r)
@@ -36,6 +39,12 @@ void rep_release(struct rep *r)
 	free(r->frames);
 	hmap_release(&r->fmap);
 	hmap_release(&r->ctx);
+	hmap_release(&r->traces);
+	if (r->tp) {
+		an_tp_release(r->tp);
+		free(r->tp);
+	}
+	sb_release(&r->text);
 	sb_release(&r->key);
 	free(r->chain);
 	free(r->seen);
@@ -43,7 +52,7 @@ void rep_release(struct rep *r)
 }
 
 static const char *const key_names[REP_NKEY] = {
-	"comm", "pid", "dso", "sym", "cpu", "parent",
+	"comm", "pid", "dso", "sym", "cpu", "parent", "trace",
 };
 
 static int key_of(const char *p, size_t n)
@@ -316,6 +325,7 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 			break;
 		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
 		case REP_PARENT: key_ptr(k, e->parent); break;
+		case REP_TRACE: key_ptr(k, e->trace); break;
 		case REP_NKEY: break;
 		}
 	}
@@ -340,9 +350,10 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
  * once per context. */
 static uint64_t context_id(struct rep *r, const struct rep_entry *t)
 {
-	struct { const char *comm; const char *parent; uint32_t tid; int32_t cpu; } k;
+	struct { const char *comm, *parent, *trace; uint32_t tid; int32_t cpu; } k;
 	memset(&k, 0, sizeof(k));
 	k.comm = t->comm;
+	k.trace = t->trace;
 	k.parent = t->parent;
 	k.tid = t->tid;
 	k.cpu = t->cpu;
@@ -441,6 +452,40 @@ static size_t sample_chain(struct rep *r, struct proc_session *ses, const struct
 	return n;
 }
 
+/* The sample's tracepoint fields as perf prints them (perf script's
+ * text), interned: "" when the sample has none. */
+static const char *trace_of(struct rep *r, struct proc_session *ses, const struct pd_sample *s)
+{
+	if (!r->tp_loaded) {
+		r->tp_loaded = true;
+		size_t size;
+		const uint8_t *data = pd_reader_tracing_data(ses->reader, &size);
+		struct diag d = DIAG_INIT;
+		r->tp = xmalloc(sizeof(*r->tp));
+		an_tp_init(r->tp);
+		r->tp->keep_print = true;
+		if (data)
+			an_tp_load(r->tp, data, size, &d);
+	}
+	sb_reset(&r->text);
+	struct tep_event *ev = r->tp->tep && s->attr ? an_tp_event(r->tp, s->attr->config) : NULL;
+	if (ev && s->raw) {
+		struct tep_record rec;
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = s->time;
+		rec.cpu = (int)s->cpu;
+		rec.size = (int)s->raw_size;
+		rec.data = (void *)s->raw;
+		struct trace_seq seq;
+		trace_seq_init(&seq);
+		tep_print_event(r->tp->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+		sb_add(&r->text, seq.buffer, seq.len);
+		trace_seq_destroy(&seq);
+	}
+	size_t id = hmap_put(&r->traces, r->text.len ? r->text.buf : "", r->text.len, NULL);
+	return hmap_at(&r->traces, id)->key;
+}
+
 void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
 {
 	const struct pd_sample *s = ps->s;
@@ -457,9 +502,12 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	t.thread = ps->thread;
 	t.tid = s->tid;
 	t.cpu = (s->sample_type & PD_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
-	for (size_t i = 0; i < r->o.nkeys; i++)
+	for (size_t i = 0; i < r->o.nkeys; i++) {
 		if (r->o.keys[i] == REP_PARENT)
 			t.parent = parent_of(ps);
+		if (r->o.keys[i] == REP_TRACE)
+			t.trace = trace_of(r, ses, s);
+	}
 	t.root = REP_NONE;
 	uint64_t p = s->period;
 	ev->total += p;
@@ -597,6 +645,7 @@ static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r
 	case REP_SYM: return sym_collapse(l, r);
 	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
 	case REP_PARENT: return parent_cmp(l, r);
+	case REP_TRACE: return sgn(strcmp(r->trace, l->trace));
 	case REP_NKEY: break;
 	}
 	return 0;

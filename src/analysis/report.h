@@ -25,10 +25,11 @@
 
 #include "base/hmap.h"
 #include "base/strbuf.h"
+#include "analysis/tracepoint.h"
 #include "base/u64map.h"
 #include "process/session.h"
 
-enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_NKEY };
+enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_TRACE, REP_NKEY };
 #define REP_MAX_KEYS 8
 #define REP_NONE UINT32_MAX
 
@@ -70,6 +71,7 @@ struct rep_entry {
 	uint32_t tid;
 	int32_t cpu;
 	const char *parent;     /* parent symbol (-s parent), NULL: [other] */
+	const char *trace;      /* the tracepoint's fields as perf prints them */
 	uint64_t period, acc, samples;
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */
@@ -109,7 +111,10 @@ struct rep {
 	struct hmap ctx;        /* comm, tid, cpu, parent -> context id */
 	uint32_t *seen;         /* current sample: entries added */
 	size_t seen_cap;
-	bool has_cpu;
+	struct an_tp *tp;       /* tracepoint formats (-s trace), loaded once */
+	bool tp_loaded;
+	struct hmap traces;     /* trace texts (their keys are the copies) */
+	struct strbuf text;
 };
 
 void rep_init(struct rep *r, const struct rep_opts *o);

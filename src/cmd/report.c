@@ -28,7 +28,7 @@ enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_INVERTED,
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
-	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent (default comm,dso,sym)", O_SORT },
+	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
 	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
 	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
 	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,ORDER", "graph (default), fractal, flat, folded or none; threshold % (0.5); caller or callee", O_GRAPH },
@@ -53,6 +53,7 @@ struct report {
 	bool decided;          /* children and chains settled (first sample) */
 	int children;          /* -1: as the file says */
 	bool graph_none;
+	bool sorted;           /* -s given */
 	struct proc_session *ses;
 };
 
@@ -96,6 +97,14 @@ static void decide(struct report *r)
 		chains |= (pd_reader_attr(rd, i)->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
 	r->rep.o.children = r->children < 0 ? chains : r->children && chains;
 	r->rep.o.chains = chains && !r->graph_none;
+	/* perf's default for a file of tracepoints alone: -s trace */
+	bool tracepoints = pd_reader_nr_attrs(rd) > 0;
+	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
+		tracepoints &= pd_reader_attr(rd, i)->type == PD_TYPE_TRACEPOINT;
+	if (tracepoints && !r->sorted) {
+		r->rep.o.keys[0] = REP_TRACE;
+		r->rep.o.nkeys = 1;
+	}
 }
 
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
@@ -153,7 +162,7 @@ int cmd_report(int argc, char **argv)
 	while ((id = opt_next(&st, argc, argv, &report_cmd, &arg)) > 0) {
 		switch (id) {
 		case O_INPUT: input = arg; break;
-		case O_SORT: sort = arg; break;
+		case O_SORT: sort = arg; r.sorted = true; break;
 		case O_CHILDREN: r.children = 1; break;
 		case O_NO_CHILDREN: r.children = 0; break;
 		case O_GRAPH:
@@ -187,7 +196,7 @@ int cmd_report(int argc, char **argv)
 	memset(&ro, 0, sizeof(ro));
 	char bad[64];
 	if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
-		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu and parent, each once", bad);
+		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent and trace, each once", bad);
 	t.skip_first = sort && !strncmp(sort, "sym", 3);
 	t.mode = g.mode;
 	t.min_percent = g.min;

@@ -13,6 +13,7 @@
 
 static const char *const titles[REP_NKEY] = {
 	"Command", "    Pid:Command", "Shared Object", "Symbol", "CPU", "Parent symbol",
+	"Trace output",
 };
 
 static const char *dso_name(const struct rep_entry *e)
@@ -31,6 +32,7 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 			return strlen(e->f.inl) + 4;
 		return e->f.sym ? strlen(e->f.sym->name) + 4 : 22;
 	case REP_CPU: return 3;
+	case REP_TRACE: return strlen(e->trace);
 	case REP_PARENT: return strlen(e->parent ? e->parent : "[other]");
 	case REP_NKEY: break;
 	}
@@ -56,10 +58,12 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 		break;
 	case REP_CPU: sb_addf(sb, "%*.*d", (int)width, (int)width, e->cpu); break;
 	case REP_PARENT: sb_adds(sb, e->parent ? e->parent : "[other]"); break;
+	case REP_TRACE: sb_adds(sb, e->trace); break;
 	case REP_NKEY: break;
 	}
-	/* perf pads every column but a symbol column that comes last */
-	while (!(last && k == REP_SYM) && sb->len - start < width)
+	/* perf pads every column but a symbol or trace column that comes
+	 * last */
+	while (!(last && (k == REP_SYM || k == REP_TRACE)) && sb->len - start < width)
 		sb_addc(sb, ' ');
 }
 
