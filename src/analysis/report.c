@@ -16,6 +16,7 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	memset(r, 0, sizeof(*r));
 	r->o = *o;
 	hmap_init(&r->fmap);
+	arena_init(&r->names);
 	hmap_init(&r->ctx);
 	hmap_init(&r->traces);
 	sb_init(&r->key);
@@ -38,6 +39,7 @@ void rep_release(struct rep *r)
 	free(r->ev);
 	free(r->frames);
 	hmap_release(&r->fmap);
+	arena_release(&r->names);
 	hmap_release(&r->ctx);
 	hmap_release(&r->traces);
 	if (r->tp) {
@@ -135,7 +137,10 @@ static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
 	size_t id = hmap_put(&r->fmap, k->buf, k->len, &added);
 	if (added) {
 		XGROW(r->frames, r->frames_cap, r->nframes + 1);
-		r->frames[r->nframes++] = *f;
+		r->frames[r->nframes] = *f;
+		if (f->inl)
+			r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
+		r->nframes++;
 	}
 	return (uint32_t)id;
 }

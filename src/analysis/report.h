@@ -13,8 +13,9 @@
  * children-only entry is the part of the sample's chain from it on (in
  * display order); entries sort by children period, then callers above
  * callees, then self period, then keys ascending.
- * Ownership: the rep owns its arrays; entries and frames borrow names
- * and dsos from the session, which must outlive the rep's use.
+ * Ownership: the rep owns its arrays and inline names; entries and
+ * frames borrow symbol names and dsos from the session, which must
+ * outlive the rep's use.
  */
 #ifndef SCORCH_ANALYSIS_REPORT_H
 #define SCORCH_ANALYSIS_REPORT_H
@@ -105,6 +106,7 @@ struct rep {
 	struct rep_frame *frames; /* shared by all events */
 	size_t nframes, frames_cap;
 	struct hmap fmap;       /* frame key -> index in frames */
+	struct arena names;     /* inline names (the session's die with it) */
 	struct strbuf key;
 	uint32_t *chain;        /* current sample: frame ids, display order */
 	size_t chain_cap;
