@@ -49,7 +49,6 @@ void rep_release(struct rep *r)
 	sb_release(&r->text);
 	sb_release(&r->key);
 	free(r->chain);
-	free(r->seen);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -365,13 +364,6 @@ static uint64_t context_id(struct rep *r, const struct rep_entry *t)
 	return hmap_put(&r->ctx, &k, sizeof(k), NULL);
 }
 
-static bool seen(const struct rep *r, size_t n, uint32_t id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (r->seen[i] == id)
-			return true;
-	return false;
-}
 
 /* perf's default parent pattern: ^sys_|^do_page_fault */
 static const char *parent_of(const struct proc_sample *ps) /* NULL: none */
@@ -546,9 +538,9 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	}
 	if (!r->o.children)
 		return;
-	XGROW(r->seen, r->seen_cap, n + 1);
-	size_t nseen = 0;
-	r->seen[nseen++] = self;
+	/* an entry gets the sample once, however often its function recurs */
+	uint64_t mark = ++r->serial;
+	ev->e[self].mark = mark;
 	char level = t.f.level;
 	for (size_t i = 0; i < n; i++) {
 		const struct rep_frame *f = &r->frames[r->chain[i]];
@@ -562,10 +554,10 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		if (added)
 			*memo = entry_get(r, ev, &t) + 1;
 		uint32_t id = (uint32_t)(*memo - 1);
-		if (seen(r, nseen, id))
-			continue;
-		r->seen[nseen++] = id;
 		e = &ev->e[id];
+		if (e->mark == mark)
+			continue;
+		e->mark = mark;
 		e->acc += p;
 		if (r->o.chains) {
 			uint32_t end = tree_add(ev, e, r->chain + i, n - i, p);

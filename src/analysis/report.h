@@ -77,6 +77,7 @@ struct rep_entry {
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */
 	uint32_t seq;           /* creation order (last tie break) */
+	uint64_t mark;          /* the last sample that added to it */
 	uint32_t *last;         /* the last chain added: (frame, node) pairs,
 				 * freed at rep_sort */
 	uint32_t nlast, last_cap;
@@ -111,8 +112,7 @@ struct rep {
 	uint32_t *chain;        /* current sample: frame ids, display order */
 	size_t chain_cap;
 	struct hmap ctx;        /* comm, tid, cpu, parent -> context id */
-	uint32_t *seen;         /* current sample: entries added */
-	size_t seen_cap;
+	uint64_t serial;        /* samples added */
 	struct an_tp *tp;       /* tracepoint formats (-s trace), loaded once */
 	bool tp_loaded;
 	struct hmap traces;     /* trace texts (their keys are the copies) */
