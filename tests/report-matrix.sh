@@ -29,6 +29,10 @@ REPORT_MATRIX=(
 	"-g graph,0.5,caller"
 	"-g fractal,1,callee"
 	"--no-children -g caller"
+	"-F overhead,period,sample"
+	"-F overhead,sym"
+	"-F sym,overhead"
+	"-F overhead_children,overhead,sym"
 )
 
 # report_same LABEL FILE OPTS SYMOPTS...

@@ -88,6 +88,43 @@ int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t nbad)
 	return 0;
 }
 
+static int field_of(const char *p, size_t n)
+{
+	static const struct { const char *name; int f; } f[] = {
+		{ "overhead", REP_F_OVERHEAD }, { "overhead_children", REP_F_CHILDREN },
+		{ "period", REP_F_PERIOD }, { "sample", REP_F_SAMPLE },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (strlen(f[i].name) == n && !strncmp(p, f[i].name, n))
+			return f[i].f;
+	return key_of(p, n);
+}
+
+int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t nbad)
+{
+	o->nfields = 0;
+	o->nkeys = 0;
+	for (const char *p = s; ; ) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		int f = field_of(p, n);
+		bool dup = false;
+		for (size_t i = 0; f >= 0 && i < o->nfields; i++)
+			dup |= o->fields[i] == f;
+		if (f < 0 || dup || o->nfields == REP_MAX_FIELDS) {
+			snprintf(bad, nbad, "%.*s", (int)n, p);
+			return -1;
+		}
+		o->fields[o->nfields++] = f;
+		if (f < REP_NKEY)
+			o->keys[o->nkeys++] = (enum rep_key)f;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return 0;
+}
+
 static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
 {
 	size_t i = a ? a->index : 0;
@@ -660,24 +697,52 @@ static int64_t key_sort(const struct rep_entry *l, const struct rep_entry *r, en
 	}
 }
 
-/* perf's hist_entry__sort(a, b): positive puts a first */
+static int64_t u64_cmp(uint64_t a, uint64_t b)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+/* perf's sort of the children column: callers above callees of the
+ * same thread when the period is equal */
+static int64_t children_cmp(const struct rep_opts *o, const struct rep_entry *a,
+			    const struct rep_entry *b)
+{
+	if (a->acc != b->acc)
+		return a->acc > b->acc ? 1 : -1;
+	if (o->chains && a->thread == b->thread) {
+		int64_t c = (int64_t)b->max_depth - (int64_t)a->max_depth;
+		if (c)
+			return o->order == REP_CALLER ? -c : c;
+	}
+	return 0;
+}
+
+/* perf's hist_entry__sort(a, b): positive puts a first; with -F the
+ * fields in their order */
 static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const struct rep_entry *b)
 {
 	const struct rep_opts *o = &r->o;
-	if (o->children) {
-		if (a->acc != b->acc)
-			return a->acc > b->acc ? 1 : -1;
-		/* perf puts callers above callees when the period is equal */
-		if (o->chains && a->thread == b->thread) {
-			int64_t c = (int64_t)b->max_depth - (int64_t)a->max_depth;
-			if (c)
-				return o->order == REP_CALLER ? -c : c;
+	int64_t c = 0;
+	if (o->nfields) {
+		for (size_t i = 0; i < o->nfields && !c; i++) {
+			int f = o->fields[i];
+			if (f == REP_F_CHILDREN)
+				c = o->children ? children_cmp(o, a, b) : 0;
+			else if (f == REP_F_OVERHEAD || f == REP_F_PERIOD)
+				c = u64_cmp(a->period, b->period);
+			else if (f == REP_F_SAMPLE)
+				c = u64_cmp(a->samples, b->samples);
+			else
+				c = key_sort(a, b, (enum rep_key)f);
 		}
+		return c;
 	}
+	if (o->children && (c = children_cmp(o, a, b)) != 0)
+		return c;
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;
 	for (size_t i = 0; i < o->nkeys; i++) {
-		int64_t c = key_sort(a, b, o->keys[i]);
+		c = key_sort(a, b, o->keys[i]);
 		if (c)
 			return c;
 	}

@@ -33,6 +33,9 @@
 enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_TRACE, REP_NKEY };
 #define REP_MAX_KEYS 8
 #define REP_NONE UINT32_MAX
+/* -F fields besides the keys (a field is a key or one of these) */
+enum { REP_F_CHILDREN = 64, REP_F_OVERHEAD, REP_F_PERIOD, REP_F_SAMPLE };
+#define REP_MAX_FIELDS 16
 
 enum rep_order { REP_CALLEE, REP_CALLER };
 
@@ -44,6 +47,8 @@ struct rep_opts {
 	enum rep_order order;   /* display order of chains */
 	size_t max_stack;       /* addresses per chain, from the leaf when
 				 * callee first, else from the root (perf) */
+	int fields[REP_MAX_FIELDS]; /* -F: the columns and the sort order */
+	size_t nfields;         /* 0: perf's default columns and order */
 };
 
 /* One place, as a hist entry or a callchain entry holds it. */
@@ -124,6 +129,9 @@ void rep_release(struct rep *r);
 /* Parse a perf sort list ("comm,dso,sym"; "symbol" is "sym") into o.
  * Returns 0, or -1 with the bad key copied into bad (size n). */
 int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t n);
+/* Parse a perf -F list (overhead, overhead_children, period, sample and
+ * the sort keys) into o->fields, its keys into o->keys. Same returns. */
+int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t n);
 /* Add one sample (frames resolved, leaf first). Cannot fail. */
 void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps);
 /* Sort every event's entries in perf's output order. */

@@ -24,11 +24,12 @@ SCORCH_COMMAND(report, "perf report --stdio: entries, children, call graphs, sor
 #include "render/reporttext.h"
 
 enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_INVERTED,
-       O_MAX_STACK, O_SAMPLES, O_PERCENT_LIMIT, O_STDIO };
+       O_MAX_STACK, O_SAMPLES, O_PERCENT_LIMIT, O_STDIO, O_FIELDS };
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
 	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
+	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys", O_FIELDS },
 	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
 	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
 	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,ORDER", "graph (default), fractal, flat, folded or none; threshold % (0.5); caller or callee", O_GRAPH },
@@ -150,7 +151,7 @@ int cmd_report(int argc, char **argv)
 	struct report r;
 	memset(&r, 0, sizeof(r));
 	r.children = -1;
-	const char *input = NULL, *sort = NULL;
+	const char *input = NULL, *sort = NULL, *fields = NULL;
 	struct graph_opts g = { REP_G_GRAPH, 0.5, -1 };
 	struct rep_text_opts t;
 	memset(&t, 0, sizeof(t));
@@ -183,6 +184,7 @@ int cmd_report(int argc, char **argv)
 			g.min = t.percent_limit; /* perf: call graphs too */
 			break;
 		case O_STDIO: break;
+		case O_FIELDS: fields = arg; break;
 		default: symopts_option(&so, id, arg); break;
 		}
 	}
@@ -195,7 +197,13 @@ int cmd_report(int argc, char **argv)
 	struct rep_opts ro;
 	memset(&ro, 0, sizeof(ro));
 	char bad[64];
-	if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
+	if (fields && sort)
+		return opt_usage_error(&report_cmd, "-F with -s is not supported: give the keys in -F");
+	if (fields && rep_parse_fields(&ro, fields, bad, sizeof(bad)) < 0)
+		return opt_usage_error(&report_cmd, "bad -F field '%s': use overhead, overhead_children, period, sample and sort keys, each once", bad);
+	if (fields)
+		r.sorted = true;
+	else if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
 		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent and trace, each once", bad);
 	t.skip_first = sort && !strncmp(sort, "sym", 3);
 	t.mode = g.mode;

@@ -331,28 +331,89 @@ static void print_flat(struct graph *g, const struct rep_entry *e)
 
 /* ---- the table ---- */
 
-static void header(struct strbuf *o, const struct rep *r, const struct rep_text_opts *t,
-		   const size_t *w)
+/* The columns: -F's fields, else perf's default (Children and Self, or
+ * Overhead; Period; Samples; the keys). */
+static size_t columns(const struct rep *r, const struct rep_text_opts *t, int *col)
 {
 	const struct rep_opts *ro = &r->o;
-	sb_adds(o, ro->children ? "# Children      Self" : "# Overhead");
+	size_t n = 0;
+	if (ro->nfields) {
+		for (size_t i = 0; i < ro->nfields; i++)
+			if (ro->fields[i] != REP_F_CHILDREN || ro->children)
+				col[n++] = ro->fields[i];
+		return n;
+	}
+	if (ro->children)
+		col[n++] = REP_F_CHILDREN;
+	col[n++] = REP_F_OVERHEAD;
 	if (t->period)
-		sb_adds(o, "        Period");
+		col[n++] = REP_F_PERIOD;
 	if (t->samples)
-		sb_adds(o, "       Samples");
+		col[n++] = REP_F_SAMPLE;
 	for (size_t i = 0; i < ro->nkeys; i++)
-		sb_addf(o, "  %-*s", (int)w[i], titles[ro->keys[i]]);
-	sb_adds(o, ro->children ? "\n# ........  ........" : "\n# ........");
-	if (t->period)
-		sb_adds(o, "  ............");
-	if (t->samples)
-		sb_adds(o, "  ............");
-	for (size_t i = 0; i < ro->nkeys; i++) {
-		sb_adds(o, "  ");
+		col[n++] = ro->keys[i];
+	return n;
+}
+
+static const char *col_title(int c, bool children)
+{
+	switch (c) {
+	case REP_F_CHILDREN: return "Children";
+	case REP_F_OVERHEAD: return children ? "Self" : "Overhead";
+	case REP_F_PERIOD: return "Period";
+	case REP_F_SAMPLE: return "Samples";
+	default: return titles[c];
+	}
+}
+
+static void header(struct strbuf *o, const int *col, size_t ncol, const size_t *w,
+		   bool children)
+{
+	for (size_t i = 0; i < ncol; i++) {
+		sb_adds(o, i ? "  " : "# ");
+		sb_addf(o, col[i] < REP_NKEY ? "%-*s" : "%*s", (int)w[i], col_title(col[i], children));
+	}
+	sb_addc(o, '\n');
+	for (size_t i = 0; i < ncol; i++) {
+		sb_adds(o, i ? "  " : "# ");
 		for (size_t j = 0; j < w[i]; j++)
 			sb_addc(o, '.');
 	}
 	sb_adds(o, "\n#\n");
+}
+
+static size_t col_width(const struct rep_event *ev, int c)
+{
+	if (c == REP_F_CHILDREN || c == REP_F_OVERHEAD)
+		return 8;
+	if (c == REP_F_PERIOD || c == REP_F_SAMPLE)
+		return 12;
+	size_t w = strlen(titles[c]);
+	for (size_t j = 0; j < ev->n; j++) {
+		size_t n = col_len(&ev->e[j], (enum rep_key)c);
+		/* perf widens the dso column to 16 for unresolved rows */
+		if (c == REP_DSO && !ev->e[j].f.sym && n < 16)
+			n = 16;
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void row(struct strbuf *o, const struct rep_event *ev, const struct rep_entry *e,
+		const int *col, size_t ncol, const size_t *w)
+{
+	for (size_t i = 0; i < ncol; i++) {
+		sb_adds(o, "  ");
+		switch (col[i]) {
+		case REP_F_CHILDREN: sb_addf(o, "%7.2f%%", pct(e->acc, ev->total)); break;
+		case REP_F_OVERHEAD: sb_addf(o, "%7.2f%%", pct(e->period, ev->total)); break;
+		case REP_F_PERIOD: sb_addf(o, "%12llu", (unsigned long long)e->period); break;
+		case REP_F_SAMPLE: sb_addf(o, "%12llu", (unsigned long long)e->samples); break;
+		default: cell(o, e, (enum rep_key)col[i], w[i], i + 1 == ncol); break;
+		}
+	}
+	sb_addc(o, '\n');
 }
 
 static void print_event(struct strbuf *o, const struct rep *r, const struct rep_event *ev,
@@ -365,19 +426,14 @@ static void print_event(struct strbuf *o, const struct rep *r, const struct rep_
 	sb_addf(o, "# Samples: %llu%c of event '%s'\n", (unsigned long long)v, u,
 		ev->attr && ev->attr->name ? ev->attr->name : "unknown");
 	sb_addf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)ev->total);
-	size_t w[REP_MAX_KEYS];
-	for (size_t i = 0; i < ro->nkeys; i++) {
-		w[i] = strlen(titles[ro->keys[i]]);
-		for (size_t j = 0; j < ev->n; j++) {
-			size_t n = col_len(&ev->e[j], ro->keys[i]);
-			/* perf widens the dso column to 16 for unresolved rows */
-			if (ro->keys[i] == REP_DSO && !ev->e[j].f.sym && n < 16)
-				n = 16;
-			if (n > w[i])
-				w[i] = n;
-		}
-	}
-	header(o, r, t, w);
+	int col[REP_MAX_FIELDS + 4];
+	size_t ncol = columns(r, t, col), w[REP_MAX_FIELDS + 4];
+	/* perf titles the self column Self beside Children, but not when
+	 * -F asks for both */
+	bool children = !r->o.nfields && r->o.children;
+	for (size_t i = 0; i < ncol; i++)
+		w[i] = col_width(ev, col[i]);
+	header(o, col, ncol, w, children);
 	struct graph g = { o, r, ev, t, 0, SB_INIT };
 	g.min_abs = (uint64_t)((double)ev->total * (t->min_percent / 100.0));
 	for (size_t j = 0; j < ev->n; j++) {
@@ -385,18 +441,7 @@ static void print_event(struct strbuf *o, const struct rep *r, const struct rep_
 		uint64_t shown = ro->children ? e->acc : e->period;
 		if (t->percent_limit > 0 && pct(shown, ev->total) < t->percent_limit)
 			continue;
-		if (ro->children)
-			sb_addf(o, "  %7.2f%%", pct(e->acc, ev->total));
-		sb_addf(o, "  %7.2f%%", pct(e->period, ev->total));
-		if (t->period)
-			sb_addf(o, "  %12llu", (unsigned long long)e->period);
-		if (t->samples)
-			sb_addf(o, "  %12llu", (unsigned long long)e->samples);
-		for (size_t i = 0; i < ro->nkeys; i++) {
-			sb_adds(o, "  ");
-			cell(o, e, ro->keys[i], w[i], i + 1 == ro->nkeys);
-		}
-		sb_addc(o, '\n');
+		row(o, ev, e, col, ncol, w);
 		if (e->root == REP_NONE || t->mode == REP_G_NONE)
 			continue;
 		if (t->mode == REP_G_FLAT || t->mode == REP_G_FOLDED)
