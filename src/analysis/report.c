@@ -53,7 +53,7 @@ void rep_release(struct rep *r)
 }
 
 static const char *const key_names[REP_NKEY] = {
-	"comm", "pid", "dso", "sym", "cpu", "parent", "trace",
+	"comm", "pid", "dso", "sym", "cpu", "parent", "trace", "symbol_size", "",
 };
 
 static int key_of(const char *p, size_t n)
@@ -61,7 +61,7 @@ static int key_of(const char *p, size_t n)
 	if (n == 6 && !strncmp(p, "symbol", 6))
 		return REP_SYM;
 	for (int k = 0; k < REP_NKEY; k++)
-		if (strlen(key_names[k]) == n && !strncmp(p, key_names[k], n))
+		if (n && strlen(key_names[k]) == n && !strncmp(p, key_names[k], n))
 			return k;
 	return -1;
 }
@@ -85,6 +85,11 @@ int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t nbad)
 			break;
 		p = c + 1;
 	}
+	for (size_t i = 0; i < o->nkeys; i++)
+		if (o->keys[i] == REP_SYMSIZE && o->nkeys < REP_MAX_KEYS) {
+			o->keys[o->nkeys++] = REP_IPC;
+			break;
+		}
 	return 0;
 }
 
@@ -179,6 +184,11 @@ static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
 		r->nframes++;
 	}
 	return (uint32_t)id;
+}
+
+uint64_t rep_sym_size(const struct rep_entry *e)
+{
+	return e->f.sym ? e->f.sym->end - e->f.sym->start : 0;
 }
 
 void rep_frame_name(const struct rep_frame *f, struct strbuf *sb)
@@ -349,6 +359,7 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 			sb_addc(k, e->f.dso ? 1 : 0);
 			break;
 		case REP_SYM:
+		case REP_IPC:
 			/* perf: an unresolved address alone, else the dso's
 			 * name and the symbol's range; no level */
 			if (!e->f.sym) {
@@ -367,6 +378,11 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
 		case REP_PARENT: key_ptr(k, e->parent); break;
 		case REP_TRACE: key_ptr(k, e->trace); break;
+		case REP_SYMSIZE: {
+			uint64_t n = rep_sym_size(e);
+			sb_add(k, &n, sizeof(n));
+			break;
+		}
 		case REP_NKEY: break;
 		}
 	}
@@ -614,6 +630,11 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
  * positive goes first.
  */
 
+static int64_t u64_cmp(uint64_t a, uint64_t b)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
 static int64_t cmp_null(const void *l, const void *r)
 {
 	if (!l && !r)
@@ -677,9 +698,11 @@ static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r
 	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
 	case REP_DSO: return dso_cmp(l, r);
 	case REP_SYM: return sym_collapse(l, r);
+	case REP_IPC: return sym_collapse(l, r);
 	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
 	case REP_PARENT: return parent_cmp(l, r);
 	case REP_TRACE: return sgn(strcmp(r->trace, l->trace));
+	case REP_SYMSIZE: return u64_cmp(rep_sym_size(r), rep_sym_size(l));
 	case REP_NKEY: break;
 	}
 	return 0;
@@ -695,11 +718,6 @@ static int64_t key_sort(const struct rep_entry *l, const struct rep_entry *r, en
 	default:
 		return key_collapse(l, r, k);
 	}
-}
-
-static int64_t u64_cmp(uint64_t a, uint64_t b)
-{
-	return a > b ? 1 : a < b ? -1 : 0;
 }
 
 /* perf's sort of the children column: callers above callees of the

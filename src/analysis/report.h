@@ -30,7 +30,10 @@
 #include "base/u64map.h"
 #include "process/session.h"
 
-enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_TRACE, REP_NKEY };
+/* REP_IPC is no key of its own: perf 6.1 adds it after symbol_size, an
+ * "IPC" column of dashes that separates entries by symbol */
+enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_TRACE,
+	       REP_SYMSIZE, REP_IPC, REP_NKEY };
 #define REP_MAX_KEYS 8
 #define REP_NONE UINT32_MAX
 /* -F fields besides the keys (a field is a key or one of these) */
@@ -137,6 +140,8 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 /* Sort every event's entries in perf's output order. */
 void rep_sort(struct rep *r);
 
+/* The size of the entry's symbol (0 unresolved), as perf's symbol_size. */
+uint64_t rep_sym_size(const struct rep_entry *e);
 /* The name perf prints for a frame in a call graph. */
 void rep_frame_name(const struct rep_frame *f, struct strbuf *sb);
 /* Children of node with cumul >= min, in the order of perf's tree of

@@ -28,7 +28,7 @@ enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_INVERTED,
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
-	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
+	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
 	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys", O_FIELDS },
 	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
 	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
@@ -204,7 +204,7 @@ int cmd_report(int argc, char **argv)
 	if (fields)
 		r.sorted = true;
 	else if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
-		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent and trace, each once", bad);
+		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent, trace and symbol_size, each once", bad);
 	t.skip_first = sort && !strncmp(sort, "sym", 3);
 	t.mode = g.mode;
 	t.min_percent = g.min;

@@ -13,7 +13,7 @@
 
 static const char *const titles[REP_NKEY] = {
 	"Command", "    Pid:Command", "Shared Object", "Symbol", "CPU", "Parent symbol",
-	"Trace output",
+	"Trace output", "Symbol size", "IPC   [IPC Coverage]",
 };
 
 static const char *dso_name(const struct rep_entry *e)
@@ -33,6 +33,9 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 		return e->f.sym ? strlen(e->f.sym->name) + 4 : 22;
 	case REP_CPU: return 3;
 	case REP_TRACE: return strlen(e->trace);
+	case REP_IPC: return 20;
+	case REP_SYMSIZE: /* perf: "unknown" without a symbol */
+		return e->f.sym ? (size_t)snprintf(NULL, 0, "%llu", (unsigned long long)rep_sym_size(e)) : 7;
 	case REP_PARENT: return strlen(e->parent ? e->parent : "[other]");
 	case REP_NKEY: break;
 	}
@@ -59,6 +62,13 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	case REP_CPU: sb_addf(sb, "%*.*d", (int)width, (int)width, e->cpu); break;
 	case REP_PARENT: sb_adds(sb, e->parent ? e->parent : "[other]"); break;
 	case REP_TRACE: sb_adds(sb, e->trace); break;
+	case REP_IPC: sb_adds(sb, "-      -"); break;
+	case REP_SYMSIZE:
+		if (e->f.sym)
+			sb_addf(sb, "%*llu", (int)width, (unsigned long long)rep_sym_size(e));
+		else
+			sb_addf(sb, "%*s", (int)width, "unknown");
+		break;
 	case REP_NKEY: break;
 	}
 	/* perf pads every column but a symbol or trace column that comes
