@@ -96,7 +96,10 @@ static void decide(struct report *r)
 	bool chains = false;
 	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
 		chains |= (pd_reader_attr(rd, i)->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
-	r->rep.o.children = r->children < 0 ? chains : r->children && chains;
+	/* perf settles children before a pipe's attrs arrive: off there,
+	 * even when asked (call graphs stay caller first) */
+	bool can = chains && !pd_reader_is_pipe(rd);
+	r->rep.o.children = r->children < 0 ? can : r->children && can;
 	r->rep.o.chains = chains && !r->graph_none;
 	/* perf's default for a file of tracepoints alone: -s trace */
 	bool tracepoints = pd_reader_nr_attrs(rd) > 0;
