@@ -11,6 +11,7 @@ REPORT_MATRIX=(
 	"-g fractal"
 	"-g flat"
 	"-g folded"
+	"-g none"
 	"-g caller"
 	"-g callee"
 	"-G"
