@@ -33,8 +33,8 @@ void rep_release(struct rep *r)
 		free(r->ev[i].nodes);
 		u64map_release(&r->ev[i].kids);
 		u64map_release(&r->ev[i].fentry);
-		hmap_release(&r->ev[i].seen_chains);
-		free(r->ev[i].memo);
+		free(r->ev[i].chains);
+		free(r->ev[i].parts);
 	}
 	free(r->ev);
 	free(r->frames);
@@ -139,7 +139,6 @@ static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
 		memset(r->ev + old, 0, (r->nev - old) * sizeof(*r->ev));
 		for (size_t k = old; k < r->nev; k++) {
 			hmap_init(&r->ev[k].map);
-			hmap_init(&r->ev[k].seen_chains);
 		}
 	}
 	r->ev[i].attr = a;
@@ -271,27 +270,17 @@ static uint32_t tree_add(struct rep_event *ev, struct rep_entry *e,
 	}
 	e->nlast = (uint32_t)n;
 	ev->nodes[at].hit += period;
-	if (n > e->max_depth)
-		e->max_depth = (uint32_t)n;
 	return at;
 }
 
-static void memo_push(struct rep_event *ev, uint32_t v)
+static void part_add(struct rep_event *ev, uint32_t entry, size_t off, size_t len,
+		     uint64_t period)
 {
-	XGROW(ev->memo, ev->memo_cap, ev->nmemo + 1);
-	ev->memo[ev->nmemo++] = v;
-}
-
-/* A chain met before in the same context: the same entries and end
- * nodes get the period. */
-static void replay(struct rep_event *ev, size_t at, uint64_t p)
-{
-	const uint32_t *m = ev->memo + at;
-	ev->nodes[m[0]].hit += p;
-	for (uint32_t k = 0; k < m[1]; k++) {
-		ev->e[m[2 + 2 * k]].acc += p;
-		ev->nodes[m[3 + 2 * k]].hit += p;
-	}
+	XGROW(ev->parts, ev->parts_cap, ev->nparts + 1);
+	ev->parts[ev->nparts++] = (struct rep_part){ entry, (uint32_t)off, (uint32_t)len, period };
+	struct rep_entry *e = &ev->e[entry];
+	if (len > e->max_depth)
+		e->max_depth = (uint32_t)len;
 }
 
 static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
@@ -570,24 +559,12 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		e->acc += p;
 	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
 	uint64_t ctx = context_id(r, &t);
-	size_t memo_at = 0;
+	size_t off = ev->nchains;
 	if (r->o.chains) {
-		/* the same chain in the same context: same entries, same nodes */
-		struct strbuf *k = &r->key;
-		sb_reset(k);
-		sb_add(k, &ctx, sizeof(ctx));
-		sb_add(k, &self, sizeof(self));
-		sb_add(k, r->chain, n * sizeof(*r->chain));
-		bool added;
-		size_t id = hmap_put(&ev->seen_chains, k->buf, k->len, &added);
-		if (!added) {
-			replay(ev, hmap_at(&ev->seen_chains, id)->value, p);
-			return;
-		}
-		memo_at = ev->nmemo;
-		hmap_at(&ev->seen_chains, id)->value = memo_at;
-		memo_push(ev, tree_add(ev, e, r->chain, n, p));
-		memo_push(ev, 0);
+		XGROW(ev->chains, ev->chains_cap, off + n);
+		memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
+		ev->nchains += n;
+		part_add(ev, self, off, n, p);
 	}
 	if (!r->o.children)
 		return;
@@ -612,12 +589,8 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 			continue;
 		e->mark = mark;
 		e->acc += p;
-		if (r->o.chains) {
-			uint32_t end = tree_add(ev, e, r->chain + i, n - i, p);
-			memo_push(ev, id);
-			memo_push(ev, end);
-			ev->memo[memo_at + 1]++;
-		}
+		if (r->o.chains)
+			part_add(ev, id, off + i, n - i, p);
 	}
 }
 
@@ -892,11 +865,39 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 	free(t.red);
 }
 
-void rep_sort(struct rep *r)
+static int by_part(const void *pa, const void *pb)
+{
+	const struct rep_part *a = pa, *b = pb;
+	if (a->entry != b->entry)
+		return a->entry < b->entry ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* The trees perf would print: an entry under the threshold shows none. */
+static void build_trees(const struct rep *r, struct rep_event *ev, double min_percent)
+{
+	uint64_t min = min_percent < 0 ? 0 :
+		(uint64_t)((double)ev->total * (min_percent / 100.0));
+	/* an entry's parts together: each tree is walked in one go */
+	qsort(ev->parts, ev->nparts, sizeof(*ev->parts), by_part);
+	for (size_t j = 0; j < ev->nparts; j++) {
+		const struct rep_part *pt = &ev->parts[j];
+		struct rep_entry *e = &ev->e[pt->entry];
+		if ((r->o.children ? e->acc : e->period) < min)
+			continue;
+		tree_add(ev, e, ev->chains + pt->off, pt->len, pt->period);
+	}
+	free(ev->parts);
+	ev->parts = NULL;
+	ev->nparts = ev->parts_cap = 0;
+}
+
+void rep_sort(struct rep *r, double min_percent)
 {
 	g_rep = r;
 	for (size_t i = 0; i < r->nev; i++) {
 		struct rep_event *ev = &r->ev[i];
+		build_trees(r, ev, min_percent);
 		/* the map's ids are entry indexes: no lookups after this */
 		hmap_release(&ev->map);
 		hmap_init(&ev->map);

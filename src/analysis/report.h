@@ -91,6 +91,12 @@ struct rep_entry {
 	uint32_t nlast, last_cap;
 };
 
+/* A chain an entry's tree gets: chains[off, off + len) with a period. */
+struct rep_part {
+	uint32_t entry, off, len;
+	uint64_t period;
+};
+
 struct rep_event {
 	const struct pd_attr *attr;
 	struct hmap map;        /* entry key -> index in e */
@@ -102,10 +108,10 @@ struct rep_event {
 	struct u64map kids;     /* parent node << 32 | frame -> node, for
 				 * nodes of many kids */
 	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
-	struct hmap seen_chains; /* context, self entry, chain -> memo offset */
-	uint32_t *memo;         /* per chain seen: self's end node, count,
-				 * then (entry, end node) per children entry */
-	size_t nmemo, memo_cap;
+	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
+	size_t nchains, chains_cap;
+	struct rep_part *parts; /* what each entry's tree gets (rep_sort) */
+	size_t nparts, parts_cap;
 };
 
 struct rep {
@@ -137,8 +143,11 @@ int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t n);
 int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t n);
 /* Add one sample (frames resolved, leaf first). Cannot fail. */
 void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps);
-/* Sort every event's entries in perf's output order. */
-void rep_sort(struct rep *r);
+/* Build the call trees of the entries whose period (children's in that
+ * view) reaches min_percent of their event's total (a negative value:
+ * every entry; perf prints no graph under its threshold), then sort
+ * every event's entries in perf's output order. */
+void rep_sort(struct rep *r, double min_percent);
 
 /* The size of the entry's symbol (0 unresolved), as perf's symbol_size. */
 uint64_t rep_sym_size(const struct rep_entry *e);
