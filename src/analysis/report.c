@@ -865,21 +865,24 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 	free(t.red);
 }
 
-static int by_part(const void *pa, const void *pb)
-{
-	const struct rep_part *a = pa, *b = pb;
-	if (a->entry != b->entry)
-		return a->entry < b->entry ? -1 : 1;
-	return a->off < b->off ? -1 : a->off > b->off;
-}
-
 /* The trees perf would print: an entry under the threshold shows none. */
 static void build_trees(const struct rep *r, struct rep_event *ev, double min_percent)
 {
 	uint64_t min = min_percent < 0 ? 0 :
 		(uint64_t)((double)ev->total * (min_percent / 100.0));
-	/* an entry's parts together: each tree is walked in one go */
-	qsort(ev->parts, ev->nparts, sizeof(*ev->parts), by_part);
+	/* an entry's parts together, in sample order (a counting sort):
+	 * each tree is walked in one go */
+	size_t *at = xcalloc(ev->n + 1, sizeof(*at));
+	for (size_t j = 0; j < ev->nparts; j++)
+		at[ev->parts[j].entry + 1]++;
+	for (size_t k = 0; k < ev->n; k++)
+		at[k + 1] += at[k];
+	struct rep_part *sorted = xmalloc((ev->nparts ? ev->nparts : 1) * sizeof(*sorted));
+	for (size_t j = 0; j < ev->nparts; j++)
+		sorted[at[ev->parts[j].entry]++] = ev->parts[j];
+	free(at);
+	free(ev->parts);
+	ev->parts = sorted;
 	for (size_t j = 0; j < ev->nparts; j++) {
 		const struct rep_part *pt = &ev->parts[j];
 		struct rep_entry *e = &ev->e[pt->entry];
