@@ -525,30 +525,69 @@ static const char *trace_of(struct rep *r, struct proc_session *ses, const struc
 	return hmap_at(&r->traces, id)->key;
 }
 
-void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
+/* The entry template of a sample: its sampled address and context. */
+static void sample_entry(struct rep *r, struct proc_session *ses,
+			 const struct proc_sample *ps, struct rep_entry *t)
 {
 	const struct pd_sample *s = ps->s;
-	struct rep_event *ev = event_of(r, s->attr);
 	bool kernel = pd_cpumode_is_kernel(s->cpumode);
 	struct proc_frame pf;
 	proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
 	if (!pf.map)
 		proc_session_resolve(ses, ps->thread, !kernel, s->ip, &pf);
-	struct rep_entry t;
-	memset(&t, 0, sizeof(t));
-	t.f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
-	t.comm = ps->thread->comm;
-	t.thread = ps->thread;
-	t.tid = s->tid;
-	t.cpu = (s->sample_type & PD_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
+	memset(t, 0, sizeof(*t));
+	t->f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
+	t->comm = ps->thread->comm;
+	t->thread = ps->thread;
+	t->tid = s->tid;
+	t->cpu = (s->sample_type & PD_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
 	for (size_t i = 0; i < r->o.nkeys; i++) {
 		if (r->o.keys[i] == REP_PARENT)
-			t.parent = parent_of(ps);
+			t->parent = parent_of(ps);
 		if (r->o.keys[i] == REP_TRACE)
-			t.trace = trace_of(r, ses, s);
+			t->trace = trace_of(r, ses, s);
 	}
-	t.root = REP_NONE;
-	uint64_t p = s->period;
+	t->root = REP_NONE;
+}
+
+/* The children view: every function of the chain (r->chain[0, n),
+ * stored at off) gets the period once; t is the sample's template. */
+static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,
+			 uint32_t self, size_t n, size_t off, uint64_t p)
+{
+	uint64_t ctx = context_id(r, t);
+	/* an entry gets the sample once, however often its function recurs */
+	uint64_t mark = ++r->serial;
+	ev->e[self].mark = mark;
+	char level = t->f.level;
+	for (size_t i = 0; i < n; i++) {
+		const struct rep_frame *f = &r->frames[r->chain[i]];
+		t->f = *f;
+		/* perf: a frame without a map keeps the level before it */
+		if (!f->dso && !f->sym)
+			t->f.level = level;
+		level = t->f.level;
+		bool added;
+		uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
+		if (added)
+			*memo = entry_get(r, ev, t) + 1;
+		uint32_t id = (uint32_t)(*memo - 1);
+		struct rep_entry *e = &ev->e[id];
+		if (e->mark == mark)
+			continue;
+		e->mark = mark;
+		e->acc += p;
+		if (r->o.chains)
+			part_add(ev, id, off + i, n - i, p);
+	}
+}
+
+void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct rep_event *ev = event_of(r, ps->s->attr);
+	struct rep_entry t;
+	sample_entry(r, ses, ps, &t);
+	uint64_t p = ps->s->period;
 	ev->total += p;
 	ev->samples++;
 	uint32_t self = entry_get(r, ev, &t);
@@ -558,7 +597,6 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	if (r->o.children)
 		e->acc += p;
 	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
-	uint64_t ctx = context_id(r, &t);
 	size_t off = ev->nchains;
 	if (r->o.chains) {
 		XGROW(ev->chains, ev->chains_cap, off + n);
@@ -566,32 +604,8 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		ev->nchains += n;
 		part_add(ev, self, off, n, p);
 	}
-	if (!r->o.children)
-		return;
-	/* an entry gets the sample once, however often its function recurs */
-	uint64_t mark = ++r->serial;
-	ev->e[self].mark = mark;
-	char level = t.f.level;
-	for (size_t i = 0; i < n; i++) {
-		const struct rep_frame *f = &r->frames[r->chain[i]];
-		t.f = *f;
-		/* perf: a frame without a map keeps the level before it */
-		if (!f->dso && !f->sym)
-			t.f.level = level;
-		level = t.f.level;
-		bool added;
-		uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
-		if (added)
-			*memo = entry_get(r, ev, &t) + 1;
-		uint32_t id = (uint32_t)(*memo - 1);
-		e = &ev->e[id];
-		if (e->mark == mark)
-			continue;
-		e->mark = mark;
-		e->acc += p;
-		if (r->o.chains)
-			part_add(ev, id, off + i, n - i, p);
-	}
+	if (r->o.children)
+		add_children(r, ev, &t, self, n, off, p);
 }
 
 /* ---- output order ----
