@@ -1,6 +1,7 @@
 /*
  * report: the histogram `perf report` builds from samples: one entry
- * per distinct sort key (comm, pid, dso, sym, cpu, parent), its self
+ * per distinct sort key (comm, pid, dso, sym, cpu, parent, trace,
+ * symbol_size), its self
  * period and sample count, and, with call chains, the children period
  * (every function on a chain gets the sample's period once) and a call
  * tree per entry, merged as perf merges chains (by function, an
@@ -12,7 +13,9 @@
  * added once per sample even when a function recurs; the chain of a
  * children-only entry is the part of the sample's chain from it on (in
  * display order); entries sort by children period, then callers above
- * callees, then self period, then keys ascending.
+ * callees of a thread, then self period, then keys ascending (or by the
+ * -F fields), ties falling where perf's red-black trees put them; call
+ * trees are built at rep_sort, only for the entries perf shows one for.
  * Ownership: the rep owns its arrays and inline names; entries and
  * frames borrow symbol names and dsos from the session, which must
  * outlive the rep's use.
@@ -24,9 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/tracepoint.h"
 #include "base/hmap.h"
 #include "base/strbuf.h"
-#include "analysis/tracepoint.h"
 #include "base/u64map.h"
 #include "process/session.h"
 
