@@ -94,12 +94,12 @@ bounded fold-descending 0
 check_grep "fold-descending: the sample resolves" '^hostile;\[lib\.so\] 1$' fold-descending.out
 
 # pipe mode without FINISHED_ROUND: 1M samples (568 MB) through report
-python3 "$GEN" pipe - 1000000 2>/dev/null | run report-pipe "$SCORCH" report -i -
+python3 "$GEN" pipe - 1000000 2>/dev/null | run report-pipe "$SCORCH" report -n --no-children -g none -i -
 bounded report-pipe 0
 check_grep "report-pipe: every sample is counted" '^ +100\.00% +1000000 +hostile' report-pipe.out
 # ... and one sample per ms: what lies 10 s behind the newest goes out
 # (the queue holds ~6 MB instead of growing to the 64 MiB bound)
-python3 "$GEN" pipe-slow - 300000 2>/dev/null | run report-pipe-slow "$SCORCH" report -i -
+python3 "$GEN" pipe-slow - 300000 2>/dev/null | run report-pipe-slow "$SCORCH" report -n --no-children -g none -i -
 bounded report-pipe-slow 0
 read -r _ _ kb < report-pipe-slow.m
 if [ -n "$SAN" ]; then skip "report-pipe-slow: flushed by time" "sanitizer build"
@@ -109,7 +109,7 @@ check_grep "report-pipe-slow: every sample is counted" '^ +100\.00% +300000 +hos
 
 # pipe metadata that piles up: 4000 HEADER_ATTRs of 8000 new ids each and
 # 4000 repeats of a 64 KB HEADER_FEATURE (516 MB)
-python3 "$GEN" pipe-meta - 2>/dev/null | run report-pipe-meta "$SCORCH" report -i -
+python3 "$GEN" pipe-meta - 2>/dev/null | run report-pipe-meta "$SCORCH" report -n --no-children -g none -i -
 bounded report-pipe-meta 0
 check_grep "report-pipe-meta: the sample is counted" '^ +100\.00% +1 +hostile' report-pipe-meta.out
 

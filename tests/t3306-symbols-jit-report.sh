@@ -19,11 +19,11 @@ if ! perf record -q -F 499 -g -o jit.data node --perf-basic-prof fib.js > /dev/n
 	return 0
 fi
 pid=$(perf script -i jit.data -F pid 2> /dev/null | head -1 | tr -d ' ')
-"$SCORCH" report --sort dso -i jit.data > dso.txt 2> err.txt
+"$SCORCH" report --no-children -n -g none --sort dso -i jit.data > dso.txt 2> err.txt
 check_grep "report --sort dso: [JIT] tid $pid" "^ +[0-9.]+% +[0-9]+  \[JIT\] tid $pid +$" dso.txt
 check "report --sort dso: no perf-PID.map" test -z "$(grep "perf-$pid.map" dso.txt)"
 perf report -i jit.data --stdio --no-children -n -g none --sort comm,dso,sym 2> /dev/null |
 	grep -v '^#' | grep . > want.txt
-"$SCORCH" report --sort comm,dso,sym -i jit.data 2> /dev/null | grep -v '^#' | grep . > got.txt
+"$SCORCH" report --no-children -n -g none --sort comm,dso,sym -i jit.data 2> /dev/null | grep -v '^#' | grep . > got.txt
 check_same "report == perf report (JIT rows included)" want.txt got.txt
 rm -f /tmp/perf-$pid.map

@@ -14,21 +14,21 @@ same_report() {
 reports() {
 	local c s
 	for c in fp cpp_fp pipe_fp zstd_fp multi offcpu dwarf; do
-		"$SCORCH" report --sort comm,dso,sym $(srcs $c) "$C/$c/perf.data" > $c.txt 2> $c.err
+		"$SCORCH" report --no-children -n -g none --sort comm,dso,sym $(srcs $c) "$C/$c/perf.data" > $c.txt 2> $c.err
 		same_report "$L $c: report == report-comm-dso-sym.txt (but the tip)" "$C/$c/report-comm-dso-sym.txt" $c.txt
 	done
 	if [ "$L" = fixture ]; then
 		# other key orders, against perf report with the same keys
 		for s in sym dso,comm pid,sym; do
-			"$SCORCH" report --sort $s $(srcs fp) "$C/fp/perf.data" > s.txt 2>/dev/null
+			"$SCORCH" report --no-children -n -g none --sort $s $(srcs fp) "$C/fp/perf.data" > s.txt 2>/dev/null
 			same_report "$L --sort $s == perf report --sort $s" "$C/fp/report-$(echo $s | tr , -).txt" s.txt
 		done
 	else
-		"$SCORCH" report --sort sym $(srcs fp) "$C/fp/perf.data" > sym.txt 2>/dev/null
+		"$SCORCH" report --no-children -n -g none --sort sym $(srcs fp) "$C/fp/perf.data" > sym.txt 2>/dev/null
 		check_grep "--sort sym: spin row" '^ +97\.49% +2916  \[\.\] spin$' sym.txt
-		"$SCORCH" report --sort dso,comm $(srcs fp) "$C/fp/perf.data" > dso.txt 2>/dev/null
+		"$SCORCH" report --no-children -n -g none --sort dso,comm $(srcs fp) "$C/fp/perf.data" > dso.txt 2>/dev/null
 		check_grep "--sort dso,comm: work_fp row" '^ +97\.53% +2917  work_fp +work_fp$' dso.txt
-		"$SCORCH" report --sort pid,sym $(srcs fp) "$C/fp/perf.data" > pid.txt 2>/dev/null
+		"$SCORCH" report --no-children -n -g none --sort pid,sym $(srcs fp) "$C/fp/perf.data" > pid.txt 2>/dev/null
 		check_grep "--sort pid,sym: tid:comm column" '  16514:work_fp  \[\.\] spin$' pid.txt
 	fi
 	check_fails "$L --sort with an unknown key is a usage error" "$SCORCH" report --sort comm,bogus "$C/fp/perf.data"

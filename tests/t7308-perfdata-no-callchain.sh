@@ -21,7 +21,7 @@ perf --buildid-dir cache script -i nog.data 2>/dev/null | grep -v kernel.kallsym
 check_same "script == perf script (one line per sample)" perf.txt scorch.txt
 perf --buildid-dir cache report -i nog.data --stdio --no-children -n -g none --sort comm,dso,sym 2>/dev/null |
 	head -n -3 | grep -v kernel.kallsyms > perf-report.txt
-"$SCORCH" report --buildid-dir cache nog.data 2>/dev/null | head -n -3 | grep -v kernel.kallsyms > scorch-report.txt
+"$SCORCH" report -n --buildid-dir cache nog.data 2>/dev/null | head -n -3 | grep -v kernel.kallsyms > scorch-report.txt
 check_same "report == perf report" perf-report.txt scorch-report.txt
 "$SCORCH" fold --buildid-dir cache nog.data > nog.folded 2>/dev/null
 check_grep "fold: comm;symbol weighted by period" '^work_fp;spin [0-9]{6,}$' nog.folded

@@ -17,6 +17,6 @@ fi
 for s in comm,dso,sym sym dso comm pid pid,sym sym,dso,comm dso,sym comm,pid; do
 	perf --buildid-dir cache report -i r.data --stdio --no-children -n -g none --sort $s 2>/dev/null |
 		head -n -3 > perf.$s
-	"$SCORCH" report --buildid-dir cache --sort $s r.data 2>/dev/null | head -n -3 > scorch.$s
+	"$SCORCH" report --no-children -n -g none --buildid-dir cache --sort $s r.data 2>/dev/null | head -n -3 > scorch.$s
 	check_same "--sort $s == perf report --sort $s" perf.$s scorch.$s
 done

@@ -1,325 +1,151 @@
 /*
- * report: the table `perf report --stdio --no-children -n -g none
- * --sort KEYS` prints, for KEYS any order of comm, pid, dso, sym: per
- * event, one row per distinct key, its share of the event's total
- * period, its sample count, sorted as perf sorts (period descending,
- * ties by the keys ascending), with perf's column widths.
- * Stage: command. Key invariant: rows are keyed by what perf keys them
- * on: an unresolved symbol is its address, a thread is tid + comm.
- * Memory grows with distinct rows, not samples.
+ * report: `perf report --stdio` for a perf.data file: the children view
+ * with call graphs when the file has call chains (as perf 6.1 decides),
+ * else the flat table; sort keys comm, pid, dso, sym, cpu, parent; call
+ * graphs in perf's graph, fractal, flat and folded forms, caller or
+ * callee first. The engine is analysis/report.c, the text
+ * render/reporttext.c; this file is options and calls.
+ * Stage: command.
  */
 #include "cmd/cmd.h"
-SCORCH_COMMAND(report, "per-symbol table of a perf.data file as perf report --stdio prints it")
+SCORCH_COMMAND(report, "perf report --stdio: entries, children, call graphs, sort keys")
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report.h"
 #include "base/diag.h"
-#include "base/hmap.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
-#include "base/xalloc.h"
 #include "cmd/symopts.h"
 #include "process/session.h"
+#include "render/reporttext.h"
 
-enum { O_INPUT = 1, O_SORT };
+enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_INVERTED,
+       O_MAX_STACK, O_SAMPLES, O_PERCENT_LIMIT, O_STDIO, O_FIELDS };
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
-	{ "sort", 's', OPT_REQ, "KEYS", "columns, any order of comm,pid,dso,sym (default comm,dso,sym)", O_SORT },
+	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
+	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys", O_FIELDS },
+	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
+	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
+	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,ORDER", "graph (default), fractal, flat, folded or none; threshold % (0.5); caller or callee", O_GRAPH },
+	{ "inverted", 'G', OPT_NONE, NULL, "call graphs caller first (-g caller)", O_INVERTED },
+	{ "max-stack", 0, OPT_REQ, "N", "use at most N frames of each chain (default 127)", O_MAX_STACK },
+	{ "show-nr-samples", 'n', OPT_NONE, NULL, "show a Samples column", O_SAMPLES },
+	{ "percent-limit", 0, OPT_REQ, "PCT", "hide entries (and call graph branches) below PCT percent", O_PERCENT_LIMIT },
+	{ "stdio", 0, OPT_NONE, NULL, "text output (the only one; accepted as perf does)", O_STDIO },
 	SYMOPTS_SPECS,
 	OPT_END_SPEC
 };
 
 static const struct opt_cmd report_cmd = {
-	"report", "scorch report [--sort comm,dso,sym] [options] [FILE]",
-	"Print perf report's --stdio table (no children, sample counts) for FILE.",
+	"report", "scorch report [-s KEYS] [-g MODE] [--no-children] [-n] [options] [FILE]",
+	"Print perf report's --stdio text for FILE: entries by sort key, children and call graphs.",
 	opts, false,
 };
 
-enum key { K_COMM, K_PID, K_DSO, K_SYM };
-
-struct row {
-	const char *comm;
-	uint32_t tid;
-	const struct sym_dso *dso;
-	const struct sym_entry *sym;
-	uint64_t addr;
-	char level;
-	uint64_t period, samples;
-	/* the pid column shows the thread's last comm, as perf prints
-	 * thread__comm_str() of the entry's thread after all events */
-	const struct proc_thread *thread;
-};
-
-struct event_rows {
-	struct hmap map;        /* key bytes -> index in rows */
-	struct row *rows;
-	size_t n, cap;
-	uint64_t total, samples;
-	const struct pd_attr *attr;
-};
-
 struct report {
-	enum key keys[4];
-	size_t nkeys;
+	struct rep rep;
 	struct prof_filter filter;
-	struct event_rows *ev;  /* by attr index */
-	size_t nev;
-	struct strbuf key;
+	bool decided;          /* children and chains settled (first sample) */
+	int children;          /* -1: as the file says */
+	bool graph_none;
+	bool sorted;           /* -s given */
+	struct proc_session *ses;
 };
 
-static int parse_sort(struct report *r, const char *s)
+struct graph_opts {
+	enum rep_graph mode;
+	double min;
+	int order;             /* -1: perf's default for the view */
+};
+
+static int parse_graph(const char *s, struct graph_opts *g)
 {
-	r->nkeys = 0;
-	const char *p = s;
-	while (*p) {
-		const char *c = strchr(p, ',');
-		size_t n = c ? (size_t)(c - p) : strlen(p);
-		enum key k;
-		if (n == 4 && !strncmp(p, "comm", 4)) k = K_COMM;
-		else if (n == 3 && !strncmp(p, "pid", 3)) k = K_PID;
-		else if (n == 3 && !strncmp(p, "dso", 3)) k = K_DSO;
-		else if (n == 3 && !strncmp(p, "sym", 3)) k = K_SYM;
+	char buf[128];
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	int numbers = 0;
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		if (!strcmp(tok, "graph")) g->mode = REP_G_GRAPH;
+		else if (!strcmp(tok, "fractal")) g->mode = REP_G_FRACTAL;
+		else if (!strcmp(tok, "flat")) g->mode = REP_G_FLAT;
+		else if (!strcmp(tok, "folded")) g->mode = REP_G_FOLDED;
+		else if (!strcmp(tok, "none")) g->mode = REP_G_NONE;
+		else if (!strcmp(tok, "caller")) g->order = REP_CALLER;
+		else if (!strcmp(tok, "callee")) g->order = REP_CALLEE;
+		else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) continue;
+		else if (numbers++ == 0 && (g->min = strtod(tok, &end), end != tok && !*end)) continue;
 		else return -1;
-		for (size_t i = 0; i < r->nkeys; i++)
-			if (r->keys[i] == k)
-				return -1;
-		r->keys[r->nkeys++] = k;
-		if (!c)
-			break;
-		p = c + 1;
 	}
-	return r->nkeys ? 0 : -1;
+	return 0;
 }
 
-static char level_of(const struct proc_frame *f, uint8_t cpumode)
+/* perf decides from the file: children and call graphs when its
+ * samples carry call chains */
+static void decide(struct report *r)
 {
-	if (f->kernel)
-		return cpumode == PD_MISC_GUEST_KERNEL ? 'g' : 'k';
-	if (cpumode == PD_MISC_HYPERVISOR)
-		return 'H';
-	return cpumode == PD_MISC_GUEST_USER ? 'u' : '.';
-}
-
-static void add_key(struct strbuf *k, const void *p, size_t n)
-{
-	sb_add(k, p, n);
-}
-
-static struct event_rows *rows_of(struct report *r, const struct pd_attr *a)
-{
-	size_t i = a ? a->index : 0;
-	if (i >= r->nev) {
-		size_t old = r->nev;
-		XGROW(r->ev, r->nev, i + 1);
-		memset(r->ev + old, 0, (r->nev - old) * sizeof(*r->ev));
-		for (size_t k = old; k < r->nev; k++)
-			hmap_init(&r->ev[k].map);
+	r->decided = true;
+	const struct pd_reader *rd = r->ses->reader;
+	bool chains = false;
+	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
+		chains |= (pd_reader_attr(rd, i)->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
+	/* perf settles children before a pipe's attrs arrive: off there,
+	 * even when asked (call graphs stay caller first) */
+	bool can = chains && !pd_reader_is_pipe(rd);
+	r->rep.o.children = r->children < 0 ? can : r->children && can;
+	r->rep.o.chains = chains && !r->graph_none;
+	/* perf's default for a file of tracepoints alone: -s trace */
+	bool tracepoints = pd_reader_nr_attrs(rd) > 0;
+	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
+		tracepoints &= pd_reader_attr(rd, i)->type == PD_TYPE_TRACEPOINT;
+	if (tracepoints && !r->sorted) {
+		r->rep.o.keys[0] = REP_TRACE;
+		r->rep.o.nkeys = 1;
 	}
-	r->ev[i].attr = a;
-	return &r->ev[i];
 }
 
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct report *r = ctx;
-	if (!prof_filter_keep(&r->filter, ps))
-		return 0;
-	const struct pd_sample *s = ps->s;
-	bool kernel = pd_cpumode_is_kernel(s->cpumode);
-	struct proc_frame f;
-	proc_session_resolve(ses, ps->thread, kernel, s->ip, &f);
-	if (!f.map && !kernel) /* perf: a kernel sample stays in the kernel ([k]) */
-		proc_session_resolve(ses, ps->thread, true, s->ip, &f);
-	struct row row = { ps->thread->comm, s->tid, f.dso, f.sym, f.addr,
-			   level_of(&f, s->cpumode), 0, 0, ps->thread };
-	struct strbuf *k = &r->key;
-	sb_reset(k);
-	for (size_t i = 0; i < r->nkeys; i++) {
-		switch (r->keys[i]) {
-		case K_COMM: sb_adds(k, row.comm); sb_addc(k, 0); break;
-		case K_PID: add_key(k, &row.tid, 4); break; /* perf: the thread */
-		case K_DSO: add_key(k, &row.dso, sizeof(row.dso)); break;
-		case K_SYM:
-			add_key(k, &row.sym, sizeof(row.sym));
-			if (!row.sym)
-				add_key(k, &row.addr, 8);
-			add_key(k, &row.level, 1);
-			break;
-		}
-	}
-	struct event_rows *ev = rows_of(r, s->attr);
-	bool added;
-	size_t id = hmap_put(&ev->map, k->buf, k->len, &added);
-	if (added) {
-		XGROW(ev->rows, ev->cap, ev->n + 1);
-		ev->rows[ev->n++] = row;
-	}
-	struct row *rw = &ev->rows[id];
-	rw->period += s->period;
-	rw->samples++;
-	ev->total += s->period;
-	ev->samples++;
+	if (!r->decided)
+		decide(r);
+	if (prof_filter_keep(&r->filter, ps))
+		rep_add(&r->rep, ses, ps);
 	return 0;
 }
 
-/* ---- output ---- */
-
-static const char *dso_name(const struct row *rw)
+static int run(struct report *r, struct proc_session *ses, const char *input,
+	       struct rep_text_opts *t)
 {
-	return rw->dso ? rw->dso->short_name : "[unknown]";
-}
-
-static void sym_text(const struct row *rw, struct strbuf *sb)
-{
-	sb_addf(sb, "[%c] ", rw->level);
-	if (rw->sym)
-		sb_adds(sb, rw->sym->name);
-	else
-		sb_addf(sb, "%#.16llx", (unsigned long long)rw->addr);
-}
-
-static int cmp_str(const char *a, const char *b)
-{
-	return strcmp(a, b);
-}
-
-static const enum key *g_keys;
-static size_t g_nkeys;
-
-static int key_cmp(const struct row *a, const struct row *b, enum key k)
-{
-	switch (k) {
-	case K_COMM:
-		return cmp_str(a->comm, b->comm);
-	case K_PID:
-		if (a->tid != b->tid)
-			return a->tid < b->tid ? -1 : 1;
-		return cmp_str(a->thread->comm, b->thread->comm);
-	case K_DSO:
-		return cmp_str(dso_name(a), dso_name(b));
-	case K_SYM:
-		if (!a->sym || !b->sym) {
-			if (a->sym || b->sym)
-				return a->sym ? -1 : 1;
-			return a->addr < b->addr ? -1 : a->addr > b->addr;
-		}
-		return cmp_str(a->sym->name, b->sym->name);
+	r->ses = ses;
+	int rc = symopts_run_unwound(ses, UNW_INLINE_DWARF, on_sample, r, input);
+	bool all_dropped = symopts_report_run(ses, rc, input);
+	if (rc >= 0)
+		symopts_report_filter(&r->filter, input);
+	if (all_dropped)
+		return -1; /* every sample dropped: no report */
+	if (rc < 0)
+		return rc;
+	if (!r->rep.o.chains)
+		t->mode = REP_G_NONE;
+	/* fractal graphs cut by the parent's share: every tree */
+	rep_sort(&r->rep, t->mode == REP_G_FRACTAL ? -1.0 : t->min_percent);
+	t->nr_lost = ses->nr_lost;
+	struct strbuf o = SB_INIT;
+	rep_text_print(&o, &r->rep, t);
+	if (sb_flush(&o, stdout) != 0) {
+		diag_write_error(NULL, errno);
+		rc = 1;
 	}
-	return 0;
-}
-
-static int by_output(const void *pa, const void *pb)
-{
-	const struct row *a = pa, *b = pb;
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	for (size_t i = 0; i < g_nkeys; i++) {
-		int c = key_cmp(a, b, g_keys[i]);
-		if (c)
-			return c;
-	}
-	return 0;
-}
-
-static const char *const titles[] = { "Command", "Pid:Command", "Shared Object", "Symbol" };
-
-static size_t col_len(const struct row *rw, enum key k)
-{
-	switch (k) {
-	case K_COMM: return strlen(rw->comm);
-	case K_PID: return strlen(rw->thread->comm) + 8;
-	case K_DSO: return strlen(dso_name(rw));
-	case K_SYM: /* perf: name + "[.] ", or 16 hex digits + 6 unresolved */
-		return rw->sym ? strlen(rw->sym->name) + 4 : 22;
-	}
-	return 0;
-}
-
-static void cell(struct strbuf *sb, const struct row *rw, enum key k,
-		 size_t width, bool last)
-{
-	size_t start = sb->len;
-	switch (k) {
-	case K_COMM: sb_adds(sb, rw->comm); break;
-	case K_PID: sb_addf(sb, "%7u:%s", rw->tid, rw->thread->comm); break;
-	case K_DSO: sb_adds(sb, dso_name(rw)); break;
-	case K_SYM: sym_text(rw, sb); break;
-	}
-	/* perf pads every column but a symbol column that comes last */
-	while (!(last && k == K_SYM) && sb->len - start < width)
-		sb_addc(sb, ' ');
-}
-
-static void units(uint64_t n, uint64_t *v, char *u)
-{
-	*u = ' ';
-	*v = n;
-	const char *s = "KMG";
-	for (int i = 0; i < 3 && *v > 1000; i++) {
-		*v /= 1000;
-		*u = s[i];
-	}
-}
-
-static void print_event(struct report *r, struct event_rows *ev, struct strbuf *o)
-{
-	uint64_t v;
-	char u;
-	units(ev->samples, &v, &u);
-	sb_addf(o, "# Samples: %llu%c of event '%s'\n", (unsigned long long)v, u,
-		ev->attr && ev->attr->name ? ev->attr->name : "unknown");
-	sb_addf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)ev->total);
-	size_t w[4];
-	for (size_t i = 0; i < r->nkeys; i++) {
-		w[i] = strlen(titles[r->keys[i]]);
-		for (size_t j = 0; j < ev->n; j++) {
-			size_t n = col_len(&ev->rows[j], r->keys[i]);
-			/* perf widens the dso column to 16 for unresolved rows */
-			if (r->keys[i] == K_DSO && !ev->rows[j].sym && n < 16)
-				n = 16;
-			if (n > w[i])
-				w[i] = n;
-		}
-	}
-	sb_adds(o, "# Overhead       Samples");
-	for (size_t i = 0; i < r->nkeys; i++) /* perf right-aligns Pid:Command */
-		sb_addf(o, r->keys[i] == K_PID ? "  %*s" : "  %-*s", (int)w[i],
-			titles[r->keys[i]]);
-	sb_adds(o, "\n# ........  ............");
-	for (size_t i = 0; i < r->nkeys; i++) {
-		sb_adds(o, "  ");
-		for (size_t j = 0; j < w[i]; j++)
-			sb_addc(o, '.');
-	}
-	sb_adds(o, "\n#\n");
-	g_keys = r->keys;
-	g_nkeys = r->nkeys;
-	qsort(ev->rows, ev->n, sizeof(*ev->rows), by_output);
-	for (size_t j = 0; j < ev->n; j++) {
-		const struct row *rw = &ev->rows[j];
-		double pct = ev->total ? 100.0 * (double)rw->period / (double)ev->total : 0.0;
-		sb_addf(o, "  %7.2f%%  %12llu", pct, (unsigned long long)rw->samples);
-		for (size_t i = 0; i < r->nkeys; i++) {
-			sb_adds(o, "  ");
-			cell(o, rw, r->keys[i], w[i], i + 1 == r->nkeys);
-		}
-		sb_addc(o, '\n');
-	}
-	sb_adds(o, "\n\n");
-}
-
-static void print_report(struct report *r, struct proc_session *ses, struct strbuf *o)
-{
-	sb_adds(o, "# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n");
-	sb_addf(o, "# Total Lost Samples: %llu\n#\n", (unsigned long long)ses->nr_lost);
-	for (size_t i = 0; i < r->nev; i++)
-		if (r->ev[i].samples)
-			print_event(r, &r->ev[i], o);
-	sb_adds(o, "#\n# (Tip: scorch report reads the same perf.data as perf report.)\n#\n");
+	sb_release(&o);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -328,15 +154,41 @@ int cmd_report(int argc, char **argv)
 	memset(&so, 0, sizeof(so));
 	struct report r;
 	memset(&r, 0, sizeof(r));
-	const char *input = NULL;
-	const char *sort = "comm,dso,sym";
+	r.children = -1;
+	const char *input = NULL, *sort = NULL, *fields = NULL;
+	struct graph_opts g = { REP_G_GRAPH, 0.5, -1 };
+	struct rep_text_opts t;
+	memset(&t, 0, sizeof(t));
+	size_t max_stack = PROC_SESSION_MAX_STACK;
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
+	char *end;
 	int id;
 	while ((id = opt_next(&st, argc, argv, &report_cmd, &arg)) > 0) {
 		switch (id) {
 		case O_INPUT: input = arg; break;
-		case O_SORT: sort = arg; break;
+		case O_SORT: sort = arg; r.sorted = true; break;
+		case O_CHILDREN: r.children = 1; break;
+		case O_NO_CHILDREN: r.children = 0; break;
+		case O_GRAPH:
+			if (parse_graph(arg, &g))
+				return opt_usage_error(&report_cmd, "bad -g '%s': MODE (graph, fractal, flat, folded, none), threshold, caller or callee, comma-separated", arg);
+			break;
+		case O_INVERTED: g.order = REP_CALLER; break;
+		case O_MAX_STACK:
+			max_stack = strtoul(arg, &end, 10);
+			if (end == arg || *end || *arg == '-')
+				return opt_usage_error(&report_cmd, "bad --max-stack '%s': a number", arg);
+			break;
+		case O_SAMPLES: t.samples = true; break;
+		case O_PERCENT_LIMIT:
+			t.percent_limit = strtod(arg, &end);
+			if (end == arg || *end)
+				return opt_usage_error(&report_cmd, "bad --percent-limit '%s': a number", arg);
+			g.min = t.percent_limit; /* perf: call graphs too */
+			break;
+		case O_STDIO: break;
+		case O_FIELDS: fields = arg; break;
 		default: symopts_option(&so, id, arg); break;
 		}
 	}
@@ -346,43 +198,46 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	if (symopts_operand(&st, argc, argv, &report_cmd, &input))
 		return 2;
-	if (parse_sort(&r, sort) < 0)
-		return opt_usage_error(&report_cmd, "bad --sort '%s': use comm, pid, dso and sym, each once", sort);
+	struct rep_opts ro;
+	memset(&ro, 0, sizeof(ro));
+	char bad[64];
+	if (fields && sort)
+		return opt_usage_error(&report_cmd, "-F with -s is not supported: give the keys in -F");
+	if (fields && rep_parse_fields(&ro, fields, bad, sizeof(bad)) < 0)
+		return opt_usage_error(&report_cmd, "bad -F field '%s': use overhead, overhead_children, period, sample and sort keys, each once", bad);
+	if (fields)
+		r.sorted = true;
+	else if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
+		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent, trace and symbol_size, each once", bad);
+	t.skip_first = sort && !strncmp(sort, "sym", 3);
+	t.mode = g.mode;
+	t.min_percent = g.min;
+	r.graph_none = g.mode == REP_G_NONE;
 	if (symopts_filter(&r.filter, so.time, so.cpu, so.comm, so.event))
 		return 2;
 	struct sym_config cfg;
 	if (symopts_config(&so, &cfg))
 		return 1;
+	/* children view: callers first unless asked (perf's default) */
+	ro.order = g.order >= 0 ? (enum rep_order)g.order : r.children == 0 ? REP_CALLEE : REP_CALLER;
 	struct proc_session ses;
-	/* -g none: only the sample address matters */
-	const struct proc_session_opts sopts = { .max_stack = 0 };
+	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
+	sopts.max_stack = 1u << 16; /* rep_add keeps max_stack of them */
+	ro.max_stack = max_stack;
+	bool parent = false;
+	for (size_t i = 0; i < ro.nkeys; i++)
+		parent |= ro.keys[i] == REP_PARENT;
+	if (r.children == 0 && r.graph_none && !parent)
+		sopts.max_stack = 0; /* only the sampled address matters */
+	rep_init(&r.rep, &ro);
 	int rc = proc_session_open(&ses, input, &cfg, &sopts);
 	if (rc == 0) {
-		rc = proc_session_run(&ses, on_sample, &r);
-		bool all_dropped = symopts_report_run(&ses, rc, input);
-		if (rc >= 0)
-			symopts_report_filter(&r.filter, input);
-		if (all_dropped)
-			rc = -1; /* every sample dropped: no report */
-		if (rc >= 0) {
-			struct strbuf o = SB_INIT;
-			print_report(&r, &ses, &o);
-			if (sb_flush(&o, stdout) != 0) {
-				diag_write_error(NULL, errno);
-				rc = 1;
-			}
-			sb_release(&o);
-		}
+		rc = run(&r, &ses, input, &t);
 	} else {
 		diag_print(&ses.diag, input);
 	}
 	proc_session_close(&ses);
-	for (size_t i = 0; i < r.nev; i++) {
-		hmap_release(&r.ev[i].map);
-		free(r.ev[i].rows);
-	}
-	free(r.ev);
-	sb_release(&r.key);
+	rep_release(&r.rep);
 	symopts_release(&so);
 	return rc ? 1 : 0;
 }

@@ -1,0 +1,940 @@
+/*
+ * report: perf report's histogram (see report.h for the rules kept).
+ */
+#include "analysis/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <event-parse.h>
+
+#include "base/xalloc.h"
+
+/* ---- setup ---- */
+
+void rep_init(struct rep *r, const struct rep_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = *o;
+	hmap_init(&r->fmap);
+	arena_init(&r->names);
+	hmap_init(&r->ctx);
+	hmap_init(&r->traces);
+	sb_init(&r->key);
+	sb_init(&r->text);
+}
+
+void rep_release(struct rep *r)
+{
+	for (size_t i = 0; i < r->nev; i++) {
+		hmap_release(&r->ev[i].map);
+		for (size_t j = 0; j < r->ev[i].n; j++)
+			free(r->ev[i].e[j].last);
+		free(r->ev[i].e);
+		free(r->ev[i].nodes);
+		u64map_release(&r->ev[i].kids);
+		u64map_release(&r->ev[i].fentry);
+		free(r->ev[i].chains);
+		free(r->ev[i].parts);
+	}
+	free(r->ev);
+	free(r->frames);
+	hmap_release(&r->fmap);
+	arena_release(&r->names);
+	hmap_release(&r->ctx);
+	hmap_release(&r->traces);
+	if (r->tp) {
+		an_tp_release(r->tp);
+		free(r->tp);
+	}
+	sb_release(&r->text);
+	sb_release(&r->key);
+	free(r->chain);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *const key_names[REP_NKEY] = {
+	"comm", "pid", "dso", "sym", "cpu", "parent", "trace", "symbol_size", "",
+};
+
+static int key_of(const char *p, size_t n)
+{
+	if (n == 6 && !strncmp(p, "symbol", 6))
+		return REP_SYM;
+	for (int k = 0; k < REP_NKEY; k++)
+		if (n && strlen(key_names[k]) == n && !strncmp(p, key_names[k], n))
+			return k;
+	return -1;
+}
+
+int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t nbad)
+{
+	o->nkeys = 0;
+	for (const char *p = s; ; ) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		int k = key_of(p, n);
+		bool dup = false;
+		for (size_t i = 0; k >= 0 && i < o->nkeys; i++)
+			dup |= o->keys[i] == (enum rep_key)k;
+		if (k < 0 || dup || o->nkeys == REP_MAX_KEYS) {
+			snprintf(bad, nbad, "%.*s", (int)n, p);
+			return -1;
+		}
+		o->keys[o->nkeys++] = (enum rep_key)k;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	for (size_t i = 0; i < o->nkeys; i++)
+		if (o->keys[i] == REP_SYMSIZE && o->nkeys < REP_MAX_KEYS) {
+			o->keys[o->nkeys++] = REP_IPC;
+			break;
+		}
+	return 0;
+}
+
+static int field_of(const char *p, size_t n)
+{
+	static const struct { const char *name; int f; } f[] = {
+		{ "overhead", REP_F_OVERHEAD }, { "overhead_children", REP_F_CHILDREN },
+		{ "period", REP_F_PERIOD }, { "sample", REP_F_SAMPLE },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (strlen(f[i].name) == n && !strncmp(p, f[i].name, n))
+			return f[i].f;
+	return key_of(p, n);
+}
+
+int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t nbad)
+{
+	o->nfields = 0;
+	o->nkeys = 0;
+	for (const char *p = s; ; ) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		int f = field_of(p, n);
+		bool dup = false;
+		for (size_t i = 0; f >= 0 && i < o->nfields; i++)
+			dup |= o->fields[i] == f;
+		if (f < 0 || dup || o->nfields == REP_MAX_FIELDS) {
+			snprintf(bad, nbad, "%.*s", (int)n, p);
+			return -1;
+		}
+		o->fields[o->nfields++] = f;
+		if (f < REP_NKEY)
+			o->keys[o->nkeys++] = (enum rep_key)f;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return 0;
+}
+
+static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
+{
+	size_t i = a ? a->index : 0;
+	if (i >= r->nev) {
+		size_t old = r->nev;
+		XGROW(r->ev, r->nev, i + 1);
+		memset(r->ev + old, 0, (r->nev - old) * sizeof(*r->ev));
+		for (size_t k = old; k < r->nev; k++) {
+			hmap_init(&r->ev[k].map);
+		}
+	}
+	r->ev[i].attr = a;
+	return &r->ev[i];
+}
+
+/* ---- frames ---- */
+
+static char level_of(bool kernel, uint8_t cpumode)
+{
+	if (kernel)
+		return cpumode == PD_MISC_GUEST_KERNEL ? 'g' : 'k';
+	if (cpumode == PD_MISC_HYPERVISOR)
+		return 'H';
+	return cpumode == PD_MISC_GUEST_USER ? 'u' : '.';
+}
+
+static void key_ptr(struct strbuf *k, const void *p)
+{
+	sb_add(k, &p, sizeof(p));
+}
+
+/* Frames merge as perf's chains do: by function, an unresolved one by
+ * its address; an inline row by its name. */
+static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
+{
+	struct strbuf *k = &r->key;
+	sb_reset(k);
+	key_ptr(k, f->dso);
+	key_ptr(k, f->sym);
+	if (f->inl)
+		sb_adds(k, f->inl);
+	else if (!f->sym)
+		sb_add(k, &f->ip, sizeof(f->ip));
+	bool added;
+	size_t id = hmap_put(&r->fmap, k->buf, k->len, &added);
+	if (added) {
+		XGROW(r->frames, r->frames_cap, r->nframes + 1);
+		r->frames[r->nframes] = *f;
+		if (f->inl)
+			r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
+		r->nframes++;
+	}
+	return (uint32_t)id;
+}
+
+uint64_t rep_sym_size(const struct rep_entry *e)
+{
+	return e->f.sym ? e->f.sym->end - e->f.sym->start : 0;
+}
+
+void rep_frame_name(const struct rep_frame *f, struct strbuf *sb)
+{
+	if (f->inl)
+		sb_addf(sb, "%s (inlined)", f->inl);
+	else if (f->sym)
+		sb_adds(sb, f->sym->name);
+	else
+		sb_addf(sb, "%#llx", (unsigned long long)f->ip);
+}
+
+/* ---- call trees ---- */
+
+static uint32_t node_new(struct rep_event *ev, uint32_t frame)
+{
+	XGROW(ev->nodes, ev->nodes_cap, ev->nnodes + 1);
+	struct rep_node *n = &ev->nodes[ev->nnodes];
+	n->frame = frame;
+	n->kid = n->next = REP_NONE;
+	n->nkids = 0;
+	n->parent = REP_NONE;
+	n->hit = n->cumul = 0;
+	return (uint32_t)ev->nnodes++;
+}
+
+enum { SCAN_KIDS = 12 }; /* up to this many kids, a list is faster */
+
+static uint32_t node_kid(struct rep_event *ev, uint32_t node, uint32_t frame)
+{
+	struct rep_node *n = &ev->nodes[node];
+	if (n->nkids <= SCAN_KIDS) {
+		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
+			if (ev->nodes[c].frame == frame)
+				return c;
+	} else {
+		uint64_t *v = u64map_find(&ev->kids, (uint64_t)node << 32 | frame);
+		if (v)
+			return (uint32_t)*v;
+	}
+	uint32_t k = node_new(ev, frame);
+	ev->nodes[k].parent = node;
+	n = &ev->nodes[node];
+	ev->nodes[k].next = n->kid;
+	n->kid = k;
+	n->nkids++;
+	bool added;
+	if (n->nkids == SCAN_KIDS + 1) {
+		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
+			*u64map_put(&ev->kids, (uint64_t)node << 32 | ev->nodes[c].frame, &added) = c;
+	} else if (n->nkids > SCAN_KIDS + 1) {
+		*u64map_put(&ev->kids, (uint64_t)node << 32 | frame, &added) = k;
+	}
+	return k;
+}
+
+/* Add a chain to e's tree: its end node gets the period (the nodes'
+ * cumul is summed up at rep_sort). Returns the end node. */
+static uint32_t tree_add(struct rep_event *ev, struct rep_entry *e,
+			 const uint32_t *chain, size_t n, uint64_t period)
+{
+	if (e->root == REP_NONE)
+		e->root = node_new(ev, REP_NONE);
+	/* the part shared with the entry's last chain is walked already */
+	size_t i = 0;
+	uint32_t at = e->root;
+	while (i < n && i < e->nlast && e->last[2 * i] == chain[i]) {
+		at = e->last[2 * i + 1];
+		i++;
+	}
+	if (2 * n > e->last_cap) {
+		size_t cap = e->last_cap;
+		XGROW(e->last, cap, 2 * n);
+		e->last_cap = (uint32_t)cap;
+	}
+	for (; i < n; i++) {
+		at = node_kid(ev, at, chain[i]);
+		e->last[2 * i] = chain[i];
+		e->last[2 * i + 1] = at;
+	}
+	e->nlast = (uint32_t)n;
+	ev->nodes[at].hit += period;
+	return at;
+}
+
+static void part_add(struct rep_event *ev, uint32_t entry, size_t off, size_t len,
+		     uint64_t period)
+{
+	XGROW(ev->parts, ev->parts_cap, ev->nparts + 1);
+	ev->parts[ev->nparts++] = (struct rep_part){ entry, (uint32_t)off, (uint32_t)len, period };
+	struct rep_entry *e = &ev->e[entry];
+	if (len > e->max_depth)
+		e->max_depth = (uint32_t)len;
+}
+
+static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
+{
+	if (a->sym && b->sym && (a->inl || b->inl))
+		return strcmp(a->inl ? a->inl : a->sym->name, b->inl ? b->inl : b->sym->name);
+	size_t da = a->dso ? a->dso->id + 1 : 0, db = b->dso ? b->dso->id + 1 : 0;
+	if (da != db)
+		return da < db ? -1 : 1;
+	uint64_t xa = a->sym ? a->sym->start : a->ip, xb = b->sym ? b->sym->start : b->ip;
+	return xa < xb ? -1 : xa > xb;
+}
+
+static const struct rep *g_rep;
+static const struct rep_event *g_ev;
+
+static bool g_cumul;
+
+static int by_cumul(const void *pa, const void *pb)
+{
+	const struct rep_node *a = &g_ev->nodes[*(const uint32_t *)pa];
+	const struct rep_node *b = &g_ev->nodes[*(const uint32_t *)pb];
+	if (g_cumul && a->cumul != b->cumul)
+		return a->cumul > b->cumul ? -1 : 1;
+	/* perf's tree of children keeps equal ones in its match order,
+	 * largest first */
+	int c = frame_match_cmp(&g_rep->frames[a->frame], &g_rep->frames[b->frame]);
+	if (c)
+		return -c;
+	return a < b ? -1 : a > b;
+}
+
+size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
+		     uint32_t node, uint64_t min, bool cumul, uint32_t **out)
+{
+	size_t n = 0, cap = 0;
+	uint32_t *k = NULL;
+	for (uint32_t c = ev->nodes[node].kid; c != REP_NONE; c = ev->nodes[c].next) {
+		if (ev->nodes[c].cumul < min)
+			continue;
+		XGROW(k, cap, n + 1);
+		k[n++] = c;
+	}
+	g_rep = r;
+	g_ev = ev;
+	g_cumul = cumul;
+	if (n > 1)
+		qsort(k, n, sizeof(*k), by_cumul);
+	*out = k;
+	return n;
+}
+
+/* ---- entries ---- */
+
+static void entry_key(struct rep *r, const struct rep_entry *e)
+{
+	struct strbuf *k = &r->key;
+	sb_reset(k);
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		switch (r->o.keys[i]) {
+		case REP_COMM: sb_adds(k, e->comm); sb_addc(k, 0); break;
+		case REP_PID: sb_add(k, &e->tid, sizeof(e->tid)); break;
+		case REP_DSO: /* perf compares dsos by name */
+			sb_adds(k, e->f.dso ? e->f.dso->short_name : "");
+			sb_addc(k, e->f.dso ? 1 : 0);
+			break;
+		case REP_SYM:
+		case REP_IPC:
+			/* perf: an unresolved address alone, else the dso's
+			 * name and the symbol's range; no level */
+			if (!e->f.sym) {
+				sb_addc(k, 0);
+				sb_add(k, &e->f.ip, sizeof(e->f.ip));
+				break;
+			}
+			sb_adds(k, e->f.dso ? e->f.dso->short_name : "");
+			sb_addc(k, e->f.dso ? 1 : 0);
+			sb_add(k, &e->f.sym->start, sizeof(e->f.sym->start));
+			sb_add(k, &e->f.sym->end, sizeof(e->f.sym->end));
+			if (e->f.inl)
+				sb_adds(k, e->f.inl);
+			sb_addc(k, 0);
+			break;
+		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
+		case REP_PARENT: key_ptr(k, e->parent); break;
+		case REP_TRACE: key_ptr(k, e->trace); break;
+		case REP_SYMSIZE: {
+			uint64_t n = rep_sym_size(e);
+			sb_add(k, &n, sizeof(n));
+			break;
+		}
+		case REP_NKEY: break;
+		}
+	}
+}
+
+static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_entry *tmpl)
+{
+	entry_key(r, tmpl);
+	bool added;
+	size_t id = hmap_put(&ev->map, r->key.buf, r->key.len, &added);
+	if (added) {
+		XGROW(ev->e, ev->cap, ev->n + 1);
+		ev->e[ev->n] = *tmpl;
+		ev->e[ev->n].seq = (uint32_t)ev->n;
+		ev->n++;
+	}
+	return (uint32_t)id;
+}
+
+/* What besides the frame makes a sample's entries: an id for the
+ * (comm, tid, cpu, parent) of t, so that a frame's entry is looked up
+ * once per context. */
+static uint64_t context_id(struct rep *r, const struct rep_entry *t)
+{
+	struct { const char *comm, *parent, *trace; uint32_t tid; int32_t cpu; } k;
+	memset(&k, 0, sizeof(k));
+	k.comm = t->comm;
+	k.trace = t->trace;
+	k.parent = t->parent;
+	k.tid = t->tid;
+	k.cpu = t->cpu;
+	return hmap_put(&r->ctx, &k, sizeof(k), NULL);
+}
+
+
+/* perf's default parent pattern: ^sys_|^do_page_fault */
+static const char *parent_of(const struct proc_sample *ps) /* NULL: none */
+{
+	for (size_t i = 0; i < ps->nframes; i++) {
+		const struct sym_entry *s = ps->frames[i].sym;
+		if (s && !ps->frames[i].inline_name &&
+		    (!strncmp(s->name, "sys_", 4) || !strncmp(s->name, "do_page_fault", 13)))
+			return s->name;
+	}
+	return NULL;
+}
+
+/* Whether frame i (leaf first) starts an address: inline rows come
+ * before their symbol's row, at the same ip. */
+static bool starts_address(const struct proc_sample *ps, size_t i)
+{
+	return i == 0 || !ps->frames[i - 1].inline_name ||
+	       ps->frames[i - 1].ip != ps->frames[i].ip;
+}
+
+/* Frame i of the sample (leaf first) as r->chain[at]. */
+static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, size_t at)
+{
+	const struct proc_frame *pf = &ps->frames[i];
+	/* a frame without a map keeps the sample's level, as perf */
+	bool kernel = pf->map ? pf->kernel : pd_cpumode_is_kernel(ps->s->cpumode);
+	struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
+			       pf->ip, level_of(kernel, ps->s->cpumode) };
+	r->chain[at] = frame_id(r, &f);
+}
+
+/* Of frames [lo, hi) (leaf first), the max addresses perf keeps: from
+ * the leaf when leaf, else from the root: [*a, *b). */
+static void keep_part(const struct proc_sample *ps, size_t lo, size_t hi, size_t max,
+		      bool leaf, size_t *a, size_t *b)
+{
+	size_t seen = 0;
+	*a = lo;
+	*b = hi;
+	if (leaf) {
+		for (size_t i = lo; i < hi; i++)
+			if ((i == lo || starts_address(ps, i)) && seen++ == max) {
+				*b = i;
+				return;
+			}
+		return;
+	}
+	*a = hi;
+	for (size_t i = hi; i-- > lo; ) {
+		if (i != lo && !starts_address(ps, i))
+			continue;
+		if (seen++ == max)
+			return;
+		*a = i;
+	}
+}
+
+/* The chain in display order, as frame ids, into r->chain: the frames
+ * perf keeps, max_stack addresses from the leaf when callee first, from
+ * the root when caller first; a DWARF-unwound user part always from the
+ * leaf (perf's unwinder stops there), its kernel part apart. */
+static size_t sample_chain(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
+{
+	size_t n = ps->nframes, k = 0;
+	bool callee = r->o.order == REP_CALLEE;
+	size_t part[4];
+	if (proc_session_hooked(ses, ps->s)) {
+		while (k < n && ps->frames[k].kernel)
+			k++;
+		keep_part(ps, 0, k, r->o.max_stack, callee, &part[0], &part[1]);
+		keep_part(ps, k, n, r->o.max_stack, true, &part[2], &part[3]);
+	} else {
+		keep_part(ps, 0, n, r->o.max_stack, callee, &part[0], &part[1]);
+		part[2] = part[3] = n;
+	}
+	n = (part[1] - part[0]) + (part[3] - part[2]);
+	XGROW(r->chain, r->chain_cap, n + 1);
+	size_t at = 0;
+	for (int p = 0; p < 4; p += 2)
+		for (size_t i = part[p]; i < part[p + 1]; i++)
+			add_frame(r, ps, i, callee ? at++ : n - 1 - at++);
+	return n;
+}
+
+/* The sample's tracepoint fields as perf prints them (perf script's
+ * text), interned: "" when the sample has none. */
+static const char *trace_of(struct rep *r, struct proc_session *ses, const struct pd_sample *s)
+{
+	if (!r->tp_loaded) {
+		r->tp_loaded = true;
+		size_t size;
+		const uint8_t *data = pd_reader_tracing_data(ses->reader, &size);
+		struct diag d = DIAG_INIT;
+		r->tp = xmalloc(sizeof(*r->tp));
+		an_tp_init(r->tp);
+		r->tp->keep_print = true;
+		if (data)
+			an_tp_load(r->tp, data, size, &d);
+	}
+	sb_reset(&r->text);
+	struct tep_event *ev = r->tp->tep && s->attr ? an_tp_event(r->tp, s->attr->config) : NULL;
+	if (ev && s->raw) {
+		struct tep_record rec;
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = s->time;
+		rec.cpu = (int)s->cpu;
+		rec.size = (int)s->raw_size;
+		rec.data = (void *)s->raw;
+		struct trace_seq seq;
+		trace_seq_init(&seq);
+		tep_print_event(r->tp->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+		sb_add(&r->text, seq.buffer, seq.len);
+		trace_seq_destroy(&seq);
+	}
+	size_t id = hmap_put(&r->traces, r->text.len ? r->text.buf : "", r->text.len, NULL);
+	return hmap_at(&r->traces, id)->key;
+}
+
+/* The entry template of a sample: its sampled address and context. */
+static void sample_entry(struct rep *r, struct proc_session *ses,
+			 const struct proc_sample *ps, struct rep_entry *t)
+{
+	const struct pd_sample *s = ps->s;
+	bool kernel = pd_cpumode_is_kernel(s->cpumode);
+	struct proc_frame pf;
+	proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
+	if (!pf.map && !kernel) /* perf: a kernel sample stays in the kernel ([k]) */
+		proc_session_resolve(ses, ps->thread, true, s->ip, &pf);
+	memset(t, 0, sizeof(*t));
+	t->f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
+	t->comm = ps->thread->comm;
+	t->thread = ps->thread;
+	t->tid = s->tid;
+	t->cpu = (s->sample_type & PD_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		if (r->o.keys[i] == REP_PARENT)
+			t->parent = parent_of(ps);
+		if (r->o.keys[i] == REP_TRACE)
+			t->trace = trace_of(r, ses, s);
+	}
+	t->root = REP_NONE;
+}
+
+/* The children view: every function of the chain (r->chain[0, n),
+ * stored at off) gets the period once; t is the sample's template. */
+static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,
+			 uint32_t self, size_t n, size_t off, uint64_t p)
+{
+	uint64_t ctx = context_id(r, t);
+	/* an entry gets the sample once, however often its function recurs */
+	uint64_t mark = ++r->serial;
+	ev->e[self].mark = mark;
+	char level = t->f.level;
+	for (size_t i = 0; i < n; i++) {
+		const struct rep_frame *f = &r->frames[r->chain[i]];
+		t->f = *f;
+		/* perf: a frame without a map keeps the level before it */
+		if (!f->dso && !f->sym)
+			t->f.level = level;
+		level = t->f.level;
+		bool added;
+		uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
+		if (added)
+			*memo = entry_get(r, ev, t) + 1;
+		uint32_t id = (uint32_t)(*memo - 1);
+		struct rep_entry *e = &ev->e[id];
+		if (e->mark == mark)
+			continue;
+		e->mark = mark;
+		e->acc += p;
+		if (r->o.chains)
+			part_add(ev, id, off + i, n - i, p);
+	}
+}
+
+void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
+{
+	struct rep_event *ev = event_of(r, ps->s->attr);
+	struct rep_entry t;
+	sample_entry(r, ses, ps, &t);
+	uint64_t p = ps->s->period;
+	ev->total += p;
+	ev->samples++;
+	uint32_t self = entry_get(r, ev, &t);
+	struct rep_entry *e = &ev->e[self];
+	e->period += p;
+	e->samples++;
+	if (r->o.children)
+		e->acc += p;
+	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
+	size_t off = ev->nchains;
+	if (r->o.chains) {
+		XGROW(ev->chains, ev->chains_cap, off + n);
+		memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
+		ev->nchains += n;
+		part_add(ev, self, off, n, p);
+	}
+	if (r->o.children)
+		add_children(r, ev, &t, self, n, off, p);
+}
+
+/* ---- output order ----
+ * perf inserts the entries, in the order of its collapsed tree, into a
+ * red-black tree by a comparison that is not transitive (callers above
+ * callees only within a thread), so the order depends on the tree's
+ * shape: it is rebuilt here the same way. Comparisons follow perf's
+ * sign: for the collapsed tree negative goes first, for the output tree
+ * positive goes first.
+ */
+
+static int64_t u64_cmp(uint64_t a, uint64_t b)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+static int64_t cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int64_t sgn(int c)
+{
+	return c < 0 ? -1 : c > 0;
+}
+
+static const char *sym_name(const struct rep_entry *e)
+{
+	return e->f.inl ? e->f.inl : e->f.sym->name;
+}
+
+static int64_t dso_cmp(const struct rep_entry *l, const struct rep_entry *r)
+{
+	const struct sym_dso *dl = r->f.dso, *dr = l->f.dso; /* perf swaps */
+	if (!dl || !dr)
+		return cmp_null(dr, dl); /* ... and swaps back */
+	return sgn(strcmp(dl->short_name, dr->short_name));
+}
+
+static int64_t sym_collapse(const struct rep_entry *l, const struct rep_entry *r)
+{
+	if (!l->f.sym && !r->f.sym)
+		return (int64_t)(r->f.ip - l->f.ip);
+	int64_t c = dso_cmp(l, r);
+	if (c)
+		return c;
+	const struct sym_entry *sl = l->f.sym, *sr = r->f.sym;
+	if (!sl || !sr)
+		return cmp_null(sl, sr);
+	if (sl == sr && l->f.inl == r->f.inl)
+		return 0;
+	if (l->f.inl || r->f.inl) {
+		int n = strcmp(sym_name(l), sym_name(r));
+		if (n)
+			return sgn(n);
+		if (sl->start <= sr->end && sl->end >= sr->start)
+			return 0;
+	}
+	if (sl->start != sr->start)
+		return (int64_t)(sr->start - sl->start);
+	return (int64_t)(sr->end - sl->end);
+}
+
+static int64_t parent_cmp(const struct rep_entry *l, const struct rep_entry *r)
+{
+	if (!l->parent || !r->parent)
+		return cmp_null(l->parent, r->parent);
+	return sgn(strcmp(r->parent, l->parent));
+}
+
+static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
+{
+	switch (k) {
+	case REP_COMM: return sgn(strcmp(r->comm, l->comm));
+	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
+	case REP_DSO: return dso_cmp(l, r);
+	case REP_SYM: return sym_collapse(l, r);
+	case REP_IPC: return sym_collapse(l, r);
+	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
+	case REP_PARENT: return parent_cmp(l, r);
+	case REP_TRACE: return sgn(strcmp(r->trace, l->trace));
+	case REP_SYMSIZE: return u64_cmp(rep_sym_size(r), rep_sym_size(l));
+	case REP_NKEY: break;
+	}
+	return 0;
+}
+
+static int64_t key_sort(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
+{
+	switch (k) {
+	case REP_SYM:
+		if (!l->f.sym || !r->f.sym)
+			return cmp_null(l->f.sym, r->f.sym);
+		return sgn(strcmp(sym_name(r), sym_name(l)));
+	default:
+		return key_collapse(l, r, k);
+	}
+}
+
+/* perf's sort of the children column: callers above callees of the
+ * same thread when the period is equal */
+static int64_t children_cmp(const struct rep_opts *o, const struct rep_entry *a,
+			    const struct rep_entry *b)
+{
+	if (a->acc != b->acc)
+		return a->acc > b->acc ? 1 : -1;
+	if (o->chains && a->thread == b->thread) {
+		int64_t c = (int64_t)b->max_depth - (int64_t)a->max_depth;
+		if (c)
+			return o->order == REP_CALLER ? -c : c;
+	}
+	return 0;
+}
+
+/* perf's hist_entry__sort(a, b): positive puts a first; with -F the
+ * fields in their order */
+static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const struct rep_entry *b)
+{
+	const struct rep_opts *o = &r->o;
+	int64_t c = 0;
+	if (o->nfields) {
+		for (size_t i = 0; i < o->nfields && !c; i++) {
+			int f = o->fields[i];
+			if (f == REP_F_CHILDREN)
+				c = o->children ? children_cmp(o, a, b) : 0;
+			else if (f == REP_F_OVERHEAD || f == REP_F_PERIOD)
+				c = u64_cmp(a->period, b->period);
+			else if (f == REP_F_SAMPLE)
+				c = u64_cmp(a->samples, b->samples);
+			else
+				c = key_sort(a, b, (enum rep_key)f);
+		}
+		return c;
+	}
+	if (o->children && (c = children_cmp(o, a, b)) != 0)
+		return c;
+	if (a->period != b->period)
+		return a->period > b->period ? 1 : -1;
+	for (size_t i = 0; i < o->nkeys; i++) {
+		c = key_sort(a, b, o->keys[i]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* A red-black tree over entry indexes (the classic insertion: the same
+ * shapes as the kernel's rbtree that perf uses). */
+struct rbt {
+	uint32_t *l, *r, *p;
+	bool *red;
+	uint32_t root;
+};
+
+static void rot(struct rbt *t, uint32_t x, bool left)
+{
+	uint32_t *a = left ? t->l : t->r, *b = left ? t->r : t->l;
+	uint32_t y = b[x];
+	b[x] = a[y];
+	if (a[y] != REP_NONE)
+		t->p[a[y]] = x;
+	t->p[y] = t->p[x];
+	if (t->p[x] == REP_NONE)
+		t->root = y;
+	else if (x == t->l[t->p[x]])
+		t->l[t->p[x]] = y;
+	else
+		t->r[t->p[x]] = y;
+	a[y] = x;
+	t->p[x] = y;
+}
+
+static void fixup(struct rbt *t, uint32_t z)
+{
+	while (t->p[z] != REP_NONE && t->red[t->p[z]]) {
+		uint32_t p = t->p[z], g = t->p[p];
+		bool left = p == t->l[g];
+		uint32_t u = left ? t->r[g] : t->l[g];
+		if (u != REP_NONE && t->red[u]) {
+			t->red[p] = t->red[u] = false;
+			t->red[g] = true;
+			z = g;
+			continue;
+		}
+		if (z == (left ? t->r[p] : t->l[p])) {
+			z = p;
+			rot(t, z, left);
+			p = t->p[z];
+			g = t->p[p];
+		}
+		t->red[p] = false;
+		t->red[g] = true;
+		rot(t, g, !left);
+	}
+	t->red[t->root] = false;
+}
+
+/* perf's hist_entry__cmp / __collapse: negative puts r (the new entry)
+ * left of l */
+static int64_t in_cmp(const struct rep *rp, const struct rep_entry *l, const struct rep_entry *r)
+{
+	for (size_t i = 0; i < rp->o.nkeys; i++) {
+		int64_t c = key_collapse(l, r, rp->o.keys[i]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* Reorder ev's entries as perf's tree lists them after inserting them in
+ * their present order: by hist_entry__cmp (entries_in, collapsed) when
+ * !out, else by hist_entry__sort (the output). */
+static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
+{
+	size_t n = ev->n;
+	struct rbt t;
+	t.l = xmalloc(n * sizeof(uint32_t));
+	t.r = xmalloc(n * sizeof(uint32_t));
+	t.p = xmalloc(n * sizeof(uint32_t));
+	t.red = xmalloc(n * sizeof(bool));
+	t.root = REP_NONE;
+	for (uint32_t i = 0; i < n; i++) {
+		t.l[i] = t.r[i] = t.p[i] = REP_NONE;
+		t.red[i] = true;
+		uint32_t at = t.root, parent = REP_NONE;
+		bool left = false;
+		while (at != REP_NONE) {
+			parent = at;
+			left = out ? out_cmp(r, &ev->e[i], &ev->e[at]) > 0
+				   : in_cmp(r, &ev->e[at], &ev->e[i]) < 0;
+			at = left ? t.l[at] : t.r[at];
+		}
+		t.p[i] = parent;
+		if (parent == REP_NONE)
+			t.root = i;
+		else if (left)
+			t.l[parent] = i;
+		else
+			t.r[parent] = i;
+		fixup(&t, i);
+	}
+	/* in order */
+	struct rep_entry *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
+	size_t k = 0;
+	uint32_t x = t.root;
+	while (x != REP_NONE && t.l[x] != REP_NONE)
+		x = t.l[x];
+	while (x != REP_NONE) {
+		sorted[k++] = ev->e[x];
+		if (t.r[x] != REP_NONE) {
+			x = t.r[x];
+			while (t.l[x] != REP_NONE)
+				x = t.l[x];
+		} else {
+			uint32_t c = x;
+			x = t.p[x];
+			while (x != REP_NONE && c == t.r[x]) {
+				c = x;
+				x = t.p[x];
+			}
+		}
+	}
+	free(ev->e);
+	ev->e = sorted;
+	ev->cap = n;
+	free(t.l);
+	free(t.r);
+	free(t.p);
+	free(t.red);
+}
+
+/* The trees perf would print: an entry under the threshold shows none. */
+static void build_trees(const struct rep *r, struct rep_event *ev, double min_percent)
+{
+	uint64_t min = min_percent < 0 ? 0 :
+		(uint64_t)((double)ev->total * (min_percent / 100.0));
+	/* an entry's parts together, in sample order (a counting sort):
+	 * each tree is walked in one go */
+	size_t *at = xcalloc(ev->n + 1, sizeof(*at));
+	for (size_t j = 0; j < ev->nparts; j++)
+		at[ev->parts[j].entry + 1]++;
+	for (size_t k = 0; k < ev->n; k++)
+		at[k + 1] += at[k];
+	struct rep_part *sorted = xmalloc((ev->nparts ? ev->nparts : 1) * sizeof(*sorted));
+	for (size_t j = 0; j < ev->nparts; j++)
+		sorted[at[ev->parts[j].entry]++] = ev->parts[j];
+	free(at);
+	free(ev->parts);
+	ev->parts = sorted;
+	for (size_t j = 0; j < ev->nparts; j++) {
+		const struct rep_part *pt = &ev->parts[j];
+		struct rep_entry *e = &ev->e[pt->entry];
+		if ((r->o.children ? e->acc : e->period) < min)
+			continue;
+		tree_add(ev, e, ev->chains + pt->off, pt->len, pt->period);
+	}
+	free(ev->parts);
+	ev->parts = NULL;
+	ev->nparts = ev->parts_cap = 0;
+}
+
+void rep_sort(struct rep *r, double min_percent)
+{
+	g_rep = r;
+	for (size_t i = 0; i < r->nev; i++) {
+		struct rep_event *ev = &r->ev[i];
+		build_trees(r, ev, min_percent);
+		/* the map's ids are entry indexes: no lookups after this */
+		hmap_release(&ev->map);
+		hmap_init(&ev->map);
+		for (size_t j = 0; j < ev->n; j++) {
+			free(ev->e[j].last);
+			ev->e[j].last = NULL;
+			ev->e[j].nlast = ev->e[j].last_cap = 0;
+		}
+		for (size_t j = ev->nnodes; j-- > 0; ) {
+			struct rep_node *x = &ev->nodes[j];
+			x->cumul += x->hit;
+			if (x->parent != REP_NONE)
+				ev->nodes[x->parent].cumul += x->cumul;
+		}
+		/* perf's three trees: entries as they came, collapsed (when a
+		 * key collapses: comm), output */
+		rb_order(r, ev, false);
+		for (size_t k = 0; k < r->o.nkeys; k++)
+			if (r->o.keys[k] == REP_COMM)
+				rb_order(r, ev, false);
+		rb_order(r, ev, true);
+	}
+}

@@ -1,0 +1,165 @@
+/*
+ * report: the histogram `perf report` builds from samples: one entry
+ * per distinct sort key (comm, pid, dso, sym, cpu, parent, trace,
+ * symbol_size), its self
+ * period and sample count, and, with call chains, the children period
+ * (every function on a chain gets the sample's period once) and a call
+ * tree per entry, merged as perf merges chains (by function, an
+ * unresolved frame by address).
+ * Stage: analysis (records -> numbers). A proc_session delivers samples
+ * with their frames resolved; rep_add takes them one by one.
+ * Perf's rules kept here: a self entry names an unresolved sample by
+ * its map address, a chain entry by the recorded address; an entry is
+ * added once per sample even when a function recurs; the chain of a
+ * children-only entry is the part of the sample's chain from it on (in
+ * display order); entries sort by children period, then callers above
+ * callees of a thread, then self period, then keys ascending (or by the
+ * -F fields), ties falling where perf's red-black trees put them; call
+ * trees are built at rep_sort, only for the entries perf shows one for.
+ * Ownership: the rep owns its arrays and inline names; entries and
+ * frames borrow symbol names and dsos from the session, which must
+ * outlive the rep's use.
+ */
+#ifndef SCORCH_ANALYSIS_REPORT_H
+#define SCORCH_ANALYSIS_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/tracepoint.h"
+#include "base/hmap.h"
+#include "base/strbuf.h"
+#include "base/u64map.h"
+#include "process/session.h"
+
+/* REP_IPC is no key of its own: perf 6.1 adds it after symbol_size, an
+ * "IPC" column of dashes that separates entries by symbol */
+enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_TRACE,
+	       REP_SYMSIZE, REP_IPC, REP_NKEY };
+#define REP_MAX_KEYS 8
+#define REP_NONE UINT32_MAX
+/* -F fields besides the keys (a field is a key or one of these) */
+enum { REP_F_CHILDREN = 64, REP_F_OVERHEAD, REP_F_PERIOD, REP_F_SAMPLE };
+#define REP_MAX_FIELDS 16
+
+enum rep_order { REP_CALLEE, REP_CALLER };
+
+struct rep_opts {
+	enum rep_key keys[REP_MAX_KEYS];
+	size_t nkeys;
+	bool children;          /* cumulate along call chains */
+	bool chains;            /* keep a call tree per entry */
+	enum rep_order order;   /* display order of chains */
+	size_t max_stack;       /* addresses per chain, from the leaf when
+				 * callee first, else from the root (perf) */
+	int fields[REP_MAX_FIELDS]; /* -F: the columns and the sort order */
+	size_t nfields;         /* 0: perf's default columns and order */
+};
+
+/* One place, as a hist entry or a callchain entry holds it. */
+struct rep_frame {
+	const struct sym_dso *dso;
+	const struct sym_entry *sym;
+	const char *inl;        /* inline row: the function's name, else NULL */
+	uint64_t ip;            /* unresolved: the address perf shows */
+	char level;             /* '.', 'k', ... */
+};
+
+/* A call tree node: one frame of merged chains. */
+struct rep_node {
+	uint32_t frame;         /* index in frames; REP_NONE for a root */
+	uint32_t kid, next;     /* first child, next sibling (REP_NONE) */
+	uint32_t nkids;         /* beyond a few, kids are in the event's map */
+	uint32_t parent;        /* REP_NONE for a root */
+	uint64_t hit;           /* period of chains ending here */
+	uint64_t cumul;         /* period of chains through here (rep_sort) */
+};
+
+struct rep_entry {
+	struct rep_frame f;
+	const char *comm;
+	const struct proc_thread *thread; /* the first sample's */
+	uint32_t tid;
+	int32_t cpu;
+	const char *parent;     /* parent symbol (-s parent), NULL: [other] */
+	const char *trace;      /* the tracepoint's fields as perf prints them */
+	uint64_t period, acc, samples;
+	uint32_t root;          /* call tree, REP_NONE without chains */
+	uint32_t max_depth;     /* longest chain added to the tree */
+	uint32_t seq;           /* creation order (last tie break) */
+	uint64_t mark;          /* the last sample that added to it */
+	uint32_t *last;         /* the last chain added: (frame, node) pairs,
+				 * freed at rep_sort */
+	uint32_t nlast, last_cap;
+};
+
+/* A chain an entry's tree gets: chains[off, off + len) with a period. */
+struct rep_part {
+	uint32_t entry, off, len;
+	uint64_t period;
+};
+
+struct rep_event {
+	const struct pd_attr *attr;
+	struct hmap map;        /* entry key -> index in e */
+	struct rep_entry *e;
+	size_t n, cap;
+	uint64_t total, samples;
+	struct rep_node *nodes;
+	size_t nnodes, nodes_cap;
+	struct u64map kids;     /* parent node << 32 | frame -> node, for
+				 * nodes of many kids */
+	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
+	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
+	size_t nchains, chains_cap;
+	struct rep_part *parts; /* what each entry's tree gets (rep_sort) */
+	size_t nparts, parts_cap;
+};
+
+struct rep {
+	struct rep_opts o;
+	struct rep_event *ev;   /* by attr index */
+	size_t nev;
+	struct rep_frame *frames; /* shared by all events */
+	size_t nframes, frames_cap;
+	struct hmap fmap;       /* frame key -> index in frames */
+	struct arena names;     /* inline names (the session's die with it) */
+	struct strbuf key;
+	uint32_t *chain;        /* current sample: frame ids, display order */
+	size_t chain_cap;
+	struct hmap ctx;        /* comm, tid, cpu, parent -> context id */
+	uint64_t serial;        /* samples added */
+	struct an_tp *tp;       /* tracepoint formats (-s trace), loaded once */
+	bool tp_loaded;
+	struct hmap traces;     /* trace texts (their keys are the copies) */
+	struct strbuf text;
+};
+
+void rep_init(struct rep *r, const struct rep_opts *o);
+void rep_release(struct rep *r);
+/* Parse a perf sort list ("comm,dso,sym"; "symbol" is "sym") into o.
+ * Returns 0, or -1 with the bad key copied into bad (size n). */
+int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t n);
+/* Parse a perf -F list (overhead, overhead_children, period, sample and
+ * the sort keys) into o->fields, its keys into o->keys. Same returns. */
+int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t n);
+/* Add one sample (frames resolved, leaf first). Cannot fail. */
+void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps);
+/* Build the call trees of the entries whose period (children's in that
+ * view) reaches min_percent of their event's total (a negative value:
+ * every entry; perf prints no graph under its threshold), then sort
+ * every event's entries in perf's output order. */
+void rep_sort(struct rep *r, double min_percent);
+
+/* The size of the entry's symbol (0 unresolved), as perf's symbol_size. */
+uint64_t rep_sym_size(const struct rep_entry *e);
+/* The name perf prints for a frame in a call graph. */
+void rep_frame_name(const struct rep_frame *f, struct strbuf *sb);
+/* Children of node with cumul >= min, in the order of perf's tree of
+ * children (by function, largest first), or when cumul by cumul
+ * descending first: written to *out (caller frees), count returned. */
+size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
+		     uint32_t node, uint64_t min, bool cumul, uint32_t **out);
+
+#endif

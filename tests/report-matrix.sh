@@ -1,0 +1,64 @@
+# tests/report-matrix.sh: the combinations of perf report options that
+# scorch report reproduces byte for byte (sourced by t7720-t7722).
+# report_matrix LABEL FILE SYMOPTS...: for each combination, perf report
+# --stdio and scorch report on FILE with the symbol options SYMOPTS
+# (given to both), compared whole but for perf's random tip (the last
+# three lines) and the rest line perf names at random (see t7720).
+REPORT_MATRIX=(
+	""
+	"--no-children"
+	"-g graph"
+	"-g fractal"
+	"-g flat"
+	"-g folded"
+	"-g none"
+	"-g caller"
+	"-g callee"
+	"-G"
+	"-n"
+	"--percent-limit 2"
+	"--max-stack 3"
+	"-s comm"
+	"-s pid"
+	"-s dso"
+	"-s sym"
+	"-s cpu"
+	"-s parent"
+	"-s symbol_size"
+	"-s dso,sym"
+	"-s comm,pid"
+	"-s sym,dso,comm"
+	"-s symbol_size,dso"
+	"-g graph,0.5,caller"
+	"-g fractal,1,callee"
+	"--no-children -g caller"
+	"-F overhead,period,sample"
+	"-F overhead,sym"
+	"-F sym,overhead"
+	"-F overhead_children,overhead,sym"
+)
+
+# report_same LABEL FILE OPTS SYMOPTS...
+report_same() {
+	local label=$1 file=$2 o=$3
+	shift 3
+	# shellcheck disable=SC2086
+	perf "$@" report -i "$file" --stdio $o 2> /dev/null | head -n -3 |
+		sed 's/--\[\.\.\.\] (inlined)$/--[...]/' > perf.out
+	# shellcheck disable=SC2086
+	"$SCORCH" report "$@" $o "$file" 2> /dev/null | head -n -3 > scorch.out
+	if [ ! -s perf.out ]; then
+		fail "$label: report ${o:-(default)} == perf report" "perf printed nothing"
+		return
+	fi
+	check_same "$label: report ${o:-(default)} == perf report" perf.out scorch.out
+}
+
+report_matrix() {
+	local label=$1 file=$2 o
+	shift 2
+	for o in "${REPORT_MATRIX[@]}"; do
+		report_same "$label" "$file" "$o" "$@"
+	done
+}
+

@@ -1,0 +1,55 @@
+# t7723: as t7720, on recordings made here with the workload binaries in
+# place: frame pointers (-g), DWARF (--call-graph dwarf), two events in
+# one file, a tracepoint with call chains (sched:sched_switch), a
+# system-wide recording (-a -g) and a pipe (perf record -o -); perf report is the oracle, on the same
+# file and build-id cache. The system-wide one is compared on fewer
+# combinations (it holds every task of the machine: slow to report twice
+# per combination). For the file of tracepoints alone perf's default sort
+# is -s trace (the events' fields as perf script prints them).
+. "$ROOT/tests/report-matrix.sh"
+if ! need perf gcc; then
+	skip "report == perf report on fresh recordings" "perf or gcc missing"
+	return 0 2>/dev/null || exit 0
+fi
+export HOME=$TMP/home
+mkdir -p "$HOME"
+gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o work_fp "$ROOT/tests/workloads/work.c" &&
+gcc -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls -o work_nofp "$ROOT/tests/workloads/work.c" ||
+	{ fail "build the workloads"; return 0; }
+# rec NAME PERF-RECORD-ARGS...: perf.data NAME.data, cache cache-NAME
+rec() {
+	local n=$1
+	shift
+	perf --buildid-dir "$PWD/cache-$n" record -q -o "$n.data" "$@" > /dev/null 2> "rec-$n.err" && return 0
+	skip "report == perf report ($n)" "perf record failed: $(head -1 "rec-$n.err")"
+	return 1
+}
+if rec fp -F 997 -g ./work_fp 0.2; then
+	report_matrix "fresh fp" fp.data --buildid-dir "$PWD/cache-fp"
+fi
+if rec dwarf -F 299 --call-graph dwarf,8192 ./work_nofp 0.2; then
+	report_matrix "fresh dwarf" dwarf.data --buildid-dir "$PWD/cache-dwarf"
+fi
+if rec multi -e cpu-clock,task-clock -F 499 -g ./work_fp 0.2; then
+	report_matrix "fresh multi-event" multi.data --buildid-dir "$PWD/cache-multi"
+fi
+# pipe mode: perf settles children before the attrs arrive, so none
+# (keys without symbols: a pipe carries no build ids for the vdso)
+if perf record -q -F 997 -g -o - ./work_fp 0.2 > pipe.data 2> rec-pipe.err; then
+	for o in "-s comm -g none" "-n -s comm,pid -g none" "--children -s pid -g none"; do
+		report_same "fresh pipe" pipe.data "$o"
+	done
+else
+	skip "report == perf report (pipe)" "perf record -o - failed: $(head -1 rec-pipe.err)"
+fi
+busy_cpus_start
+if rec tp -e sched:sched_switch -g -- sh -c 'for i in 1 2 3; do sleep 0.01; ./work_fp 0.02 > /dev/null; done'; then
+	busy_cpus_stop
+	report_matrix "fresh tracepoint" tp.data --buildid-dir "$PWD/cache-tp"
+fi
+busy_cpus_stop
+if rec sys -a -g -F 199 -- ./work_fp 0.2; then
+	for o in "" "--no-children" "-g flat" "-n" "-s dso,sym" "--max-stack 3"; do
+		report_same "fresh system-wide" sys.data "$o" --buildid-dir "$PWD/cache-sys"
+	done
+fi
