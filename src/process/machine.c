@@ -20,6 +20,7 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 	hmap_init(&m->pids);
 	arena_init(&m->comms);
 	m->kernel = proc_maps_new();
+	m->kernel->stamp = ++m->stamps;
 	m->clear_on_exec = false; /* perf keeps the old maps until new MMAPs replace them */
 	m->kernel_dso = sym_dsos_findnew(dsos, "[kernel.kallsyms]");
 	struct proc_thread *idle = proc_machine_findnew_thread(m, 0, 0);
@@ -49,6 +50,7 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 	if (added) {
 		XGROW(m->spaces, m->spaces_cap, m->nspaces + 1);
 		m->spaces[m->nspaces] = proc_maps_new();
+		m->spaces[m->nspaces]->stamp = ++m->stamps;
 		hmap_at(&m->pids, id)->value = m->nspaces++;
 	}
 	return hmap_at(&m->pids, id)->value;
@@ -122,8 +124,11 @@ void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 	if (!t->comm_set || strcmp(t->comm, comm) != 0)
 		t->comm = arena_strdup(&m->comms, comm);
 	t->comm_set = true;
-	if (exec && m->clear_on_exec)
-		proc_maps_clear(proc_maps_writable(&m->spaces[t->maps_id]));
+	if (exec && m->clear_on_exec) {
+		proc_maps_writable(&m->spaces[t->maps_id]);
+		proc_maps_clear(m->spaces[t->maps_id]);
+		m->spaces[t->maps_id]->stamp = ++m->stamps;
+	}
 }
 
 void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
@@ -251,6 +256,7 @@ static void kernel_mmap(struct proc_machine *m, uint64_t start, uint64_t end,
 	}
 	struct proc_map mp = { start, end, pgoff, d, true };
 	proc_maps_insert(m->kernel, &mp);
+	m->kernel->stamp = ++m->stamps;
 }
 
 void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
@@ -280,7 +286,9 @@ void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
 	if (build_id && build_id_size)
 		sym_dso_set_buildid(d, build_id, build_id_size);
 	struct proc_map mp = { start, end, pgoff, d, identity };
-	proc_maps_insert(proc_maps_writable(&m->spaces[t->maps_id]), &mp);
+	struct proc_maps *ms = proc_maps_writable(&m->spaces[t->maps_id]);
+	proc_maps_insert(ms, &mp);
+	ms->stamp = ++m->stamps;
 }
 
 const struct proc_map *proc_thread_find_map(struct proc_machine *m,

@@ -53,6 +53,7 @@ struct proc_machine {
 	bool clear_on_exec;        /* default false, as perf */
 	uint64_t generation;       /* bumped by every COMM, FORK and MMAP: while it
 				    * stays, an address resolves the same way */
+	uint64_t stamps;           /* the last stamp given to a maps table */
 	struct proc_thread *last;  /* the previous findnew's answer (threads
 				    * live as long as the machine) */
 	/* Processes that exec'd while named as a recorder's child (see
@@ -101,6 +102,17 @@ void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
 const struct proc_map *proc_thread_find_map(struct proc_machine *m,
 					    const struct proc_thread *t,
 					    bool kernel, uint64_t addr);
+/* A name for the contents of the maps that resolve t's addresses (the
+ * kernel's when kernel): while it stays, they resolve the same way,
+ * whatever else (other processes, COMM, FORK) changed. Stamps are never
+ * reused, and two tables with one stamp hold the same maps (a fork's
+ * shared or copied table keeps the parent's until one of them is
+ * changed). Cheaper to compare than the machine's generation moves. */
+static inline uint64_t proc_thread_stamp(const struct proc_machine *m,
+					 const struct proc_thread *t, bool kernel)
+{
+	return kernel ? m->kernel->stamp : m->spaces[t->maps_id]->stamp;
+}
 static inline uint64_t proc_map_addr(const struct proc_map *map, uint64_t addr)
 {
 	return map->identity ? addr : addr - map->start + map->pgoff;

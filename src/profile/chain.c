@@ -1,8 +1,8 @@
 /*
  * chain: the shared chain cache (see chain.h). Stage: profile.
  * Key invariant: two samples get one slot only when their frames
- * resolve alike (same generation, thread, comm, cpumode, chain source
- * and addresses).
+ * resolve alike (same maps contents, thread, comm, cpumode, chain
+ * source and addresses).
  */
 #include "profile/chain.h"
 
@@ -14,7 +14,7 @@
 /* The fixed part of a chain key, in an order without padding before
  * its last byte (only bytes up to it are hashed). */
 struct chain_head {
-	uint64_t generation;
+	uint64_t user_stamp, kernel_stamp; /* the maps' contents */
 	const char *comm;
 	uint32_t pid, tid;
 	uint8_t cpumode, hooked;
@@ -47,7 +47,10 @@ static size_t chain_key(struct prof_chain_cache *cc, struct proc_session *ses,
 			const struct proc_sample *ps)
 {
 	const struct pd_sample *s = ps->s;
-	struct chain_head head = { ses->machine.generation, ps->thread->comm, s->pid,
+	const struct proc_machine *m = &ses->machine;
+	struct chain_head head = { proc_thread_stamp(m, ps->thread, false),
+				   proc_thread_stamp(m, ps->thread, true),
+				   ps->thread->comm, s->pid,
 				   s->tid, (uint8_t)s->cpumode,
 				   proc_session_hooked(ses, s) };
 	const uint64_t *chain = &s->ip;   /* the sampled ip is the one frame */

@@ -5,8 +5,9 @@
  * of a printed block for script). Stage: profile.
  *
  * Samples with the same call chain, thread and comm resolve to the same
- * frames as long as no COMM, FORK or MMAP changed how addresses resolve
- * (the machine's generation). For DWARF samples the chain is the one the
+ * frames as long as the maps that resolve them hold the same contents
+ * (the stamps of the thread's and the kernel's maps, machine.h): an
+ * MMAP, FORK or COMM of another process leaves them alone. For DWARF samples the chain is the one the
  * unwinder gave (it depends on the stack copy); a flag keeps it apart
  * from a recorded chain with the same ips, since it resolves differently
  * (inline rows, the end mark). A sample without a recorded chain is
