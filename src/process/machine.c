@@ -21,6 +21,8 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 	arena_init(&m->comms);
 	m->kernel = proc_maps_new();
 	m->kernel->stamp = ++m->stamps;
+	m->empty = proc_maps_new();
+	m->empty->stamp = ++m->stamps;
 	m->clear_on_exec = false; /* perf keeps the old maps until new MMAPs replace them */
 	m->kernel_dso = sym_dsos_findnew(dsos, "[kernel.kallsyms]");
 	struct proc_thread *idle = proc_machine_findnew_thread(m, 0, 0);
@@ -37,6 +39,9 @@ void proc_machine_release(struct proc_machine *m)
 		proc_maps_put(m->spaces[i]);
 	free(m->spaces);
 	proc_maps_put(m->kernel);
+	proc_maps_put(m->empty);
+	free(m->space_live);
+	free(m->exited);
 	hmap_release(&m->threads);
 	hmap_release(&m->pids);
 	arena_release(&m->comms);
@@ -49,6 +54,8 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 	size_t id = hmap_put(&m->pids, &pid, sizeof(pid), &added);
 	if (added) {
 		XGROW(m->spaces, m->spaces_cap, m->nspaces + 1);
+		XGROW(m->space_live, m->live_cap, m->nspaces + 1);
+		m->space_live[m->nspaces] = 0;
 		m->spaces[m->nspaces] = proc_maps_new();
 		m->spaces[m->nspaces]->stamp = ++m->stamps;
 		hmap_at(&m->pids, id)->value = m->nspaces++;
@@ -58,6 +65,16 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 
 static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 				   uint32_t tid);
+
+/* Move live thread t into the space of pid (counted there). */
+static void join_space(struct proc_machine *m, struct proc_thread *t, uint32_t pid)
+{
+	if (!t->exited)
+		m->space_live[t->maps_id]--;
+	t->exited = false;
+	t->maps_id = space_of(m, pid);
+	m->space_live[t->maps_id]++;
+}
 
 struct proc_thread *proc_machine_find_thread(struct proc_machine *m, uint32_t tid)
 {
@@ -87,7 +104,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 		struct proc_thread *t = m->thread[hmap_at(&m->threads, id)->value];
 		if (t->pid != pid && pid != (uint32_t)-1 && t->pid == (uint32_t)-1) {
 			t->pid = pid;
-			t->maps_id = space_of(m, pid);
+			join_space(m, t, pid);
 		}
 		return t;
 	}
@@ -98,6 +115,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf: -1 for an exiting task */
 	t->comm = arena_strdup(&m->comms, buf);
 	t->maps_id = space_of(m, pid);
+	m->space_live[t->maps_id]++;
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
 	hmap_at(&m->threads, id)->value = m->nthreads;
 	m->thread[m->nthreads++] = t;
@@ -142,7 +160,9 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	struct proc_thread *child = proc_machine_find_thread(m, tid);
 	if (child && child->pid != pid) { /* tid reused by a new process */
 		child->pid = pid;
-		child->maps_id = space_of(m, pid);
+		join_space(m, child, pid);
+	} else if (child && child->exited) { /* reused in the same pid */
+		join_space(m, child, pid);
 	}
 	if (!child)
 		child = proc_machine_findnew_thread(m, pid, tid);
@@ -155,6 +175,41 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		proc_maps_put(m->spaces[child->maps_id]);
 		m->spaces[child->maps_id] = proc_maps_share(m->spaces[pspace]);
 	}
+}
+
+/* Drop the maps of the processes that exited PROC_EXIT_KEEP_NS before
+ * time and have no thread again. */
+static void drop_exited(struct proc_machine *m, uint64_t time)
+{
+	while (m->exited_head < m->nexited &&
+	       m->exited[m->exited_head].time + PROC_EXIT_KEEP_NS < time) {
+		size_t id = m->exited[m->exited_head++].space;
+		if (m->space_live[id] > 0 || m->spaces[id] == m->empty)
+			continue;
+		m->generation++;
+		proc_maps_put(m->spaces[id]);
+		m->spaces[id] = proc_maps_share(m->empty);
+	}
+	if (m->exited_head > 64 && m->exited_head * 2 > m->nexited) {
+		m->nexited -= m->exited_head;
+		memmove(m->exited, m->exited + m->exited_head,
+			m->nexited * sizeof(*m->exited));
+		m->exited_head = 0;
+	}
+}
+
+void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid,
+		       uint64_t time)
+{
+	drop_exited(m, time);
+	struct proc_thread *t = proc_machine_find_thread(m, tid);
+	if (!t || t->exited || t->pid != pid)
+		return;
+	t->exited = true;
+	if (--m->space_live[t->maps_id] > 0 || !time)
+		return;
+	XGROW(m->exited, m->exited_cap, m->nexited + 1);
+	m->exited[m->nexited++] = (struct proc_exited){ t->maps_id, time };
 }
 
 /* The first candidate named like the base name of word. */

@@ -37,6 +37,7 @@ struct proc_thread {
 	bool comm_set;
 	size_t maps_id;        /* index into machine->spaces */
 	uint32_t ppid;         /* parent process (FORK), 0: unknown */
+	bool exited;           /* an EXIT was seen (a FORK of its tid revives it) */
 };
 
 struct proc_machine {
@@ -47,6 +48,11 @@ struct proc_machine {
 	struct hmap pids;          /* key: pid -> index in spaces */
 	struct proc_maps **spaces; /* shared between processes until written */
 	size_t nspaces, spaces_cap;
+	uint32_t *space_live;      /* per space: threads in it not exited */
+	size_t live_cap;
+	struct proc_maps *empty;   /* shared by the spaces of exited processes */
+	struct proc_exited { size_t space; uint64_t time; } *exited;
+	size_t exited_head, nexited, exited_cap; /* exited[head, n): to drop */
 	struct proc_maps *kernel;  /* kernel and module maps */
 	struct sym_dso *kernel_dso;
 	struct arena comms;
@@ -90,6 +96,16 @@ void proc_machine_choose_command(struct proc_machine *m, const char *const *argv
 bool proc_machine_in_command(struct proc_machine *m, const struct proc_thread *t);
 void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		       uint32_t tid, uint32_t ptid);
+/* EXIT of a thread at time (ns; 0: unknown). When no thread of its
+ * process is left, the process's maps are dropped PROC_EXIT_KEEP_NS of
+ * recording time later (unless a FORK revived it), so that memory
+ * follows the live processes, not all the processes of a recording: an
+ * exiting task has no user memory left by the time it writes the EXIT
+ * record, but it is still sampled for a few microseconds with its last
+ * user address (`_exit`) in its registers, which perf resolves. */
+void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid,
+		       uint64_t time);
+#define PROC_EXIT_KEEP_NS 2000000000ull
 /* MMAP/MMAP2: pid (uint32_t)-1 or kernel cpumode means kernel maps.
  * build_id may be NULL. exec false (data maps) are ignored. */
 void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,

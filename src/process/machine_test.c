@@ -55,3 +55,49 @@ UNIT_TEST(machine_maps_fork_exec)
 	proc_machine_release(&m);
 	sym_dsos_release(&d);
 }
+
+/* Stamps name maps contents; an exited process's maps go
+ * PROC_EXIT_KEEP_NS after its last thread's EXIT, not before, and not
+ * while a thread of it lives. */
+UNIT_TEST(machine_stamps_and_exit)
+{
+	struct sym_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	struct sym_dsos d;
+	sym_dsos_init(&d, &cfg);
+	struct proc_machine m;
+	proc_machine_init(&m, &d);
+	const uint64_t s = 1000000000ull, keep = PROC_EXIT_KEEP_NS;
+	proc_machine_mmap(&m, 10, false, 0x1000, 0x1000, 0, "/bin/sh", true, NULL, 0);
+	struct proc_thread *p = proc_machine_find_thread(&m, 10);
+	uint64_t st = proc_thread_stamp(&m, p, false);
+	proc_machine_fork(&m, 11, 10, 11, 10);    /* shared: same contents */
+	struct proc_thread *c = proc_machine_find_thread(&m, 11);
+	CHECK(proc_thread_stamp(&m, c, false) == st);
+	proc_machine_comm(&m, 11, 11, "cat", true);
+	CHECK(proc_thread_stamp(&m, c, false) == st);   /* COMM: maps unchanged */
+	proc_machine_mmap(&m, 11, false, 0x5000, 0x1000, 0, "/bin/cat", true, NULL, 0);
+	uint64_t cst = proc_thread_stamp(&m, c, false);
+	CHECK(cst != st && proc_thread_stamp(&m, p, false) == st);
+	proc_machine_fork(&m, 11, 11, 12, 11);    /* a second thread of 11 */
+	proc_machine_exit(&m, 11, 11, 5 * s);
+	proc_machine_exit(&m, 11, 11, 5 * s + keep + 1);  /* twice: once */
+	CHECK_EQ_STR(dso_at(&m, 11, false, 0x5000), "/bin/cat"); /* 12 lives */
+	proc_machine_exit(&m, 11, 12, 6 * s);
+	proc_machine_exit(&m, 10, 99, 6 * s + keep);      /* unknown tid */
+	CHECK_EQ_STR(dso_at(&m, 11, false, 0x5000), "/bin/cat"); /* kept a while */
+	proc_machine_exit(&m, 10, 99, 6 * s + keep + 1);
+	CHECK_EQ_STR(dso_at(&m, 11, false, 0x5000), "-");
+	CHECK_EQ_STR(dso_at(&m, 12, false, 0x5000), "-");
+	CHECK(proc_thread_stamp(&m, c, false) != cst);
+	CHECK_EQ_STR(dso_at(&m, 10, false, 0x1000), "/bin/sh"); /* the parent keeps its own */
+	/* a pid reused by a FORK before the drop is not dropped */
+	proc_machine_fork(&m, 20, 10, 20, 10);
+	proc_machine_exit(&m, 20, 20, 10 * s);
+	proc_machine_fork(&m, 20, 10, 20, 10);
+	proc_machine_mmap(&m, 20, false, 0x9000, 0x1000, 0, "/bin/ls", true, NULL, 0);
+	proc_machine_exit(&m, 10, 99, 10 * s + keep + 1);
+	CHECK_EQ_STR(dso_at(&m, 20, false, 0x9000), "/bin/ls");
+	proc_machine_release(&m);
+	sym_dsos_release(&d);
+}

@@ -329,6 +329,8 @@ static int deliver(struct proc_session *ses, const struct proc_qev *e)
 		if (!e->u.t.exit)
 			proc_machine_fork(&ses->machine, e->u.t.pid, e->u.t.ppid,
 					  e->u.t.tid, e->u.t.ptid);
+		else
+			proc_machine_exit(&ses->machine, e->u.t.pid, e->u.t.tid, e->time);
 		break;
 	}
 	return 0;
