@@ -26,6 +26,7 @@ void prof_chain_cache_init(struct prof_chain_cache *cc, size_t max)
 	cc->key = NULL;
 	cc->key_cap = 0;
 	cc->max = max;
+	cc->bytes = 0;
 }
 
 void prof_chain_cache_release(struct prof_chain_cache *cc)
@@ -40,6 +41,7 @@ void prof_chain_cache_clear(struct prof_chain_cache *cc)
 {
 	hmap_release(&cc->map);
 	hmap_init(&cc->map);
+	cc->bytes = 0;
 }
 
 /* Build ps's key in cc->key; returns its length. */
@@ -71,9 +73,11 @@ static size_t chain_key(struct prof_chain_cache *cc, struct proc_session *ses,
 uint64_t *prof_chain_cache_slot(struct prof_chain_cache *cc, struct proc_session *ses,
 				const struct proc_sample *ps, bool *added)
 {
-	if (cc->map.count > cc->max)
+	if (cc->map.count > cc->max || cc->bytes > PROF_CHAIN_CACHE_BYTES)
 		prof_chain_cache_clear(cc);
 	size_t len = chain_key(cc, ses, ps);
 	size_t id = hmap_put(&cc->map, cc->key, len, added);
+	if (*added) /* the key's copy, its entry, about two slots */
+		cc->bytes += len + 1 + sizeof(struct hmap_entry) + 2 * sizeof(uint64_t);
 	return &hmap_at(&cc->map, id)->value;
 }

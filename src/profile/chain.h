@@ -38,14 +38,21 @@ struct prof_chain_cache {
 	unsigned char *key;     /* scratch: the key being looked up */
 	size_t key_cap;
 	size_t max;             /* more entries than this: emptied first */
+	size_t bytes;           /* what the entries take, about */
 };
+/* More than this in the cache (keys, entries, slots): emptied first. A
+ * system-wide recording makes new chains for as long as it makes new
+ * processes (a chain is keyed by its thread and maps), so the cache is
+ * bounded by its memory, not its use. */
+#define PROF_CHAIN_CACHE_BYTES (8u << 20)
 
 void prof_chain_cache_init(struct prof_chain_cache *cc, size_t max);
 void prof_chain_cache_release(struct prof_chain_cache *cc);
 /* Forget every entry (the caller's values went stale). */
 void prof_chain_cache_clear(struct prof_chain_cache *cc);
 /* The value slot of ps's chain in ses; *added is true (and the value
- * 0) when the chain is new. Empties the cache first when it is full. */
+ * 0) when the chain is new. Empties the cache first when it is full
+ * (max entries or PROF_CHAIN_CACHE_BYTES). */
 uint64_t *prof_chain_cache_slot(struct prof_chain_cache *cc, struct proc_session *ses,
 				const struct proc_sample *ps, bool *added);
 
