@@ -100,6 +100,8 @@ struct proc_session {
 	size_t nsorted;              /* q[0, nsorted) is in delivery order */
 	struct proc_qev **merge;     /* scratch for merging the sorted runs */
 	size_t merge_cap;
+	size_t *runs;                /* scratch: where ascending runs start */
+	size_t runs_cap;
 	uint64_t seq;
 	uint64_t max_time, next_flush;
 	uint64_t oldest;             /* no queued time is below it */
