@@ -40,7 +40,7 @@ void proc_machine_release(struct proc_machine *m)
 	free(m->spaces);
 	proc_maps_put(m->kernel);
 	proc_maps_put(m->empty);
-	free(m->space_live);
+	free(m->space_info);
 	free(m->exited);
 	hmap_release(&m->threads);
 	hmap_release(&m->pids);
@@ -54,8 +54,8 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 	size_t id = hmap_put(&m->pids, &pid, sizeof(pid), &added);
 	if (added) {
 		XGROW(m->spaces, m->spaces_cap, m->nspaces + 1);
-		XGROW(m->space_live, m->live_cap, m->nspaces + 1);
-		m->space_live[m->nspaces] = 0;
+		XGROW(m->space_info, m->info_cap, m->nspaces + 1);
+		m->space_info[m->nspaces] = (struct proc_space_info){ pid, 0, false };
 		m->spaces[m->nspaces] = proc_maps_new();
 		m->spaces[m->nspaces]->stamp = ++m->stamps;
 		hmap_at(&m->pids, id)->value = m->nspaces++;
@@ -66,14 +66,26 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 				   uint32_t tid);
 
+/* The space of pid with one more live thread in it. */
+static size_t live_space(struct proc_machine *m, uint32_t pid)
+{
+	size_t id = space_of(m, pid);
+	struct proc_space_info *in = &m->space_info[id];
+	in->live++;
+	if (in->dead) { /* the pid is used again */
+		in->dead = false;
+		m->ndead--;
+	}
+	return id;
+}
+
 /* Move live thread t into the space of pid (counted there). */
 static void join_space(struct proc_machine *m, struct proc_thread *t, uint32_t pid)
 {
 	if (!t->exited)
-		m->space_live[t->maps_id]--;
+		m->space_info[t->maps_id].live--;
 	t->exited = false;
-	t->maps_id = space_of(m, pid);
-	m->space_live[t->maps_id]++;
+	t->maps_id = live_space(m, pid);
 }
 
 struct proc_thread *proc_machine_find_thread(struct proc_machine *m, uint32_t tid)
@@ -114,8 +126,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	char buf[32];
 	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf: -1 for an exiting task */
 	t->comm = arena_strdup(&m->comms, buf);
-	t->maps_id = space_of(m, pid);
-	m->space_live[t->maps_id]++;
+	t->maps_id = live_space(m, pid);
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
 	hmap_at(&m->threads, id)->value = m->nthreads;
 	m->thread[m->nthreads++] = t;
@@ -184,11 +195,13 @@ static void drop_exited(struct proc_machine *m, uint64_t time)
 	while (m->exited_head < m->nexited &&
 	       m->exited[m->exited_head].time + PROC_EXIT_KEEP_NS < time) {
 		size_t id = m->exited[m->exited_head++].space;
-		if (m->space_live[id] > 0 || m->spaces[id] == m->empty)
+		if (id == SIZE_MAX || m->space_info[id].live > 0 || m->space_info[id].dead)
 			continue;
 		m->generation++;
 		proc_maps_put(m->spaces[id]);
 		m->spaces[id] = proc_maps_share(m->empty);
+		m->space_info[id].dead = true;
+		m->ndead++;
 	}
 	if (m->exited_head > 64 && m->exited_head * 2 > m->nexited) {
 		m->nexited -= m->exited_head;
@@ -198,15 +211,65 @@ static void drop_exited(struct proc_machine *m, uint64_t time)
 	}
 }
 
+/* Keep the spaces that are not dead, renumbered, and the threads in
+ * them; rebuild the indexes. A dead space's threads have all exited. */
+static void forget_dead(struct proc_machine *m)
+{
+	size_t *renum = xmalloc((m->nspaces ? m->nspaces : 1) * sizeof(*renum));
+	size_t ns = 0, nt = 0;
+	for (size_t i = 0; i < m->nspaces; i++)
+		renum[i] = m->space_info[i].dead ? SIZE_MAX : ns++;
+	hmap_release(&m->threads);
+	hmap_init(&m->threads);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		struct proc_thread *t = m->thread[i];
+		if (renum[t->maps_id] == SIZE_MAX) {
+			free(t);
+			continue;
+		}
+		t->maps_id = renum[t->maps_id];
+		m->thread[nt] = t;
+		hmap_at(&m->threads, hmap_put(&m->threads, &t->tid, sizeof(t->tid),
+					      NULL))->value = nt;
+		nt++;
+	}
+	for (size_t i = m->exited_head; i < m->nexited; i++) {
+		size_t id = m->exited[i].space; /* dead: it exited again since */
+		if (id != SIZE_MAX)
+			m->exited[i].space = renum[id];
+	}
+	hmap_release(&m->pids);
+	hmap_init(&m->pids);
+	for (size_t i = 0; i < m->nspaces; i++) {
+		if (renum[i] == SIZE_MAX) {
+			proc_maps_put(m->spaces[i]);
+			continue;
+		}
+		size_t k = renum[i];
+		m->spaces[k] = m->spaces[i];
+		m->space_info[k] = m->space_info[i];
+		hmap_at(&m->pids, hmap_put(&m->pids, &m->space_info[k].pid,
+					   sizeof(uint32_t), NULL))->value = k;
+	}
+	free(renum);
+	m->nspaces = ns;
+	m->nthreads = nt;
+	m->ndead = 0;
+	m->last = NULL;
+	m->generation++;
+}
+
 void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		       uint64_t time)
 {
 	drop_exited(m, time);
+	if (m->forget_exited && m->ndead >= 1024 && m->ndead * 2 >= m->nspaces)
+		forget_dead(m);
 	struct proc_thread *t = proc_machine_find_thread(m, tid);
 	if (!t || t->exited || t->pid != pid)
 		return;
 	t->exited = true;
-	if (--m->space_live[t->maps_id] > 0 || !time)
+	if (--m->space_info[t->maps_id].live > 0 || !time)
 		return;
 	XGROW(m->exited, m->exited_cap, m->nexited + 1);
 	m->exited[m->nexited++] = (struct proc_exited){ t->maps_id, time };

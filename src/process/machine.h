@@ -48,8 +48,15 @@ struct proc_machine {
 	struct hmap pids;          /* key: pid -> index in spaces */
 	struct proc_maps **spaces; /* shared between processes until written */
 	size_t nspaces, spaces_cap;
-	uint32_t *space_live;      /* per space: threads in it not exited */
-	size_t live_cap;
+	struct proc_space_info {
+		uint32_t pid;          /* whose space it is */
+		uint32_t live;         /* its threads not exited */
+		bool dead;             /* its maps dropped, no thread since */
+	} *space_info;             /* per space */
+	size_t info_cap;
+	size_t ndead;              /* dead spaces not yet forgotten */
+	bool forget_exited;        /* forget dead spaces and their threads
+				    * (default false: see proc_machine_exit) */
 	struct proc_maps *empty;   /* shared by the spaces of exited processes */
 	struct proc_exited { size_t space; uint64_t time; } *exited;
 	size_t exited_head, nexited, exited_cap; /* exited[head, n): to drop */
@@ -105,6 +112,12 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
  * user address (`_exit`) in its registers, which perf resolves. */
 void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		       uint64_t time);
+/* With m->forget_exited, the threads of such processes are forgotten
+ * too, a while after (as if never seen: a thread pointer of them is
+ * dangling, proc_machine_find_thread gives NULL), so that a recording 10x
+ * longer takes no more memory. Only for a consumer that keeps no thread
+ * pointer past a sample and looks up no thread after the replay
+ * (fold; not offcpu, which walks the parents of every task at the end). */
 #define PROC_EXIT_KEEP_NS 2000000000ull
 /* MMAP/MMAP2: pid (uint32_t)-1 or kernel cpumode means kernel maps.
  * build_id may be NULL. exec false (data maps) are ignored. */

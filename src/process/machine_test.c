@@ -101,3 +101,39 @@ UNIT_TEST(machine_stamps_and_exit)
 	proc_machine_release(&m);
 	sym_dsos_release(&d);
 }
+
+/* forget_exited: dead processes' threads and spaces are forgotten in a
+ * sweep; the live ones keep their maps and names through renumbering. */
+UNIT_TEST(machine_forget_exited)
+{
+	struct sym_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	struct sym_dsos d;
+	sym_dsos_init(&d, &cfg);
+	struct proc_machine m;
+	proc_machine_init(&m, &d);
+	m.forget_exited = true;
+	const uint64_t ms = 1000000ull;
+	proc_machine_comm(&m, 1, 1, "sh", false);
+	proc_machine_mmap(&m, 1, false, 0x1000, 0x1000, 0, "/bin/sh", true, NULL, 0);
+	uint64_t t = 1;
+	for (uint32_t pid = 100; pid < 3100; pid++, t += ms) {
+		proc_machine_fork(&m, pid, 1, pid, 1);
+		proc_machine_mmap(&m, pid, false, 0x5000, 0x1000, 0, "/bin/cat", true, NULL, 0);
+		if (pid != 2000) /* one lives on */
+			proc_machine_exit(&m, pid, pid, t);
+	}
+	proc_machine_exit(&m, 1, 99, t + PROC_EXIT_KEEP_NS + 1);
+	CHECK(m.nthreads < 1500);   /* swept */
+	CHECK(proc_machine_find_thread(&m, 100) == NULL);
+	CHECK_EQ_STR(proc_machine_find_thread(&m, 2000)->comm, "sh");
+	CHECK_EQ_STR(dso_at(&m, 2000, false, 0x5000), "/bin/cat");
+	CHECK_EQ_STR(dso_at(&m, 1, false, 0x1000), "/bin/sh");
+	CHECK_EQ_STR(proc_machine_find_thread(&m, 0)->comm, "swapper");
+	/* a pid met again after it was forgotten starts afresh */
+	proc_machine_fork(&m, 100, 1, 100, 1);
+	CHECK_EQ_STR(dso_at(&m, 100, false, 0x1000), "/bin/sh");
+	CHECK_EQ_STR(dso_at(&m, 100, false, 0x5000), "-");
+	proc_machine_release(&m);
+	sym_dsos_release(&d);
+}

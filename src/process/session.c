@@ -80,6 +80,7 @@ int proc_session_attach(struct proc_session *ses, struct pd_reader *r,
 		return -EINVAL;
 	sym_dsos_init(&ses->dsos, cfg);
 	proc_machine_init(&ses->machine, &ses->dsos);
+	ses->machine.forget_exited = ses->opts.forget_exited;
 	read_buildid_feature(ses);
 	return 0;
 }

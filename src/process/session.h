@@ -57,6 +57,9 @@ struct proc_session_opts {
 	bool lazy;                   /* samples arrive without frames: the
 				      * consumer resolves them on demand
 				      * (proc_session_frames, the walk) */
+	bool forget_exited;          /* the machine forgets exited processes'
+				      * threads (machine.h: a consumer that
+				      * keeps no thread past a sample) */
 };
 #define PROC_SESSION_MAX_STACK 127
 #define PROC_SESSION_OPTS_INIT { .max_stack = PROC_SESSION_MAX_STACK, .lazy = false }
