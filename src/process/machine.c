@@ -18,7 +18,7 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 	m->dsos = dsos;
 	hmap_init(&m->threads);
 	hmap_init(&m->pids);
-	arena_init(&m->comms);
+	hmap_init(&m->comms);
 	m->kernel = proc_maps_new();
 	m->kernel->stamp = ++m->stamps;
 	m->empty = proc_maps_new();
@@ -44,8 +44,14 @@ void proc_machine_release(struct proc_machine *m)
 	free(m->exited);
 	hmap_release(&m->threads);
 	hmap_release(&m->pids);
-	arena_release(&m->comms);
+	hmap_release(&m->comms);
 	memset(m, 0, sizeof(*m));
+}
+
+/* The machine's copy of comm (one per distinct name). */
+static const char *comm_of(struct proc_machine *m, const char *comm)
+{
+	return hmap_at(&m->comms, hmap_put(&m->comms, comm, strlen(comm), NULL))->key;
 }
 
 static size_t space_of(struct proc_machine *m, uint32_t pid)
@@ -123,9 +129,8 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	struct proc_thread *t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
-	char buf[32];
-	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf: -1 for an exiting task */
-	t->comm = arena_strdup(&m->comms, buf);
+	snprintf(t->tid_comm, sizeof(t->tid_comm), ":%d", (int)tid); /* perf: -1 for an exiting task */
+	t->comm = t->tid_comm;
 	t->maps_id = live_space(m, pid);
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
 	hmap_at(&m->threads, id)->value = m->nthreads;
@@ -151,7 +156,7 @@ void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		snprintf(e->comm, sizeof(e->comm), "%s", comm);
 	}
 	if (!t->comm_set || strcmp(t->comm, comm) != 0)
-		t->comm = arena_strdup(&m->comms, comm);
+		t->comm = comm_of(m, comm);
 	t->comm_set = true;
 	if (exec && m->clear_on_exec) {
 		proc_maps_writable(&m->spaces[t->maps_id]);
@@ -177,6 +182,11 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	}
 	if (!child)
 		child = proc_machine_findnew_thread(m, pid, tid);
+	/* a parent's ":TID" is its own: the child names itself the same */
+	if (pcomm == parent->tid_comm) {
+		memmove(child->tid_comm, parent->tid_comm, sizeof(child->tid_comm));
+		pcomm = child->tid_comm;
+	}
 	child->comm = pcomm;
 	child->comm_set = pset;
 	child->ppid = pid != ppid ? ppid : parent->ppid;

@@ -33,11 +33,13 @@
 
 struct proc_thread {
 	uint32_t pid, tid;
-	const char *comm;      /* arena string; ":TID" until a COMM */
+	const char *comm;      /* the machine's copy (or tid_comm): ":TID"
+				* until a COMM or FORK names it */
 	bool comm_set;
 	size_t maps_id;        /* index into machine->spaces */
 	uint32_t ppid;         /* parent process (FORK), 0: unknown */
 	bool exited;           /* an EXIT was seen (a FORK of its tid revives it) */
+	char tid_comm[16];     /* ":TID" (not interned: one per thread) */
 };
 
 struct proc_machine {
@@ -62,7 +64,8 @@ struct proc_machine {
 	size_t exited_head, nexited, exited_cap; /* exited[head, n): to drop */
 	struct proc_maps *kernel;  /* kernel and module maps */
 	struct sym_dso *kernel_dso;
-	struct arena comms;
+	struct hmap comms;         /* every comm met, once (a name is kept
+				    * once however many threads take it) */
 	bool clear_on_exec;        /* default false, as perf */
 	uint64_t generation;       /* bumped by every COMM, FORK and MMAP: while it
 				    * stays, an address resolves the same way */
