@@ -113,6 +113,25 @@ struct proc_thread *proc_machine_findnew_thread(struct proc_machine *m,
 	return m->last;
 }
 
+/* ":%d" of tid into buf (16 bytes), without printf: once per thread,
+ * and a system-wide recording makes a thread per process. */
+static void tid_name(char *buf, int tid)
+{
+	char tmp[12];
+	size_t n = 0, len = 0;
+	uint32_t u = tid < 0 ? 0u - (uint32_t)tid : (uint32_t)tid;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	buf[len++] = ':';
+	if (tid < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+}
+
 static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 				   uint32_t tid)
 {
@@ -129,7 +148,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	struct proc_thread *t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
-	snprintf(t->tid_comm, sizeof(t->tid_comm), ":%d", (int)tid); /* perf: -1 for an exiting task */
+	tid_name(t->tid_comm, (int)tid); /* perf: -1 for an exiting task */
 	t->comm = t->tid_comm;
 	t->maps_id = live_space(m, pid);
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
@@ -273,7 +292,7 @@ void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		       uint64_t time)
 {
 	drop_exited(m, time);
-	if (m->forget_exited && m->ndead >= 1024 && m->ndead * 2 >= m->nspaces)
+	if (m->forget_exited && m->ndead >= 4096 && m->ndead * 2 >= m->nspaces)
 		forget_dead(m);
 	struct proc_thread *t = proc_machine_find_thread(m, tid);
 	if (!t || t->exited || t->pid != pid)

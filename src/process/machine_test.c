@@ -117,19 +117,21 @@ UNIT_TEST(machine_forget_exited)
 	proc_machine_comm(&m, 1, 1, "sh", false);
 	proc_machine_mmap(&m, 1, false, 0x1000, 0x1000, 0, "/bin/sh", true, NULL, 0);
 	uint64_t t = 1;
-	for (uint32_t pid = 100; pid < 3100; pid++, t += ms) {
+	for (uint32_t pid = 100; pid < 20100; pid++, t += ms) {
 		proc_machine_fork(&m, pid, 1, pid, 1);
 		proc_machine_mmap(&m, pid, false, 0x5000, 0x1000, 0, "/bin/cat", true, NULL, 0);
 		if (pid != 2000) /* one lives on */
 			proc_machine_exit(&m, pid, pid, t);
 	}
 	proc_machine_exit(&m, 1, 99, t + PROC_EXIT_KEEP_NS + 1);
-	CHECK(m.nthreads < 1500);   /* swept */
+	CHECK(m.nthreads < 12000);  /* swept */
 	CHECK(proc_machine_find_thread(&m, 100) == NULL);
 	CHECK_EQ_STR(proc_machine_find_thread(&m, 2000)->comm, "sh");
 	CHECK_EQ_STR(dso_at(&m, 2000, false, 0x5000), "/bin/cat");
 	CHECK_EQ_STR(dso_at(&m, 1, false, 0x1000), "/bin/sh");
 	CHECK_EQ_STR(proc_machine_find_thread(&m, 0)->comm, "swapper");
+	CHECK_EQ_STR(proc_machine_findnew_thread(&m, 77, 77)->comm, ":77");
+	CHECK_EQ_STR(proc_machine_findnew_thread(&m, -1, -1)->comm, ":-1");
 	/* a pid met again after it was forgotten starts afresh */
 	proc_machine_fork(&m, 100, 1, 100, 1);
 	CHECK_EQ_STR(dso_at(&m, 100, false, 0x1000), "/bin/sh");
