@@ -348,12 +348,16 @@ bool proc_machine_in_command(struct proc_machine *m, const struct proc_thread *t
 
 static bool is_anon(const char *f)
 {
+	if (f[0] == '/' && f[1] != '/' && f[1] != 'd' && f[1] != 'a')
+		return false; /* a file's path, mostly: no strncmp */
 	return strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 ||
 	       strncmp(f, "/anon_hugepage", 14) == 0 || strncmp(f, "[anon", 5) == 0;
 }
 
 static bool is_no_dso(const char *f)
 {
+	if (f[0] == '/' && f[1] != 'S')
+		return false;
 	return strncmp(f, "[stack", 6) == 0 || strncmp(f, "/SYSV", 5) == 0 ||
 	       strcmp(f, "[heap]") == 0;
 }
