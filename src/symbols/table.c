@@ -345,6 +345,12 @@ void sym_table_finish(struct sym_table *t, bool kallsyms)
 	t->unsorted = false;
 	fixup_end(t, kallsyms);
 	fixup_duplicates(t, kallsyms);
+	/* the array grew by doubling and lost the aliases: give back what
+	 * is unused (a large library's table stays as long as its dso) */
+	if (t->syms && t->n && t->cap - t->n > t->n / 8 + 16) {
+		t->syms = xreallocarray(t->syms, t->n, sizeof(*t->syms));
+		t->cap = t->faulted = t->n;
+	}
 }
 
 const struct sym_entry *sym_table_find(const struct sym_table *t,
