@@ -44,7 +44,7 @@ struct prof_chain_cache {
  * system-wide recording makes new chains for as long as it makes new
  * processes (a chain is keyed by its thread and maps), so the cache is
  * bounded by its memory, not its use. */
-#define PROF_CHAIN_CACHE_BYTES (8u << 20)
+#define PROF_CHAIN_CACHE_BYTES (2u << 20)
 
 void prof_chain_cache_init(struct prof_chain_cache *cc, size_t max);
 void prof_chain_cache_release(struct prof_chain_cache *cc);
