@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # bench/fold-system.sh [FILE]: `scorch fold` on a system-wide recording,
 # side by side with the pipeline it replaces and with perf report.
-# Records FILE (default /tmp/scorch-bench-system.data) when missing:
-#   perf record -F 999 -a -g -- <fork-heavy workload for SECS seconds>
-# where the workload loops `find /usr -type f | xargs -n 4 md5sum` and
-# `gzip` of files of /usr/share (thousands of short processes). At the
-# full size (SECS=150 on a 2-core machine) that gives >= 200k samples and
-# >= 10k processes, the recording issue #13 measures; it prints both
-# counts so a small run says how far it is from that.
+# Records FILE (default /tmp/scorch-bench-system.data) when missing with
+# bench/mk-system.sh (perf record -F 999 -a -g of `find | xargs md5sum`,
+# `gzip` and short processes for SECS seconds). At the full size
+# (SECS=150 on a 2-core machine) that gives >= 200k samples and >= 10k
+# processes, the recording issue #13 measures; it prints both counts so
+# a small run says how far it is from that.
 # Then, RUNS times alternating (medians printed), CPU (user+sys) and
 # peak RSS of:
 #   scorch fold FILE
@@ -24,12 +23,12 @@
 # an empty --buildid-dir), so re-record after upgrading packages.
 # Environment: SCORCH (default ./scorch), SECS (default 150), RUNS
 # (default 3), FLAMEGRAPH_DIR.
-# Measured (2 shared cores, SECS=15: 17 MB, 46,766 samples, 12,731 FORK;
-# see docs/profile-model.md): scorch fold 0.50 s / 160 MiB before the
-# speed branch, 0.29 s / 111 MiB after; pipeline 1.94 s / 141 MiB;
-# perf report 3.52 s / 2.9 GiB (6.7x and 12.1x). scorch's peak RSS is
-# mostly per-process maps tables (copied on a child's first MMAP), not
-# per unique stack.
+# Measured (2 shared cores; see docs/profile-model.md): SECS=15 (17 MB,
+# 46,766 samples, 12,731 FORK): scorch fold 0.29 s / 111 MiB; pipeline
+# 1.94 s / 141 MiB; perf report 3.52 s / 2.9 GiB. Full size (123 MB,
+# 285k samples, 125k FORK): scorch fold 1.1-1.3 s / 148 MiB (symbol
+# tables of the programs met are most of it), pipeline 9.7 s, perf
+# report 10.9 s / 1.6 GiB.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -42,24 +41,8 @@ work=$(mktemp -d /tmp/scorch-bench-system.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/ids"   # an empty build-id cache: symbols from the files
 
-workload() {
-	cat > "$work/load.sh" <<'EOF'
-end=$(( $(date +%s) + $1 ))
-while [ "$(date +%s)" -lt "$end" ]; do
-	find /usr -type f -size -256k 2>/dev/null | head -n 20000 |
-		xargs -d '\n' -n 4 md5sum > /dev/null 2>&1
-	find /usr/share -type f -size -64k 2>/dev/null | head -n 2000 |
-		xargs -d '\n' -n 8 sh -c 'cat "$@" | gzip -1 > /dev/null' sh 2>/dev/null
-done
-EOF
-}
-
 if [ ! -s "$file" ]; then
-	command -v perf > /dev/null || { echo "perf not installed" >&2; exit 1; }
-	workload
-	echo "recording $file: perf record -F 999 -a -g, $SECS s of find | xargs md5sum and gzip..." >&2
-	perf record -q -N -F 999 -a -g -o "$file" -- bash "$work/load.sh" "$SECS" \
-		> /dev/null 2> "$work/record.log" || { cat "$work/record.log" >&2; exit 1; }
+	bash "$here/mk-system.sh" "$file" "$SECS" >&2 || exit 1
 fi
 cat "$file" > /dev/null
 samples=$(perf report -i "$file" --stats 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')

@@ -180,6 +180,7 @@ static int run(struct pd_reader *r, const char *shown,
 	struct proc_session ses;
 	struct proc_session_opts sopts = PROC_SESSION_OPTS_INIT;
 	sopts.lazy = true; /* frames on demand: the collector's */
+	sopts.forget_exited = true; /* it keeps no thread past a sample */
 	int rc = proc_session_attach(&ses, r, &cfg, &sopts);
 	if (rc < 0) {
 		diag_print(&ses.diag, shown);

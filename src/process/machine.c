@@ -18,8 +18,11 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 	m->dsos = dsos;
 	hmap_init(&m->threads);
 	hmap_init(&m->pids);
-	arena_init(&m->comms);
+	hmap_init(&m->comms);
 	m->kernel = proc_maps_new();
+	m->kernel->stamp = ++m->stamps;
+	m->empty = proc_maps_new();
+	m->empty->stamp = ++m->stamps;
 	m->clear_on_exec = false; /* perf keeps the old maps until new MMAPs replace them */
 	m->kernel_dso = sym_dsos_findnew(dsos, "[kernel.kallsyms]");
 	struct proc_thread *idle = proc_machine_findnew_thread(m, 0, 0);
@@ -36,10 +39,19 @@ void proc_machine_release(struct proc_machine *m)
 		proc_maps_put(m->spaces[i]);
 	free(m->spaces);
 	proc_maps_put(m->kernel);
+	proc_maps_put(m->empty);
+	free(m->space_info);
+	free(m->exited);
 	hmap_release(&m->threads);
 	hmap_release(&m->pids);
-	arena_release(&m->comms);
+	hmap_release(&m->comms);
 	memset(m, 0, sizeof(*m));
+}
+
+/* The machine's copy of comm (one per distinct name). */
+static const char *comm_of(struct proc_machine *m, const char *comm)
+{
+	return hmap_at(&m->comms, hmap_put(&m->comms, comm, strlen(comm), NULL))->key;
 }
 
 static size_t space_of(struct proc_machine *m, uint32_t pid)
@@ -48,7 +60,10 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 	size_t id = hmap_put(&m->pids, &pid, sizeof(pid), &added);
 	if (added) {
 		XGROW(m->spaces, m->spaces_cap, m->nspaces + 1);
+		XGROW(m->space_info, m->info_cap, m->nspaces + 1);
+		m->space_info[m->nspaces] = (struct proc_space_info){ pid, 0, false };
 		m->spaces[m->nspaces] = proc_maps_new();
+		m->spaces[m->nspaces]->stamp = ++m->stamps;
 		hmap_at(&m->pids, id)->value = m->nspaces++;
 	}
 	return hmap_at(&m->pids, id)->value;
@@ -56,6 +71,28 @@ static size_t space_of(struct proc_machine *m, uint32_t pid)
 
 static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 				   uint32_t tid);
+
+/* The space of pid with one more live thread in it. */
+static size_t live_space(struct proc_machine *m, uint32_t pid)
+{
+	size_t id = space_of(m, pid);
+	struct proc_space_info *in = &m->space_info[id];
+	in->live++;
+	if (in->dead) { /* the pid is used again */
+		in->dead = false;
+		m->ndead--;
+	}
+	return id;
+}
+
+/* Move live thread t into the space of pid (counted there). */
+static void join_space(struct proc_machine *m, struct proc_thread *t, uint32_t pid)
+{
+	if (!t->exited)
+		m->space_info[t->maps_id].live--;
+	t->exited = false;
+	t->maps_id = live_space(m, pid);
+}
 
 struct proc_thread *proc_machine_find_thread(struct proc_machine *m, uint32_t tid)
 {
@@ -76,6 +113,25 @@ struct proc_thread *proc_machine_findnew_thread(struct proc_machine *m,
 	return m->last;
 }
 
+/* ":%d" of tid into buf (16 bytes), without printf: once per thread,
+ * and a system-wide recording makes a thread per process. */
+static void tid_name(char *buf, int tid)
+{
+	char tmp[12];
+	size_t n = 0, len = 0;
+	uint32_t u = tid < 0 ? 0u - (uint32_t)tid : (uint32_t)tid;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	buf[len++] = ':';
+	if (tid < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+}
+
 static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 				   uint32_t tid)
 {
@@ -85,7 +141,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 		struct proc_thread *t = m->thread[hmap_at(&m->threads, id)->value];
 		if (t->pid != pid && pid != (uint32_t)-1 && t->pid == (uint32_t)-1) {
 			t->pid = pid;
-			t->maps_id = space_of(m, pid);
+			join_space(m, t, pid);
 		}
 		return t;
 	}
@@ -93,10 +149,9 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	t->pid = pid;
 	t->tid = tid;
 	t->ptid = -1;
-	char buf[32];
-	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf: -1 for an exiting task */
-	t->comm = arena_strdup(&m->comms, buf);
-	t->maps_id = space_of(m, pid);
+	tid_name(t->tid_comm, (int)tid); /* perf: -1 for an exiting task */
+	t->comm = t->tid_comm;
+	t->maps_id = live_space(m, pid);
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
 	hmap_at(&m->threads, id)->value = m->nthreads;
 	m->thread[m->nthreads++] = t;
@@ -121,10 +176,13 @@ void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		snprintf(e->comm, sizeof(e->comm), "%s", comm);
 	}
 	if (!t->comm_set || strcmp(t->comm, comm) != 0)
-		t->comm = arena_strdup(&m->comms, comm);
+		t->comm = comm_of(m, comm);
 	t->comm_set = true;
-	if (exec && m->clear_on_exec)
-		proc_maps_clear(proc_maps_writable(&m->spaces[t->maps_id]));
+	if (exec && m->clear_on_exec) {
+		proc_maps_writable(&m->spaces[t->maps_id]);
+		proc_maps_clear(m->spaces[t->maps_id]);
+		m->spaces[t->maps_id]->stamp = ++m->stamps;
+	}
 }
 
 void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
@@ -138,7 +196,9 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	struct proc_thread *child = proc_machine_find_thread(m, tid);
 	if (child && child->pid != pid) { /* tid reused by a new process */
 		child->pid = pid;
-		child->maps_id = space_of(m, pid);
+		join_space(m, child, pid);
+	} else if (child && child->exited) { /* reused in the same pid */
+		join_space(m, child, pid);
 	}
 	if (!child)
 		child = proc_machine_findnew_thread(m, pid, tid);
@@ -146,16 +206,14 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	if (pset) {
 		child->comm = pcomm;
 	} else if (child->comm_set) {
-		char buf[32];
-		snprintf(buf, sizeof(buf), ":%d", (int)tid);
-		child->comm = arena_strdup(&m->comms, buf);
+		tid_name(child->tid_comm, (int)tid);
+		child->comm = child->tid_comm;
 	}
 	child->comm_set = pset;
 	child->ppid = pid != ppid ? ppid : parent->ppid;
 	child->ptid = (int32_t)ptid;
 	child->nfork++;
 	child->ncomm_made = 0;  /* perf's new thread has made none */
-	child->exited = false;
 	if (pid != ppid && m->spaces[child->maps_id] != m->spaces[pspace]) {
 		/* the child starts with the parent's maps: shared until
 		 * one of them is written */
@@ -171,12 +229,91 @@ void proc_machine_comm_made(struct proc_machine *m, uint32_t tid)
 		t->ncomm_made++;
 }
 
-void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid)
+/* Drop the maps of the processes that exited PROC_EXIT_KEEP_NS before
+ * time and have no thread again. */
+static void drop_exited(struct proc_machine *m, uint64_t time)
 {
+	while (m->exited_head < m->nexited &&
+	       m->exited[m->exited_head].time + PROC_EXIT_KEEP_NS < time) {
+		size_t id = m->exited[m->exited_head++].space;
+		if (id == SIZE_MAX || m->space_info[id].live > 0 || m->space_info[id].dead)
+			continue;
+		m->generation++;
+		proc_maps_put(m->spaces[id]);
+		m->spaces[id] = proc_maps_share(m->empty);
+		m->space_info[id].dead = true;
+		m->ndead++;
+	}
+	if (m->exited_head > 64 && m->exited_head * 2 > m->nexited) {
+		m->nexited -= m->exited_head;
+		memmove(m->exited, m->exited + m->exited_head,
+			m->nexited * sizeof(*m->exited));
+		m->exited_head = 0;
+	}
+}
+
+/* Keep the spaces that are not dead, renumbered, and the threads in
+ * them; rebuild the indexes. A dead space's threads have all exited. */
+static void forget_dead(struct proc_machine *m)
+{
+	size_t *renum = xmalloc((m->nspaces ? m->nspaces : 1) * sizeof(*renum));
+	size_t ns = 0, nt = 0;
+	for (size_t i = 0; i < m->nspaces; i++)
+		renum[i] = m->space_info[i].dead ? SIZE_MAX : ns++;
+	hmap_release(&m->threads);
+	hmap_init(&m->threads);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		struct proc_thread *t = m->thread[i];
+		if (renum[t->maps_id] == SIZE_MAX) {
+			free(t);
+			continue;
+		}
+		t->maps_id = renum[t->maps_id];
+		m->thread[nt] = t;
+		hmap_at(&m->threads, hmap_put(&m->threads, &t->tid, sizeof(t->tid),
+					      NULL))->value = nt;
+		nt++;
+	}
+	for (size_t i = m->exited_head; i < m->nexited; i++) {
+		size_t id = m->exited[i].space; /* dead: it exited again since */
+		if (id != SIZE_MAX)
+			m->exited[i].space = renum[id];
+	}
+	hmap_release(&m->pids);
+	hmap_init(&m->pids);
+	for (size_t i = 0; i < m->nspaces; i++) {
+		if (renum[i] == SIZE_MAX) {
+			proc_maps_put(m->spaces[i]);
+			continue;
+		}
+		size_t k = renum[i];
+		m->spaces[k] = m->spaces[i];
+		m->space_info[k] = m->space_info[i];
+		hmap_at(&m->pids, hmap_put(&m->pids, &m->space_info[k].pid,
+					   sizeof(uint32_t), NULL))->value = k;
+	}
+	free(renum);
+	m->nspaces = ns;
+	m->nthreads = nt;
+	m->ndead = 0;
+	m->last = NULL;
+	m->generation++;
+}
+
+void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid,
+		       uint64_t time)
+{
+	drop_exited(m, time);
+	if (m->forget_exited && m->ndead >= 4096 && m->ndead * 2 >= m->nspaces)
+		forget_dead(m);
 	struct proc_thread *t = proc_machine_find_thread(m, tid);
-	(void)pid;
-	if (t)
-		t->exited = true;
+	if (!t || t->exited || t->pid != pid)
+		return;
+	t->exited = true;
+	if (--m->space_info[t->maps_id].live > 0 || !time)
+		return;
+	XGROW(m->exited, m->exited_cap, m->nexited + 1);
+	m->exited[m->nexited++] = (struct proc_exited){ t->maps_id, time };
 }
 
 /* The first candidate named like the base name of word. */
@@ -223,12 +360,16 @@ bool proc_machine_in_command(struct proc_machine *m, const struct proc_thread *t
 
 static bool is_anon(const char *f)
 {
+	if (f[0] == '/' && f[1] != '/' && f[1] != 'd' && f[1] != 'a')
+		return false; /* a file's path, mostly: no strncmp */
 	return strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 ||
 	       strncmp(f, "/anon_hugepage", 14) == 0 || strncmp(f, "[anon", 5) == 0;
 }
 
 static bool is_no_dso(const char *f)
 {
+	if (f[0] == '/' && f[1] != 'S')
+		return false;
 	return strncmp(f, "[stack", 6) == 0 || strncmp(f, "/SYSV", 5) == 0 ||
 	       strcmp(f, "[heap]") == 0;
 }
@@ -258,6 +399,7 @@ static void kernel_mmap(struct proc_machine *m, uint64_t start, uint64_t end,
 	}
 	struct proc_map mp = { start, end, pgoff, d, true };
 	proc_maps_insert(m->kernel, &mp);
+	m->kernel->stamp = ++m->stamps;
 }
 
 void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
@@ -287,7 +429,9 @@ void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
 	if (build_id && build_id_size)
 		sym_dso_set_buildid(d, build_id, build_id_size);
 	struct proc_map mp = { start, end, pgoff, d, identity };
-	proc_maps_insert(proc_maps_writable(&m->spaces[t->maps_id]), &mp);
+	struct proc_maps *ms = proc_maps_writable(&m->spaces[t->maps_id]);
+	proc_maps_insert(ms, &mp);
+	ms->stamp = ++m->stamps;
 }
 
 const struct proc_map *proc_thread_find_map(struct proc_machine *m,

@@ -33,7 +33,8 @@
 
 struct proc_thread {
 	uint32_t pid, tid;
-	const char *comm;      /* arena string; ":TID" until a COMM */
+	const char *comm;      /* the machine's copy (or tid_comm): ":TID"
+				* until a COMM or FORK names it */
 	bool comm_set;
 	size_t maps_id;        /* index into machine->spaces */
 	uint32_t ppid;         /* parent process (FORK), 0: unknown */
@@ -43,7 +44,9 @@ struct proc_thread {
 	uint32_t ncomm_made;   /* COMM records this thread made since its
 				* last FORK (their sample id names it; perf
 				* sched map names the task again after one) */
-	bool exited;           /* an EXIT record since its last FORK */
+	bool exited;           /* an EXIT since its last FORK (a FORK of its
+				* tid revives it) */
+	char tid_comm[16];     /* ":TID" (not interned: one per thread) */
 };
 
 struct proc_machine {
@@ -54,12 +57,26 @@ struct proc_machine {
 	struct hmap pids;          /* key: pid -> index in spaces */
 	struct proc_maps **spaces; /* shared between processes until written */
 	size_t nspaces, spaces_cap;
+	struct proc_space_info {
+		uint32_t pid;          /* whose space it is */
+		uint32_t live;         /* its threads not exited */
+		bool dead;             /* its maps dropped, no thread since */
+	} *space_info;             /* per space */
+	size_t info_cap;
+	size_t ndead;              /* dead spaces not yet forgotten */
+	bool forget_exited;        /* forget dead spaces and their threads
+				    * (default false: see proc_machine_exit) */
+	struct proc_maps *empty;   /* shared by the spaces of exited processes */
+	struct proc_exited { size_t space; uint64_t time; } *exited;
+	size_t exited_head, nexited, exited_cap; /* exited[head, n): to drop */
 	struct proc_maps *kernel;  /* kernel and module maps */
 	struct sym_dso *kernel_dso;
-	struct arena comms;
+	struct hmap comms;         /* every comm met, once (a name is kept
+				    * once however many threads take it) */
 	bool clear_on_exec;        /* default false, as perf */
 	uint64_t generation;       /* bumped by every COMM, FORK and MMAP: while it
 				    * stays, an address resolves the same way */
+	uint64_t stamps;           /* the last stamp given to a maps table */
 	struct proc_thread *last;  /* the previous findnew's answer (threads
 				    * live as long as the machine) */
 	/* Processes that exec'd while named as a recorder's child (see
@@ -98,8 +115,22 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		       uint32_t tid, uint32_t ptid);
 /* A COMM record's sample id names tid (the task that made it). */
 void proc_machine_comm_made(struct proc_machine *m, uint32_t tid);
-/* EXIT: marks the thread exited (it stays, as in perf). */
-void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid);
+/* EXIT of a thread at time (ns; 0: unknown). When no thread of its
+ * process is left, the process's maps are dropped PROC_EXIT_KEEP_NS of
+ * recording time later (unless a FORK revived it), so that memory
+ * follows the live processes, not all the processes of a recording: an
+ * exiting task has no user memory left by the time it writes the EXIT
+ * record, but it is still sampled for a few microseconds with its last
+ * user address (`_exit`) in its registers, which perf resolves. */
+void proc_machine_exit(struct proc_machine *m, uint32_t pid, uint32_t tid,
+		       uint64_t time);
+/* With m->forget_exited, the threads of such processes are forgotten
+ * too, a while after (as if never seen: a thread pointer of them is
+ * dangling, proc_machine_find_thread gives NULL), so that a recording 10x
+ * longer takes no more memory. Only for a consumer that keeps no thread
+ * pointer past a sample and looks up no thread after the replay
+ * (fold; not offcpu, which walks the parents of every task at the end). */
+#define PROC_EXIT_KEEP_NS 2000000000ull
 /* MMAP/MMAP2: pid (uint32_t)-1 or kernel cpumode means kernel maps.
  * build_id may be NULL. exec false (data maps) are ignored. */
 void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
@@ -112,6 +143,17 @@ void proc_machine_mmap(struct proc_machine *m, uint32_t pid, bool kernel,
 const struct proc_map *proc_thread_find_map(struct proc_machine *m,
 					    const struct proc_thread *t,
 					    bool kernel, uint64_t addr);
+/* A name for the contents of the maps that resolve t's addresses (the
+ * kernel's when kernel): while it stays, they resolve the same way,
+ * whatever else (other processes, COMM, FORK) changed. Stamps are never
+ * reused, and two tables with one stamp hold the same maps (a fork's
+ * shared or copied table keeps the parent's until one of them is
+ * changed). Cheaper to compare than the machine's generation moves. */
+static inline uint64_t proc_thread_stamp(const struct proc_machine *m,
+					 const struct proc_thread *t, bool kernel)
+{
+	return kernel ? m->kernel->stamp : m->spaces[t->maps_id]->stamp;
+}
 static inline uint64_t proc_map_addr(const struct proc_map *map, uint64_t addr)
 {
 	return map->identity ? addr : addr - map->start + map->pgoff;

@@ -42,6 +42,9 @@ struct proc_maps {
 	size_t n;              /* live maps */
 	uint32_t root, free;   /* free: list through .left */
 	unsigned refs;         /* owners (proc_maps_share) */
+	uint64_t stamp;        /* the owner's name for these contents: a
+				* copy keeps it, the owner gives a new one
+				* after each change (0 for a new table) */
 };
 
 /* A new empty table with one owner. Can't fail (allocation aborts). */

@@ -59,6 +59,9 @@ struct proc_session_opts {
 				      * (proc_session_frames, the walk) */
 	bool no_mmap2;               /* MMAP2 records map nothing: perf
 				      * sched timehist handles only MMAP */
+	bool forget_exited;          /* the machine forgets exited processes'
+				      * threads (machine.h: a consumer that
+				      * keeps no thread past a sample) */
 };
 #define PROC_SESSION_MAX_STACK 127
 #define PROC_SESSION_OPTS_INIT { .max_stack = PROC_SESSION_MAX_STACK, .lazy = false, .no_mmap2 = false }
@@ -104,6 +107,8 @@ struct proc_session {
 	size_t nsorted;              /* q[0, nsorted) is in delivery order */
 	struct proc_qev **merge;     /* scratch for merging the sorted runs */
 	size_t merge_cap;
+	size_t *runs;                /* scratch: where ascending runs start */
+	size_t runs_cap;
 	uint64_t seq;
 	uint64_t max_time, next_flush;
 	uint64_t oldest;             /* no queued time is below it */

@@ -53,20 +53,22 @@ void prof_desc_of_comm(const char *comm, int32_t pid, int32_t tid,
 
 /*
  * What one address of a chain resolves to (its frame, or its inline
- * rows) depends only on the address space resolving it (the kernel's,
- * or the thread's maps as of the machine's generation) and whether it
- * expands into inline rows; their names also on the java flag: each
- * such address is resolved once and its frame ids and name ids kept. A
- * DWARF recording makes many distinct chains of few
- * addresses (the leaf's exact pc, recursion depths), and resolving
- * every frame of each new chain cost more than unwinding it.
+ * rows) depends only on the object its map holds and the address in
+ * it (the map address), whether it resolved in kernel maps and whether
+ * it expands into inline rows; its names also on the java flag. So the
+ * memo is keyed by (map address, object): an address of a library met
+ * in one process is found again in every other process and after any
+ * MMAP, FORK or COMM, and only finding the map is paid per new chain.
+ * A DWARF recording makes many distinct chains of few addresses (the
+ * leaf's exact pc, recursion depths), and a system-wide one thousands
+ * of processes running the same few programs.
  */
 struct prof_ip_variant {
-	uint64_t generation;
-	uint64_t space;   /* (maps_id + 1, 0: the kernel) << 2 | inl << 1 | java */
+	uintptr_t object; /* the map's object + 1, 0: no map */
+	uint32_t flags;   /* kernel << 2 | inl << 1 | java */
+	uint32_t next;    /* index + 1 of the address's previous variant, 0: none */
 	size_t at;        /* its entry in ids: frame count, name count,
 			   * frame ids, name ids leaf first */
-	size_t next;      /* index + 1 of the ip's previous variant, 0: none */
 };
 
 /* A resolved frame by the session's pointers (symbol, object, inline
@@ -79,9 +81,9 @@ struct frame_ptrs {
 	uint64_t kernel;
 };
 
-enum { MEMO_MAX = 1u << 20, FRAMES_MAX = 1u << 20, IDS_MAX = 1u << 24 };
-/* entries of older generations kept before they are dropped at once */
-enum { MEMO_STALE = 1u << 12 };
+/* Bounds of the memo (8 MiB of variants, 8 MiB of ids) and of the
+ * frames met: past them, all is dropped and met again. */
+enum { MEMO_MAX = 1u << 18, FRAMES_MAX = 1u << 20, IDS_MAX = 1u << 21 };
 
 void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o,
 			 struct stack_table *out)
@@ -117,12 +119,9 @@ void prof_collector_release(struct prof_collector *c)
 
 /* Bound the memory of the address memo and the frames it points to
  * (the stacks already in out keep their names). */
-static void memo_bound(struct prof_collector *c, uint64_t generation)
+static void memo_bound(struct prof_collector *c)
 {
-	/* an entry is found only in its own generation: once the session's
-	 * has moved on (each MMAP, FORK, COMM, EXIT), all are dead */
-	bool stale = c->memo_generation != generation && c->nipv >= MEMO_STALE;
-	if (!stale && c->nipv <= MEMO_MAX && c->nids <= IDS_MAX &&
+	if (c->nipv <= MEMO_MAX && c->nids <= IDS_MAX &&
 	    prof_frames_count(&c->frames) <= FRAMES_MAX)
 		return;
 	u64map_clear(&c->ip_memo);
@@ -140,17 +139,13 @@ static void memo_bound(struct prof_collector *c, uint64_t generation)
 	}
 }
 
-/* The memo entry of ip in space as of generation, or SIZE_MAX. An
- * address's variants are newest first, and generations only grow: the
- * walk stops at the first older one (a shell starting programs makes
- * thousands of generations). */
-static size_t ip_memo_find(const struct prof_collector *c, uint64_t ip,
-			   uint64_t generation, uint64_t space)
+/* The memo entry of addr in object with flags, or SIZE_MAX. */
+static size_t ip_memo_find(const struct prof_collector *c, uint64_t addr,
+			   uintptr_t object, uint32_t flags)
 {
-	const uint64_t *head = u64map_find(&c->ip_memo, ip);
-	for (size_t v = head ? *head : 0; v && c->ipv[v - 1].generation == generation;
-	     v = c->ipv[v - 1].next)
-		if (c->ipv[v - 1].space == space)
+	const uint64_t *head = u64map_find(&c->ip_memo, addr);
+	for (size_t v = head ? *head : 0; v; v = c->ipv[v - 1].next)
+		if (c->ipv[v - 1].object == object && c->ipv[v - 1].flags == flags)
 			return c->ipv[v - 1].at;
 	return SIZE_MAX;
 }
@@ -181,11 +176,13 @@ static void add_names(struct prof_collector *c, size_t at, uint32_t id, bool jav
 	}
 }
 
-/* Resolve ip and record its frame and name ids as a new memo entry. */
+/* Resolve ip and record its frame and name ids as a new memo entry
+ * of (addr, object, flags). */
 static size_t ip_memo_add(struct prof_collector *c, struct proc_session *ses,
-			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
-			  bool java, uint64_t space)
+			  struct proc_thread *t, uint64_t ip, uint64_t addr,
+			  uintptr_t object, uint32_t flags)
 {
+	bool kernel = flags & 4, inl = flags & 2, java = flags & 1;
 	struct proc_frame *frames;
 	size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &frames);
 	size_t at = c->nids;
@@ -198,12 +195,10 @@ static size_t ip_memo_add(struct prof_collector *c, struct proc_session *ses,
 	for (size_t i = 0; i < n; i++)
 		add_names(c, at, c->ids[at + 2 + i], java);
 	bool added;
-	uint64_t *head = u64map_put(&c->ip_memo, ip, &added);
+	uint64_t *head = u64map_put(&c->ip_memo, addr, &added);
 	XGROW(c->ipv, c->ipv_cap, c->nipv + 1);
-	c->ipv[c->nipv] = (struct prof_ip_variant){ ses->machine.generation, space, at,
-						    (size_t)*head };
+	c->ipv[c->nipv] = (struct prof_ip_variant){ object, flags, (uint32_t)*head, at };
 	*head = ++c->nipv;
-	c->memo_generation = ses->machine.generation;
 	return at;
 }
 
@@ -213,11 +208,13 @@ static size_t push_ip(struct prof_collector *c, struct proc_session *ses,
 		      struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
 		      bool java)
 {
-	uint64_t space = (kernel ? 0 : (uint64_t)t->maps_id + 1) << 2 |
-			 (uint64_t)inl << 1 | (uint64_t)java;
-	size_t at = ip_memo_find(c, ip, ses->machine.generation, space);
+	const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
+	uint64_t addr = map ? proc_map_addr(map, ip) : ip;
+	uintptr_t object = map ? (uintptr_t)map->dso + 1 : 0;
+	uint32_t flags = (uint32_t)kernel << 2 | (uint32_t)inl << 1 | (uint32_t)java;
+	size_t at = ip_memo_find(c, addr, object, flags);
 	if (at == SIZE_MAX)
-		at = ip_memo_add(c, ses, t, ip, kernel, inl, java, space);
+		at = ip_memo_add(c, ses, t, ip, addr, object, flags);
 	size_t n = c->ids[at], k = c->ids[at + 1];
 	const uint32_t *names = c->ids + at + 2 + n;
 	if (c->model) { /* frames leaf first, as the chain */
@@ -352,7 +349,7 @@ static size_t build_stack(struct prof_collector *c, struct proc_session *ses,
 	bool java = collapse_perf_is_java(c->pname.buf, c->pname.len);
 	stack_builder_reset(&c->b);
 	c->nchain = 0;
-	memo_bound(c, ses->machine.generation);
+	memo_bound(c);
 	struct proc_chain_walk w;
 	uint64_t ip;
 	bool kernel, inl;

@@ -62,13 +62,12 @@ struct prof_collector {
 	struct prof_names names;      /* their folded names */
 	struct hmap frame_ids;        /* session's frame pointers -> frame id */
 	struct prof_chain_cache chains; /* chain -> stack id in out */
-	struct u64map ip_memo;        /* address -> index + 1 in ipv of its
+	struct u64map ip_memo;        /* map address -> index + 1 in ipv of its
 				       * latest variant (see collect.c) */
 	struct prof_ip_variant *ipv;
 	size_t nipv, ipv_cap;
 	uint32_t *ids;                /* per memo entry: count, frame ids */
 	size_t nids, ids_cap;
-	uint64_t memo_generation;     /* the session's when an entry was last added */
 	struct profile *model;        /* also fed when not NULL (not owned) */
 	uint32_t *model_of;           /* frame id -> model's frame id + 1, 0: none yet */
 	size_t model_of_cap;

@@ -500,6 +500,7 @@ static const struct sym_entry *find_in_dso(struct sym_dso *d, uint64_t a)
 	if (!in_plt && !(e && e->start < hi && e->end > lo))
 		return e ? e : sym_table_find(p, a);
 	if (!d->plt_tree_built) {
+		sym_table_demangle_aliases(&d->table, &d->objects);
 		sym_rbt_build(&d->plt_tree, &d->table, &d->objects, p);
 		d->plt_tree_built = true;
 	}

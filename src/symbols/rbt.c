@@ -219,19 +219,41 @@ struct pending {
 	uint64_t key;
 };
 
-static int by_key(const void *pa, const void *pb)
+struct rkey {
+	uint64_t k;
+	size_t i;
+};
+
+/* One stable counting pass of a into b on the byte at shift; false
+ * (nothing moved) when every key has the same byte there. */
+static bool radix_pass(const struct rkey *a, struct rkey *b, size_t n, unsigned shift)
 {
-	const struct pending *a = pa, *b = pb;
-	return a->key < b->key ? -1 : a->key > b->key;
+	size_t count[257] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		count[((a[i].k >> shift) & 255) + 1]++;
+	if (count[((a[0].k >> shift) & 255) + 1] == n)
+		return false;
+	for (size_t d = 1; d < 257; d++)
+		count[d] += count[d - 1];
+	for (size_t i = 0; i < n; i++)
+		b[count[(a[i].k >> shift) & 255]++] = a[i];
+	return true;
 }
 
-static int by_start(const void *pa, const void *pb)
+/* Sort a[0, n) by k, stably (equal keys keep their order): a radix sort
+ * where qsort of the 72-byte pending entries was most of building a
+ * large library's tree. b is scratch of n; returns the sorted one. */
+static struct rkey *radix_sort(struct rkey *a, struct rkey *b, size_t n)
 {
-	const struct pending *a = *(const struct pending *const *)pa;
-	const struct pending *b = *(const struct pending *const *)pb;
-	if (a->e.start != b->e.start)
-		return a->e.start < b->e.start ? -1 : 1;
-	return by_key(a, b);
+	if (n < 2)
+		return a;
+	for (unsigned shift = 0; shift < 64; shift += 8)
+		if (radix_pass(a, b, n, shift)) {
+			struct rkey *x = a;
+			a = b;
+			b = x;
+		}
+	return a;
 }
 
 static uint64_t page_up(uint64_t v)
@@ -240,22 +262,21 @@ static uint64_t page_up(uint64_t v)
 	return r < v ? UINT64_MAX : r;
 }
 
-/* symbols__fixup_end over everything dso__load_sym inserted. */
-static void fixup_ends(struct pending *p, size_t n)
+/* symbols__fixup_end over everything dso__load_sym inserted (p in
+ * insertion order: ordered by start, then by that order). */
+static void fixup_ends(struct pending *p, size_t n, struct rkey *a, struct rkey *b)
 {
-	struct pending **s = xcalloc(n + 1, sizeof(*s));
 	for (size_t i = 0; i < n; i++)
-		s[i] = &p[i];
-	qsort(s, n, sizeof(*s), by_start);
+		a[i] = (struct rkey){ p[i].e.start, i };
+	struct rkey *s = radix_sort(a, b, n);
 	for (size_t i = 0; i < n; i++) {
-		struct sym_entry *e = &s[i]->e;
+		struct sym_entry *e = &p[s[i].i].e;
 		if (e->sized)
 			continue;
-		e->end = i + 1 < n ? s[i + 1]->e.start : page_up(e->start) + 4096;
+		e->end = i + 1 < n ? p[s[i + 1].i].e.start : page_up(e->start) + 4096;
 		if (e->end < e->start)
 			e->end = e->start;
 	}
-	free(s);
 }
 
 static void add(struct pending *p, size_t *n, const struct sym_entry *e,
@@ -280,11 +301,24 @@ void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 		add(p, &n, &table->dropped[i], (uint64_t)table->dropped[i].seq << 33 | 1u << 31);
 	for (size_t i = 0; i < no; i++)
 		add(p, &n, &objs->syms[i], (uint64_t)objs->syms[i].seq << 33 | i);
-	qsort(p, n, sizeof(*p), by_key);
-	fixup_ends(p, n);
+	/* every node at once: growing by doubling left up to half of a
+	 * large library's tree unused (the tree stays while the dso does) */
+	t->cap = n + plt->n + 1;
+	t->v = xreallocarray(NULL, t->cap, sizeof(*t->v));
+	/* in dso__load_sym's order: by key (keys are distinct) */
+	struct rkey *a = xmalloc(2 * (n + 1) * sizeof(*a)), *b = a + n + 1;
 	for (size_t i = 0; i < n; i++)
-		insert(t, &p[i].e, p[i].orig);
+		a[i] = (struct rkey){ p[i].key, i };
+	struct rkey *s = radix_sort(a, b, n);
+	struct pending *q = xmalloc((n + 1) * sizeof(*q));
+	for (size_t i = 0; i < n; i++)
+		q[i] = p[s[i].i];
 	free(p);
+	fixup_ends(q, n, a, b);
+	free(a);
+	for (size_t i = 0; i < n; i++)
+		insert(t, &q[i].e, q[i].orig);
+	free(q);
 	fixup_duplicates(t);
 	for (size_t i = 0; i < plt->n; i++)
 		insert(t, &plt->syms[i], &plt->syms[i]);

@@ -47,6 +47,55 @@ UNIT_TEST(symtable_perf_rules)
 	sym_table_release(&t);
 }
 
+/* A mangled symbol as elf.c adds it (demangled when found). */
+static struct sym_entry *add_mangled(struct sym_table *t, uint64_t start, int bind,
+				     const char *name)
+{
+	struct sym_entry *e = sym_table_add(t, start, 0x10, bind, name, strlen(name));
+	e->mangled = true;
+	return e;
+}
+
+/* Same-start aliases are demangled only when their names decide:
+ * constructor variants (C1/C2) tie without it, the first kept; other
+ * pairs are compared demangled (the longer wins); the tree replay's
+ * aliases are demangled on demand. */
+UNIT_TEST(symtable_lazy_alias_demangling)
+{
+	struct sym_table t = SYM_TABLE_INIT;
+	sym_table_init(&t);
+	add_mangled(&t, 0x1000, SYM_BIND_GLOBAL, "_ZN3FooC2Ev");
+	add_mangled(&t, 0x1000, SYM_BIND_GLOBAL, "_ZN3FooC1Ev");
+	add_mangled(&t, 0x2000, SYM_BIND_GLOBAL, "_ZN1A1fEv");   /* A::f */
+	add_mangled(&t, 0x2000, SYM_BIND_GLOBAL, "_ZN1A2ggEv");  /* A::gg: longer */
+	add_mangled(&t, 0x3000, SYM_BIND_WEAK, "_ZN1B1hEv");
+	add_mangled(&t, 0x3000, SYM_BIND_GLOBAL, "_ZN1B1iEv");  /* global wins */
+	add_mangled(&t, 0x4000, SYM_BIND_GLOBAL, "_Z1fC2ab"); /* not a variant pair: */
+	add_mangled(&t, 0x4000, SYM_BIND_GLOBAL, "_Z1fC1ab"); /* complex types */
+	sym_table_finish(&t, false);
+	const struct sym_entry *c = sym_table_find(&t, 0x1000);
+	CHECK(c && c->mangled && strcmp(c->name, "_ZN3FooC2Ev") == 0);
+	CHECK_EQ_STR(name_at(&t, 0x2000), "A::gg");
+	const struct sym_entry *g = sym_table_find(&t, 0x3000);
+	CHECK(g && g->mangled && strcmp(g->name, "_ZN1B1iEv") == 0);
+	CHECK(t.ndropped == 4);
+	sym_table_demangle_aliases(&t, NULL);
+	size_t left = 0;   /* C1/C2 alone at their start compare alike */
+	for (size_t i = 0; i < t.ndropped; i++)
+		left += t.dropped[i].mangled;
+	CHECK(left == 1 && sym_table_find(&t, 0x1000)->mangled);
+	struct sym_table o = SYM_TABLE_INIT;   /* an object there: demangled */
+	sym_table_init(&o);
+	sym_table_add(&o, 0x1000, 8, SYM_BIND_GLOBAL, "obj", 3);
+	sym_table_demangle_aliases(&t, &o);
+	for (size_t i = 0; i < t.ndropped; i++)
+		CHECK(!t.dropped[i].mangled);
+	CHECK_EQ_STR(name_at(&t, 0x1000), "Foo::Foo");
+	sym_table_release(&o);
+	CHECK_EQ_STR(name_at(&t, 0x3000), "B::i");
+	sym_table_release(&t);
+}
+
 UNIT_TEST(symtable_kallsyms_lines)
 {
 	struct sym_table t = SYM_TABLE_INIT;

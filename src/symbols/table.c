@@ -164,6 +164,57 @@ void sym_entry_demangle(struct sym_entry *e, struct arena *names)
 	free(dm);
 }
 
+static bool ctor_variants(const struct sym_entry *a, const struct sym_entry *b);
+
+static int by_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Index of the first entry of t starting at or above start. */
+static size_t first_at(const struct sym_table *t, uint64_t start)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->syms[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void sym_table_demangle_aliases(struct sym_table *t, const struct sym_table *objs)
+{
+	size_t no = objs ? objs->n : 0;
+	uint64_t *ostart = xmalloc((no + 1) * sizeof(*ostart));
+	for (size_t i = 0; i < no; i++)
+		ostart[i] = objs->syms[i].start;
+	qsort(ostart, no, sizeof(*ostart), by_u64);
+	/* dropped entries come by start, a group per kept entry */
+	for (size_t g = 0, end; g < t->ndropped; g = end) {
+		uint64_t start = t->dropped[g].start;
+		for (end = g; end < t->ndropped && t->dropped[end].start == start; end++)
+			;
+		size_t k = first_at(t, start);
+		struct sym_entry *kept = k < t->n && t->syms[k].start == start ? &t->syms[k] : NULL;
+		/* constructor variants alone at their start compare alike
+		 * mangled: left as they are */
+		bool alike = kept && !bsearch(&start, ostart, no, sizeof(*ostart), by_u64);
+		for (size_t i = g; alike && i < end; i++)
+			alike = ctor_variants(kept, &t->dropped[i]);
+		if (alike)
+			continue;
+		for (size_t i = g; i < end; i++)
+			sym_entry_demangle(&t->dropped[i], &t->names);
+		if (kept)
+			sym_entry_demangle(kept, &t->names);
+	}
+	free(ostart);
+}
+
 void sym_table_demangle_all(struct sym_table *t)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -176,13 +227,47 @@ static void drop(struct sym_table *t, const struct sym_entry *e)
 	t->dropped[t->ndropped++] = *e;
 }
 
+/* Whether sym_entry_better gets as far as the names (size, weak and
+ * global alike). */
+static bool names_decide(const struct sym_entry *a, const struct sym_entry *b)
+{
+	return (a->end == a->start) == (b->end == b->start) &&
+	       (a->bind == SYM_BIND_WEAK) == (b->bind == SYM_BIND_WEAK) &&
+	       (a->bind == SYM_BIND_GLOBAL) == (b->bind == SYM_BIND_GLOBAL);
+}
+
+/* Whether two mangled names are variants of one constructor or
+ * destructor (C1/C2/C3, D0/D1/D2: one digit apart after a 'C' or 'D',
+ * before the end of the nested name 'E', template arguments 'I' or an
+ * ABI tag 'B'), which demangle to one text: the C++ libraries' most
+ * common aliases, decided without demangling them. */
+static bool ctor_variants(const struct sym_entry *a, const struct sym_entry *b)
+{
+	if (!a->mangled || !b->mangled)
+		return false;
+	const char *x = a->name, *y = b->name;
+	size_t i = 0;
+	while (x[i] && x[i] == y[i])
+		i++;
+	if (!x[i] || !y[i] || i == 0 || strcmp(x + i + 1, y + i + 1) != 0)
+		return false;
+	char c = x[i - 1], next = x[i + 1];
+	return (c == 'C' || c == 'D') && x[i] >= '0' && x[i] <= '9' &&
+	       y[i] >= '0' && y[i] <= '9' && (next == 'E' || next == 'I' || next == 'B');
+}
+
 static void fixup_duplicates(struct sym_table *t, bool kallsyms)
 {
 	size_t out = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
-			sym_entry_demangle(&t->syms[out - 1], &t->names);
-			sym_entry_demangle(&t->syms[i], &t->names);
+			/* names only when they decide, and not for a pair
+			 * that demangles alike (a tie: the first stays) */
+			if (names_decide(&t->syms[out - 1], &t->syms[i]) &&
+			    !ctor_variants(&t->syms[out - 1], &t->syms[i])) {
+				sym_entry_demangle(&t->syms[out - 1], &t->names);
+				sym_entry_demangle(&t->syms[i], &t->names);
+			}
 			bool keep = sym_entry_better(&t->syms[out - 1], &t->syms[i]);
 			if (!kallsyms)
 				drop(t, keep ? &t->syms[i] : &t->syms[out - 1]);
@@ -260,6 +345,12 @@ void sym_table_finish(struct sym_table *t, bool kallsyms)
 	t->unsorted = false;
 	fixup_end(t, kallsyms);
 	fixup_duplicates(t, kallsyms);
+	/* the array grew by doubling and lost the aliases: give back what
+	 * is unused (a large library's table stays as long as its dso) */
+	if (t->syms && t->n && t->cap - t->n > t->n / 8 + 16) {
+		t->syms = xreallocarray(t->syms, t->n, sizeof(*t->syms));
+		t->cap = t->faulted = t->n;
+	}
 }
 
 const struct sym_entry *sym_table_find(const struct sym_table *t,

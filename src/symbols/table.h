@@ -107,6 +107,13 @@ bool sym_entry_better(const struct sym_entry *a, const struct sym_entry *b);
  * symbols are demangled when first found or compared, not at load (a
  * C++ library's tens of thousands of names, most never hit). */
 void sym_entry_demangle(struct sym_entry *e, struct arena *names);
+/* Demangle the aliases finish dropped and the entries kept at their
+ * starts (finish demangles a same-start pair only when the names decide
+ * and differ): perf's tree replay (rbt.h) compares them all, and the
+ * objects objs (may be NULL) at the same starts. Constructor variants
+ * alone at their start (no other alias, no object) compare alike
+ * mangled and stay so. */
+void sym_table_demangle_aliases(struct sym_table *t, const struct sym_table *objs);
 /* Demangle every entry of t still mangled (readers of a whole table). */
 void sym_table_demangle_all(struct sym_table *t);
 
