@@ -600,7 +600,8 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	size_t off = ev->nchains;
 	if (r->o.chains) {
 		XGROW(ev->chains, ev->chains_cap, off + n);
-		memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
+		if (n)
+			memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
 		ev->nchains += n;
 		part_add(ev, self, off, n, p);
 	}

@@ -310,7 +310,8 @@ static void print_flat(struct graph *g, const struct rep_entry *e)
 	uint32_t *paths = NULL;
 	size_t nfl = 0, cap = 0, npaths = 0, pcap = 0;
 	collect_ends(g, e->root, path, 0, &fl, &nfl, &cap, &paths, &npaths, &pcap);
-	qsort(fl, nfl, sizeof(*fl), by_hit);
+	if (nfl > 1)
+		qsort(fl, nfl, sizeof(*fl), by_hit);
 	bool folded = g->t->mode == REP_G_FOLDED;
 	for (size_t i = 0; i < nfl; i++) {
 		const uint32_t *p = paths + fl[i].node;
