@@ -32,24 +32,15 @@ void export_run_release(struct export_run *r)
 	fold_perfdata_info_release(&r->info);
 }
 
+static void table_add(void *ctx, const char *stack, size_t len, uint64_t count)
+{
+	stack_table_add(ctx, stack, len, count);
+}
+
 static int read_folded(struct export_run *r, struct lines *lr)
 {
-	const char *line;
-	size_t len;
-	int rc;
-	while ((rc = lines_next(lr, &line, &len)) > 0) {
-		struct stack_folded f;
-		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
-			continue; /* as flame: blank, comment, no count */
-		if (f.count >= 1) /* counts past 2^64 saturate, as sums do */
-			stack_table_add(&r->t, f.stack, f.stack_len, f.count < 0x1p64 ?
-					(uint64_t)f.count : UINT64_MAX);
-	}
-	if (rc < 0)
-		diag_error("%s: line %llu: %s", lr->name, (unsigned long long)lr->lineno + 1,
-			   rc == -E2BIG ? "line too long" : strerror(-rc));
 	r->folded_inputs++;
-	return rc < 0 ? 1 : 0;
+	return cmd_read_folded(lr, lr->name, table_add, &r->t);
 }
 
 /* perf.data or perf script text; its event kept when it is the first. */

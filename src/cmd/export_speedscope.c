@@ -47,22 +47,14 @@ struct ss_run {
 	const char *untimed;            /* first input without sample times */
 };
 
+static void model_add(void *ctx, const char *stack, size_t len, uint64_t count)
+{
+	profile_add_folded(ctx, stack, len, 1, count);
+}
+
 static int read_folded(struct ss_run *r, struct lines *lr, const char *name)
 {
-	const char *line;
-	size_t len;
-	int rc;
-	while ((rc = lines_next(lr, &line, &len)) > 0) {
-		struct stack_folded f;
-		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
-			continue; /* as flame: blank, comment, no count */
-		if (f.count >= 1)
-			profile_add_folded(&r->model, f.stack, f.stack_len, 1, (uint64_t)f.count);
-	}
-	if (rc < 0)
-		diag_error("%s: line %llu: %s", name, (unsigned long long)lr->lineno + 1,
-			   rc == -E2BIG ? "line too long" : strerror(-rc));
-	return rc < 0 ? 1 : 0;
+	return cmd_read_folded(lr, name, model_add, &r->model);
 }
 
 /* The thread of a process frame "comm-PID/TID" (PID "?" when perf

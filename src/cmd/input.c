@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "stacks/folded.h"
 #include "stacks/pprof_read.h"
 
 int cmd_input_open(struct cmd_input *in, const char *path)
@@ -65,4 +66,24 @@ void cmd_input_close(struct cmd_input *in)
 {
 	if (in->lr.buf)
 		lines_close(&in->lr);
+}
+
+int cmd_read_folded(struct lines *lr, const char *name, cmd_folded_fn *add, void *ctx)
+{
+	const char *line;
+	size_t len;
+	int rc;
+	while ((rc = lines_next(lr, &line, &len)) > 0) {
+		struct stack_folded f;
+		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
+			continue; /* as flame: blank, comment, no count */
+		if (f.count >= 0x1p64)
+			add(ctx, f.stack, f.stack_len, UINT64_MAX);
+		else if (f.count >= 1)
+			add(ctx, f.stack, f.stack_len, (uint64_t)f.count);
+	}
+	if (rc < 0)
+		diag_error("%s: line %llu: %s", name, (unsigned long long)lr->lineno + 1,
+			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	return rc < 0 ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/diag.h"
 #include "base/lines.h"
@@ -45,5 +46,12 @@ bool cmd_input_is_pprof(struct cmd_input *in);
  * read from in->lr. */
 struct pd_reader *cmd_input_reader(struct cmd_input *in, struct diag *d);
 void cmd_input_close(struct cmd_input *in);
+
+/* Each "stack count" line of lr, as flame reads folded text (blank
+ * lines, '#' comments and lines without a count skipped, a count below 1
+ * too, one past 2^64 saturated), given to add. Returns 0, or 1 after a
+ * message naming name and the line that could not be read. */
+typedef void cmd_folded_fn(void *ctx, const char *stack, size_t len, uint64_t count);
+int cmd_read_folded(struct lines *lr, const char *name, cmd_folded_fn *add, void *ctx);
 
 #endif

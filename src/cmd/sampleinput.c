@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/lines.h"
 #include "base/xalloc.h"
+#include "cmd/input.h"
 #include "cmd/perfinput.h"
 #include "stacks/folded.h"
 
@@ -128,24 +129,14 @@ static void add_table(struct sample_input *in, const struct stack_table *t,
 	free(map);
 }
 
+static void table_add(void *ctx, const char *stack, size_t len, uint64_t count)
+{
+	stack_table_add(ctx, stack, len, count);
+}
+
 static int read_folded(struct stack_table *t, struct lines *lr)
 {
-	const char *line;
-	size_t len;
-	int rc;
-	while ((rc = lines_next(lr, &line, &len)) > 0) {
-		struct stack_folded f;
-		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
-			continue; /* as flame: blank, comment, no count */
-		if (f.count >= 18446744073709551615.0) /* 2^64: saturate, as the table does */
-			stack_table_add(t, f.stack, f.stack_len, UINT64_MAX);
-		else if (f.count >= 1)
-			stack_table_add(t, f.stack, f.stack_len, (uint64_t)f.count);
-	}
-	if (rc < 0)
-		diag_error("%s: line %llu: %s", lr->name, (unsigned long long)lr->lineno + 1,
-			   rc == -E2BIG ? "line too long" : strerror(-rc));
-	return rc < 0 ? 1 : 0;
+	return cmd_read_folded(lr, lr->name, table_add, t);
 }
 
 /* perf.data (file or pipe) with the sink: rows kept. */

@@ -21,6 +21,7 @@ SCORCH_COMMAND(view, "write stacks as a single-file HTML explorer")
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "cmd/fold_perfdata.h"
+#include "cmd/input.h"
 #include "cmd/perfinput.h"
 #include "cmd/viewpage.h"
 #include "render/palette.h"
@@ -61,31 +62,15 @@ struct view_run {
 	struct strbuf title;
 };
 
-/* A folded count as whole samples (0: none, the line is skipped). */
-static uint64_t count_of(double x)
+
+static void table_add(void *ctx, const char *stack, size_t len, uint64_t count)
 {
-	if (!(x >= 1))
-		return 0;
-	return x >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)x;
+	stack_table_add(ctx, stack, len, count);
 }
 
 static int read_folded(struct stack_table *t, struct lines *lr, const char *name)
 {
-	const char *line;
-	size_t len;
-	int rc;
-	while ((rc = lines_next(lr, &line, &len)) > 0) {
-		struct stack_folded f;
-		if (len == 0 || line[0] == '#' || stack_folded_parse(line, len, &f) < 0)
-			continue; /* as flame: blank, comment, no count */
-		uint64_t n = count_of(f.count);
-		if (n)
-			stack_table_add(t, f.stack, f.stack_len, n);
-	}
-	if (rc < 0)
-		diag_error("%s: line %llu: %s", name, (unsigned long long)lr->lineno + 1,
-			   rc == -E2BIG ? "line too long" : strerror(-rc));
-	return rc < 0 ? 1 : 0;
+	return cmd_read_folded(lr, name, table_add, t);
 }
 
 static int read_perf(struct view_run *r, struct stack_table *t, struct lines *lr,
