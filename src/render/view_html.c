@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <isa-l/igzip_lib.h>
 
+#include "base/gzip.h"
 #include "base/xalloc.h"
 
 static const char page_head[] =
@@ -67,39 +67,6 @@ static const char page_body[] =
 	"<div id=\"threads\"></div></div></section>\n"
 	"</main>\n<div id=\"tip\"></div>\n";
 
-/* gzip of data at isa-l's level 3 (its best); 0, or -1 when isa-l fails. */
-static int gzip_data(const void *in, size_t n, struct strbuf *out)
-{
-	if (n > UINT32_MAX)
-		return -1;
-	struct isal_zstream z;
-	isal_deflate_init(&z);
-	z.gzip_flag = IGZIP_GZIP;
-	z.end_of_stream = 1;
-	z.flush = NO_FLUSH;
-	z.level = 3;
-	z.level_buf_size = ISAL_DEF_LVL3_DEFAULT;
-	z.level_buf = xmalloc(z.level_buf_size);
-	z.next_in = (uint8_t *)in;
-	z.avail_in = (uint32_t)n;
-	int rc = 0;
-	do {
-		sb_grow(out, n / 2 + 4096);
-		size_t room = out->cap - out->len - 1;
-		if (room > UINT32_MAX)
-			room = UINT32_MAX;
-		z.next_out = (uint8_t *)out->buf + out->len;
-		z.avail_out = (uint32_t)room;
-		if (isal_deflate(&z) != COMP_OK) {
-			rc = -1;
-			break;
-		}
-		sb_setlen(out, out->len + (room - z.avail_out));
-	} while (z.internal_state.state != ZSTATE_END);
-	free(z.level_buf);
-	return rc;
-}
-
 /* page_body with its one %s (the title) filled, escaped. */
 static void add_body(struct strbuf *out, const char *title)
 {
@@ -127,7 +94,7 @@ void view_html_write(const struct view_data *v, const struct view_page *pg,
 	struct strbuf bin = SB_INIT;
 	view_data_encode(v, &bin);
 	struct strbuf gz = SB_INIT;
-	bool zipped = gzip_data(bin.buf, bin.len, &gz) == 0 && gz.len < bin.len;
+	bool zipped = gzip_append(bin.buf, bin.len, &gz) == 0 && gz.len < bin.len;
 	sb_adds(out, "<script type=\"application/octet-stream\" id=\"scv-data\"");
 	sb_adds(out, zipped ? " data-enc=\"gzip\">\n" : ">\n");
 	if (zipped)
