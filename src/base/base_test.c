@@ -2,11 +2,14 @@
 #include "base/opt.h"
 #include "base/arena.h"
 #include "base/cursor.h"
+#include "base/fdio.h"
 #include "base/hmap.h"
 #include "base/lines.h"
 #include "base/strbuf.h"
 #include "unit.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -137,4 +140,33 @@ UNIT_TEST(opt_list_has_whole_names)
 	CHECK(!opt_list_has("", "a"));
 	CHECK(opt_list_has("a,,b", ""));
 	CHECK(!opt_list_has("a,b", ""));
+}
+
+/* fd_write_file: the whole new contents or the old ones, and no
+ * temporary file left behind either way. */
+UNIT_TEST(fdio_write_file_whole)
+{
+	char dir[] = "/tmp/scorch-unit-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char p[512], q[512];
+	snprintf(p, sizeof(p), "%s/out", dir);
+	CHECK(fd_write_file(p, "old", 3) == 0);
+	CHECK(fd_write_file(p, "new!", 4) == 0);
+	FILE *f = fopen(p, "r");
+	char buf[8] = { 0 };
+	CHECK(f && fread(buf, 1, sizeof(buf), f) == 4);
+	if (f)
+		fclose(f);
+	CHECK_EQ_STR(buf, "new!");
+	snprintf(q, sizeof(q), "%s/no/such/dir/out", dir);
+	CHECK(fd_write_file(q, "x", 1) == -ENOENT);
+	size_t n = 0;
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	CHECK(n == 1); /* "out" alone */
+	unlink(p);
+	rmdir(dir);
 }

@@ -2,6 +2,10 @@
 #include "base/fdio.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 ssize_t fd_read(int fd, void *buf, size_t n)
@@ -35,4 +39,28 @@ int fd_write_all(int fd, const void *buf, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+int fd_write_file(const char *path, const void *buf, size_t n)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + 11);
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".tmpXXXXXX", 11);
+	mode_t mask = umask(0);
+	umask(mask);
+	int fd = mkstemp(tmp);
+	int rc = fd < 0 ? -errno : fd_write_all(fd, buf, n);
+	if (fd >= 0 && !rc && fchmod(fd, 0666 & ~mask) < 0)
+		rc = -errno;
+	if (fd >= 0 && close(fd) < 0 && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc && fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
 }

@@ -16,5 +16,10 @@ ssize_t fd_read(int fd, void *buf, size_t n);
 ssize_t fd_pread(int fd, void *buf, size_t n, uint64_t off);
 /* All n bytes written: 0, or -errno (-EIO when write makes no progress). */
 int fd_write_all(int fd, const void *buf, size_t n);
+/* n bytes as the whole of path: written to a temporary file beside it
+ * (mode 0666 less the umask) and renamed over it, so that path holds its
+ * old contents or all of the new ones, never a part. 0, or -errno (the
+ * temporary file removed). */
+int fd_write_file(const char *path, const void *buf, size_t n);
 
 #endif

@@ -24,6 +24,7 @@ SCORCH_COMMAND(export, "write stacks for other viewers and stores (pprof, speeds
 #include "base/opt.h"
 #include "base/strbuf.h"
 #include "cmd/export_input.h"
+#include "cmd/input.h"
 #include "cmd/export_speedscope.h"
 #include "cmd/exporttsv.h"
 #include "cmd/symopts.h"
@@ -97,33 +98,6 @@ static void take_symopts(struct export_opts *e, const struct symopts *so)
 	f->event = so->event;
 }
 
-/* Write data to path through a temporary file beside it, renamed over
- * it (stdout for NULL or "-"). 0, or 1 after a message. */
-static int write_out(const char *path, const struct strbuf *data)
-{
-	if (!path || !strcmp(path, "-")) {
-		if (fd_write_all(1, data->buf, data->len) < 0) {
-			diag_write_error(NULL, errno);
-			return 1;
-		}
-		return 0;
-	}
-	struct strbuf tmp = SB_INIT;
-	sb_addf(&tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp.buf), rc = 0;
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fd < 0 || fchmod(fd, 0666 & ~mask) < 0 || fd_write_all(fd, data->buf, data->len) < 0 || close(fd) < 0 ||
-	    rename(tmp.buf, path) < 0) {
-		diag_error("%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp.buf);
-		rc = 1;
-	}
-	sb_release(&tmp);
-	return rc;
-}
-
 int cmd_export(int argc, char **argv)
 {
 	const char *format = NULL, *output = NULL, *arg;
@@ -181,7 +155,7 @@ int cmd_export(int argc, char **argv)
 	if (!rc)
 		rc = export_pprof(&r, output ? output : "<stdout>", &out);
 	if (!rc)
-		rc = write_out(output, &out);
+		rc = cmd_write_output(output, out.buf, out.len);
 	sb_release(&out);
 	export_run_release(&r);
 	return rc;

@@ -213,33 +213,6 @@ static const char *unit_of(const struct ss_run *r)
 	return ns ? "nanoseconds" : "none";
 }
 
-/* data to path through a temporary file beside it (or to stdout). */
-static int write_file(const char *path, const struct strbuf *data)
-{
-	if (!path || !strcmp(path, "-")) {
-		if (fd_write_all(1, data->buf, data->len) < 0) {
-			diag_error("<stdout>: %s", strerror(errno));
-			return 1;
-		}
-		return 0;
-	}
-	struct strbuf tmp = SB_INIT;
-	sb_addf(&tmp, "%s.tmpXXXXXX", path);
-	mode_t mask = umask(0);
-	umask(mask);
-	int fd = mkstemp(tmp.buf), rc = 0;
-	if (fd < 0 || fd_write_all(fd, data->buf, data->len) < 0 ||
-	    fchmod(fd, 0666 & ~mask) < 0 ||
-	    close(fd) < 0 || rename(tmp.buf, path) < 0) {
-		diag_error("%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp.buf);
-		rc = 1;
-	}
-	sb_release(&tmp);
-	return rc;
-}
-
 static void file_name(char **inputs, int n, struct strbuf *name)
 {
 	if (n == 0)
@@ -275,7 +248,7 @@ int export_speedscope(char **inputs, int n, const struct fold_perfdata_opts *fo,
 		struct prof_names nm;
 		prof_names_init(&nm, &fo->collapse);
 		speedscope_write(&r.model, &nm, &so, &out); /* times checked above */
-		rc = write_file(output, &out);
+		rc = cmd_write_output(output, out.buf, out.len);
 		prof_names_release(&nm);
 		sb_release(&name);
 		sb_release(&exporter);

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/fdio.h"
 #include "base/strbuf.h"
+#include "cmd/input.h"
 #include "cmd/sampleinput.h"
 #include "render/fleettsv.h"
 
@@ -28,30 +29,6 @@ static uint64_t parse_secs(const char *s)
 	if (errno || end == s || *end || *s == '-' || v == 0 || v > 366ull * 86400)
 		return 0;
 	return v;
-}
-
-static int write_whole(const char *path, const struct strbuf *data)
-{
-	if (!path || !strcmp(path, "-")) {
-		if (fd_write_all(1, data->buf, data->len) < 0) {
-			diag_error("<stdout>: %s", strerror(errno));
-			return 1;
-		}
-		return 0;
-	}
-	struct strbuf tmp = SB_INIT;
-	sb_addf(&tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp.buf);
-	int rc = 0;
-	if (fd < 0 || fd_write_all(fd, data->buf, data->len) < 0 || fchmod(fd, 0644) < 0 ||
-	    close(fd) < 0 || rename(tmp.buf, path) < 0) {
-		diag_error("%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp.buf);
-		rc = 1;
-	}
-	sb_release(&tmp);
-	return rc;
 }
 
 int export_tsv(const struct fold_perfdata_opts *fo, const struct export_tsv_opts *o,
@@ -77,7 +54,7 @@ int export_tsv(const struct fold_perfdata_opts *fo, const struct export_tsv_opts
 			sample_input_host(&in, &host);
 		struct fleettsv_opts to = { host.buf ? host.buf : "", bucket, in.input_ns };
 		fleettsv_write(&in.prof, &nm, &to, &out);
-		rc = write_whole(output, &out);
+		rc = cmd_write_output(output, out.buf, out.len);
 		prof_names_release(&nm);
 		sb_release(&host);
 		sb_release(&out);

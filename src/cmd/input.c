@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/fdio.h"
 #include "stacks/folded.h"
 #include "stacks/pprof_read.h"
 
@@ -85,5 +86,14 @@ int cmd_read_folded(struct lines *lr, const char *name, cmd_folded_fn *add, void
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", name, (unsigned long long)lr->lineno + 1,
 			   rc == -E2BIG ? "line too long" : strerror(-rc));
+	return rc < 0 ? 1 : 0;
+}
+
+int cmd_write_output(const char *path, const void *data, size_t n)
+{
+	bool out = !path || !strcmp(path, "-");
+	int rc = out ? fd_write_all(1, data, n) : fd_write_file(path, data, n);
+	if (rc < 0)
+		diag_error("%s: %s", out ? "<stdout>" : path, strerror(-rc));
 	return rc < 0 ? 1 : 0;
 }

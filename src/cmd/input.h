@@ -51,6 +51,10 @@ void cmd_input_close(struct cmd_input *in);
  * lines, '#' comments and lines without a count skipped, a count below 1
  * too, one past 2^64 saturated), given to add. Returns 0, or 1 after a
  * message naming name and the line that could not be read. */
+/* data to path whole (base/fdio.h fd_write_file), or to standard output
+ * for NULL or "-". 0, or 1 after a message naming the file. */
+int cmd_write_output(const char *path, const void *data, size_t n);
+
 typedef void cmd_folded_fn(void *ctx, const char *stack, size_t len, uint64_t count);
 int cmd_read_folded(struct lines *lr, const char *name, cmd_folded_fn *add, void *ctx);
 

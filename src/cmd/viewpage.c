@@ -12,6 +12,7 @@
 
 #include "base/diag.h"
 #include "base/fdio.h"
+#include "cmd/input.h"
 #include "profile/frame.h"
 
 /* A sample of a perf.data input: its row (time, thread, stack). */
@@ -42,41 +43,13 @@ void viewpage_collect(struct fold_perfdata_opts *fo, struct view_data *v, bool r
 	fo->row_ctx = v;
 }
 
-/* Write data to path through a temporary file beside it. */
-static int write_out(const char *path, const struct strbuf *data)
-{
-	if (!path || !strcmp(path, "-")) {
-		int rc = fd_write_all(1, data->buf, data->len);
-		if (rc < 0)
-			diag_error("<stdout>: %s", strerror(-rc));
-		return rc < 0 ? 1 : 0;
-	}
-	struct strbuf tmp = SB_INIT;
-	sb_addf(&tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp.buf);
-	int rc = fd < 0 ? -errno : 0;
-	if (!rc)
-		rc = fd_write_all(fd, data->buf, data->len);
-	if (fd >= 0 && (fchmod(fd, 0644) < 0 || close(fd) < 0) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp.buf, path) < 0)
-		rc = -errno;
-	if (rc) {
-		diag_error("%s: %s", path, strerror(-rc));
-		if (fd >= 0)
-			unlink(tmp.buf);
-	}
-	sb_release(&tmp);
-	return rc ? 1 : 0;
-}
-
 int viewpage_write(struct view_data *v, const struct stack_table *const *cols,
 		   const struct view_page *pg, const char *path)
 {
 	view_data_add_tables(v, cols);
 	struct strbuf out = SB_INIT;
 	view_html_write(v, pg, &out);
-	int rc = write_out(path, &out);
+	int rc = cmd_write_output(path, out.buf, out.len);
 	sb_release(&out);
 	return rc;
 }
