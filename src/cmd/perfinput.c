@@ -189,10 +189,16 @@ int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kin
 		return fold_perf_script(lr, &defaults, out, info);
 	struct fold_perfdata_opts o = FOLD_PERFDATA_OPTS_INIT;
 	o.info = info;
-	if (strcmp(path, "-") != 0) {
+	return fold_perf_data(lr, path, &o, out);
+}
+
+int fold_perf_data(struct lines *lr, const char *path, const struct fold_perfdata_opts *o,
+		   struct stack_table *out)
+{
+	if (path && strcmp(path, "-") != 0) {
 		struct stat st;
 		if (fstat(lr->fd, &st) == 0 && S_ISREG(st.st_mode))
-			return fold_perfdata(path, &o, out);
+			return fold_perfdata(path, o, out);
 	}
 	/* a pipe: read on from the bytes the format sniffing took */
 	const char *head;
@@ -203,5 +209,5 @@ int fold_perf_input(struct lines *lr, const char *path, enum fold_input_kind kin
 		diag_print(&d, lr->name);
 		return 1;
 	}
-	return fold_perfdata_reader(r, lr->name, &o, out);
+	return fold_perfdata_reader(r, lr->name, o, out);
 }

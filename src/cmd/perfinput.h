@@ -48,6 +48,11 @@ int fold_pprof(struct lines *lr, const char *sample_type, struct stack_table *ou
 
 /* perf script text in lr folded into out under the naming options o
  * (as fold_perf_input does with the defaults). 0, or 1 after a message. */
+/* lr, sniffed as perf.data, folded with o into out: reopened by path
+ * when it is a regular file, else read on from lr's buffered bytes (a
+ * pipe). 0, or 1 after a message. */
+int fold_perf_data(struct lines *lr, const char *path, const struct fold_perfdata_opts *o,
+		   struct stack_table *out);
 int fold_perf_script(struct lines *lr, const struct collapse_opts *o,
 		     struct stack_table *out, struct fold_perfdata_info *info);
 

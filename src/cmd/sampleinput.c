@@ -146,20 +146,9 @@ static int read_perf(struct lines *lr, const char *path, const struct fold_perfd
 {
 	struct fold_perfdata_opts o = *fo;
 	struct fold_sample_sink sink = { on_row, rows };
-	struct stat st;
 	o.info = pi;
 	o.sink = &sink;
-	if (path && strcmp(path, "-") && !fstat(lr->fd, &st) && S_ISREG(st.st_mode))
-		return fold_perfdata(path, &o, t);
-	const char *head;
-	size_t n = lines_buffered(lr, &head);
-	struct diag d = DIAG_INIT;
-	struct pd_reader *r = pd_reader_open_fd(lr->fd, head, n, lr->name, &d);
-	if (!r) {
-		diag_print(&d, lr->name);
-		return 1;
-	}
-	return fold_perfdata_reader(r, lr->name, &o, t);
+	return fold_perf_data(lr, path, &o, t);
 }
 
 int sample_input_read(struct sample_input *in, const struct fold_perfdata_opts *fo,

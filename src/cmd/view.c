@@ -77,13 +77,11 @@ static int read_perf(struct view_run *r, struct stack_table *t, struct lines *lr
 		     const char *path, enum fold_input_kind kind)
 {
 	struct fold_perfdata_info in = FOLD_PERFDATA_INFO_INIT;
-	struct stat st;
 	int rc;
 	r->fo.info = &in;
-	if (kind == FOLD_INPUT_PERF_DATA && path && strcmp(path, "-") &&
-	    !fstat(lr->fd, &st) && S_ISREG(st.st_mode))
-		rc = fold_perfdata(path, &r->fo, t);
-	else /* a pipe, or perf script text: default options */
+	if (kind == FOLD_INPUT_PERF_DATA) /* a file or a pipe */
+		rc = fold_perf_data(lr, path, &r->fo, t);
+	else /* perf script text or pprof: default options */
 		rc = fold_perf_input(lr, path ? path : "-", kind, t, &in, NULL);
 	r->fo.info = NULL;
 	if (!rc && r->perf_inputs++ == 0) {
