@@ -83,21 +83,6 @@ static void naming_option(struct export_opts *e, int id, const char *arg)
 }
 
 /* The symbol options and filters, as the perf.data commands take them. */
-static void take_symopts(struct export_opts *e, const struct symopts *so)
-{
-	struct fold_perfdata_opts *f = &e->fold;
-	f->buildid_dir = so->buildid_dir;
-	f->symfs = so->symfs;
-	f->kallsyms = so->kallsyms;
-	f->vmlinux = so->vmlinux;
-	f->vdso = so->vdso;
-	f->jit_dir = so->jit_dir;
-	f->time = so->time;
-	f->cpu = so->cpu;
-	f->comm = so->comm;
-	f->event = so->event;
-}
-
 int cmd_export(int argc, char **argv)
 {
 	const char *format = NULL, *output = NULL, *arg;
@@ -136,7 +121,7 @@ int cmd_export(int argc, char **argv)
 	if (strcmp(format, "pprof") && strcmp(format, "speedscope") && strcmp(format, "tsv"))
 		return opt_usage_error(&export_cmd, "unknown format '%s' (known: pprof, "
 				       "speedscope, tsv)", format);
-	take_symopts(&e, &so);
+	symopts_to_fold(&so, &e.fold);
 	collapse_opts_finish(&e.fold.collapse);
 	if (!strcmp(format, "tsv"))
 		return export_tsv(&e.fold, &tsv, argv + st.ind, argc - st.ind, output);

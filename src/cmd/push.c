@@ -19,11 +19,11 @@ SCORCH_COMMAND(push, "send stacks to a Grafana Pyroscope server (ingest API)")
 #include "base/opt.h"
 #include "base/xalloc.h"
 #include "cmd/sampleinput.h"
+#include "cmd/symopts.h"
 #include "render/pprof.h"
 #include "render/pyroscope.h"
 
-enum { O_APP = 1, O_LABEL, O_FORMAT, O_FROM, O_UNTIL, O_RATE, O_TIMEOUT, O_DRY,
-       O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_VDSO, O_JIT_DIR };
+enum { O_APP = 1, O_LABEL, O_FORMAT, O_FROM, O_UNTIL, O_RATE, O_TIMEOUT, O_DRY };
 
 static const struct opt_spec opts[] = {
 	{ "app", 'a', OPT_REQ, "NAME", "application name (default scorch.cpu, or scorch.EVENT)", O_APP },
@@ -34,11 +34,7 @@ static const struct opt_spec opts[] = {
 	{ "sample-rate", 0, OPT_REQ, "HZ", "samples per second of a count (default: from the event)", O_RATE },
 	{ "timeout", 0, OPT_REQ, "SECS", "give up after SECS seconds (default 10)", O_TIMEOUT },
 	{ "dry-run", 'n', OPT_NONE, NULL, "print the request instead of sending it", O_DRY },
-	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache to read (default ~/.debug)", O_BUILDID_DIR },
-	{ "symfs", 0, OPT_REQ, "DIR", "look for object path P as DIR/P first", O_SYMFS },
-	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols (default /proc/kallsyms)", O_KALLSYMS },
-	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", O_VDSO },
-	{ "jit-dir", 0, OPT_REQ, "DIR", "where perf-PID.map files are (default /tmp)", O_JIT_DIR },
+	SYMOPTS_SPECS,
 	OPT_END_SPEC
 };
 
@@ -55,6 +51,7 @@ struct push_args {
 	struct pyro_label *labels;
 	char **label_text;
 	size_t nlabels, cap;
+	struct symopts so;              /* symbol options and filters */
 	struct fold_perfdata_opts fo;
 };
 
@@ -164,13 +161,10 @@ static int parse_args(struct push_args *a, int argc, char **argv, struct opt_sta
 		case O_RATE: a->rate = arg; break;
 		case O_TIMEOUT: a->timeout = arg; break;
 		case O_DRY: a->dry = true; break;
-		case O_BUILDID_DIR: a->fo.buildid_dir = arg; break;
-		case O_SYMFS: a->fo.symfs = arg; break;
-		case O_KALLSYMS: a->fo.kallsyms = arg; break;
-		case O_VDSO: a->fo.vdso = arg; break;
-		case O_JIT_DIR: a->fo.jit_dir = arg; break;
+		default: symopts_option(&a->so, id, arg); break;
 		}
 	}
+	symopts_to_fold(&a->so, &a->fo);
 	return id;
 }
 

@@ -4,6 +4,8 @@
  */
 #include "cmd/symopts.h"
 
+#include "cmd/fold_perfdata.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -255,4 +257,18 @@ int symopts_run_unwound(struct proc_session *ses, enum unw_inline mode,
 		diag_warn("%s: %s", path, uw.buf);
 	sb_release(&uw);
 	return rc;
+}
+
+void symopts_to_fold(const struct symopts *so, struct fold_perfdata_opts *f)
+{
+	f->buildid_dir = so->buildid_dir;
+	f->symfs = so->symfs;
+	f->kallsyms = so->kallsyms;
+	f->vmlinux = so->vmlinux;
+	f->vdso = so->vdso;
+	f->jit_dir = so->jit_dir;
+	f->time = so->time;
+	f->cpu = so->cpu;
+	f->comm = so->comm;
+	f->event = so->event;
 }

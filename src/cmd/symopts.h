@@ -63,6 +63,11 @@ enum {
 /* Store the value of a shared option id in so; false for other ids. */
 bool symopts_option(struct symopts *so, int id, const char *arg);
 
+/* The symbol options and filters of so into fold's options f (the
+ * commands that fold perf.data: export, push, view). */
+struct fold_perfdata_opts;
+void symopts_to_fold(const struct symopts *so, struct fold_perfdata_opts *f);
+
 /* After the options: the one optional FILE operand into *input (default
  * perf.data). Returns 0, or 2 after a usage message (too many). */
 int symopts_operand(struct opt_state *st, int argc, char **argv,

@@ -23,24 +23,20 @@ SCORCH_COMMAND(view, "write stacks as a single-file HTML explorer")
 #include "cmd/fold_perfdata.h"
 #include "cmd/input.h"
 #include "cmd/perfinput.h"
+#include "cmd/symopts.h"
 #include "cmd/viewpage.h"
 #include "render/palette.h"
 #include "stacks/folded.h"
 #include "stacks/table.h"
 
-enum { O_OUTPUT = 1, O_DIFF, O_TITLE, O_COLORS, O_BUILDID_DIR, O_SYMFS, O_KALLSYMS,
-       O_VDSO, O_JIT_DIR };
+enum { O_OUTPUT = 1, O_DIFF, O_TITLE, O_COLORS };
 
 static const struct opt_spec opts[] = {
 	{ "output", 'o', OPT_REQ, "FILE", "write FILE (default, or -: standard output)", O_OUTPUT },
 	{ "diff", 0, OPT_NONE, NULL, "two inputs, BEFORE and AFTER: a differential explorer", O_DIFF },
 	{ "title", 0, OPT_REQ, "TEXT", "page title (default: the event and command, or \"scorch view\")", O_TITLE },
 	{ "colors", 0, OPT_REQ, "PALETTE", "frame colours as scorch flame's --colors (default hot)", O_COLORS },
-	{ "buildid-dir", 0, OPT_REQ, "DIR", "build-id cache to read (default ~/.debug)", O_BUILDID_DIR },
-	{ "symfs", 0, OPT_REQ, "DIR", "look for object path P as DIR/P first", O_SYMFS },
-	{ "kallsyms", 0, OPT_REQ, "FILE", "kernel symbols (default /proc/kallsyms)", O_KALLSYMS },
-	{ "vdso", 0, OPT_REQ, "FILE", "the recording kernel's vdso image", O_VDSO },
-	{ "jit-dir", 0, OPT_REQ, "DIR", "where perf-PID.map files are (default /tmp)", O_JIT_DIR },
+	SYMOPTS_SPECS,
 	OPT_END_SPEC
 };
 
@@ -138,6 +134,8 @@ int cmd_view(int argc, char **argv)
 	bool diff = false;
 	struct opt_state st = OPT_STATE_INIT;
 	int id;
+	struct symopts so;
+	memset(&so, 0, sizeof(so));
 	struct view_run r = { .fo = FOLD_PERFDATA_OPTS_INIT,
 			      .t = { STACK_TABLE_INIT, STACK_TABLE_INIT },
 			      .info = FOLD_PERFDATA_INFO_INIT, .title = SB_INIT };
@@ -147,13 +145,10 @@ int cmd_view(int argc, char **argv)
 		case O_DIFF: diff = true; break;
 		case O_TITLE: title = arg; break;
 		case O_COLORS: colors = arg; break;
-		case O_BUILDID_DIR: r.fo.buildid_dir = arg; break;
-		case O_SYMFS: r.fo.symfs = arg; break;
-		case O_KALLSYMS: r.fo.kallsyms = arg; break;
-		case O_VDSO: r.fo.vdso = arg; break;
-		case O_JIT_DIR: r.fo.jit_dir = arg; break;
+		default: symopts_option(&so, id, arg); break;
 		}
 	}
+	symopts_to_fold(&so, &r.fo);
 	if (id == OPT_HELP)
 		return 0;
 	if (id < 0)
