@@ -9,7 +9,7 @@ if ! need perf gcc; then
 fi
 export HOME=$TMP/home
 mkdir -p "$HOME"
-gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o work_fp "$SHARED/corpus/src/work.c"
+gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o work_fp "$ROOT/tests/workloads/work.c"
 if ! perf --buildid-dir cache record -q -F 997 -g -o fe.data -- sh -c './work_fp 0.3 > /dev/null; ./work_fp 0.3 > /dev/null' 2> rec.err; then
 	skip "fork/exec recording" "perf record failed: $(head -1 rec.err)"
 	return 0 2>/dev/null || exit 0
