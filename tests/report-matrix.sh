@@ -36,6 +36,9 @@ REPORT_MATRIX=(
 	"-F overhead,sym"
 	"-F sym,overhead"
 	"-F overhead_children,overhead,sym"
+	"-F overhead,sym -s dso"
+	"-F sym -s sym"
+	"-F overhead,period -s comm,dso"
 )
 
 # report_same LABEL FILE OPTS SYMOPTS...

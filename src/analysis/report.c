@@ -130,6 +130,49 @@ int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t nbad)
 	return 0;
 }
 
+static bool has(const int *v, size_t n, int x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+int rep_parse_sort_fields(struct rep_opts *o, const char *sort, const char *fields,
+			  char *bad, size_t nbad)
+{
+	struct rep_opts s = *o;
+	if (rep_parse_keys(&s, sort, bad, nbad) < 0 || rep_parse_fields(o, fields, bad, nbad) < 0)
+		return -1;
+	int keys[REP_MAX_FIELDS];
+	size_t nkeys = 0;
+	o->nsort = 0;
+	for (size_t i = 0; i < s.nkeys; i++)
+		o->sort[o->nsort++] = keys[nkeys++] = s.keys[i];
+	for (size_t i = 0; i < o->nkeys; i++)
+		if (!has(keys, nkeys, o->keys[i]))
+			keys[nkeys++] = o->keys[i];
+	for (size_t i = 0; i < o->nfields; i++)
+		if (!has(o->sort, o->nsort, o->fields[i]))
+			o->sort[o->nsort++] = o->fields[i];
+	for (size_t i = 0; i < s.nkeys; i++)
+		if (!has(o->fields, o->nfields, s.keys[i])) {
+			if (o->nfields == REP_MAX_FIELDS) {
+				snprintf(bad, nbad, "%s", sort);
+				return -1;
+			}
+			o->fields[o->nfields++] = s.keys[i];
+		}
+	if (nkeys > REP_MAX_KEYS) {
+		snprintf(bad, nbad, "%s", sort);
+		return -1;
+	}
+	o->nkeys = nkeys;
+	for (size_t i = 0; i < nkeys; i++)
+		o->keys[i] = (enum rep_key)keys[i];
+	return 0;
+}
+
 static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
 {
 	size_t i = a ? a->index : 0;
@@ -730,8 +773,10 @@ static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const str
 	const struct rep_opts *o = &r->o;
 	int64_t c = 0;
 	if (o->nfields) {
-		for (size_t i = 0; i < o->nfields && !c; i++) {
-			int f = o->fields[i];
+		const int *order = o->nsort ? o->sort : o->fields;
+		size_t n = o->nsort ? o->nsort : o->nfields;
+		for (size_t i = 0; i < n && !c; i++) {
+			int f = order[i];
 			if (f == REP_F_CHILDREN)
 				c = o->children ? children_cmp(o, a, b) : 0;
 			else if (f == REP_F_OVERHEAD || f == REP_F_PERIOD)

@@ -55,6 +55,9 @@ struct rep_opts {
 				 * callee first, else from the root (perf) */
 	int fields[REP_MAX_FIELDS]; /* -F: the columns and the sort order */
 	size_t nfields;         /* 0: perf's default columns and order */
+	int sort[REP_MAX_FIELDS]; /* -F with -s: the sort order (-s keys,
+				 * then the other fields); 0: fields' */
+	size_t nsort;
 };
 
 /* One place, as a hist entry or a callchain entry holds it. */
@@ -144,6 +147,11 @@ int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t n);
 /* Parse a perf -F list (overhead, overhead_children, period, sample and
  * the sort keys) into o->fields, its keys into o->keys. Same returns. */
 int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t n);
+/* -F and -s together, as perf: entries by the -s keys and then the
+ * keys of -F, the columns -F's fields followed by the -s keys it lacks,
+ * sorted by the -s keys and then -F's fields. Same returns. */
+int rep_parse_sort_fields(struct rep_opts *o, const char *sort, const char *fields,
+			  char *bad, size_t n);
 /* Add one sample (frames resolved, leaf first). Cannot fail. */
 void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps);
 /* Build the call trees of the entries whose period (children's in that

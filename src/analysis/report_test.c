@@ -40,6 +40,24 @@ UNIT_TEST(analysis_report_fields)
 	CHECK_EQ_STR(bad, "bogus");
 }
 
+UNIT_TEST(analysis_report_sort_fields)
+{
+	struct rep_opts o;
+	char bad[32];
+	memset(&o, 0, sizeof(o));
+	/* perf: sorted by -s, then -F; columns -F's, then -s's missing keys */
+	CHECK(rep_parse_sort_fields(&o, "dso,comm", "overhead,sym,comm", bad, sizeof(bad)) == 0);
+	CHECK(o.nkeys == 3 && o.keys[0] == REP_DSO && o.keys[1] == REP_COMM && o.keys[2] == REP_SYM);
+	CHECK(o.nfields == 4 && o.fields[0] == REP_F_OVERHEAD && o.fields[1] == REP_SYM &&
+	      o.fields[2] == REP_COMM && o.fields[3] == REP_DSO);
+	CHECK(o.nsort == 4 && o.sort[0] == REP_DSO && o.sort[1] == REP_COMM &&
+	      o.sort[2] == REP_F_OVERHEAD && o.sort[3] == REP_SYM);
+	CHECK(rep_parse_sort_fields(&o, "bogus", "overhead", bad, sizeof(bad)) < 0);
+	CHECK_EQ_STR(bad, "bogus");
+	CHECK(rep_parse_sort_fields(&o, "dso", "overhead,bogus", bad, sizeof(bad)) < 0);
+	CHECK_EQ_STR(bad, "bogus");
+}
+
 UNIT_TEST(analysis_report_frame_names)
 {
 	struct sym_entry sym = { 0x1000, 0x1100, "spin", 0, 0, false, true, false };

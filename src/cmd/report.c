@@ -29,7 +29,7 @@ enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_INVERTED,
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
 	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
-	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys", O_FIELDS },
+	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys (with -s: after its keys)", O_FIELDS },
 	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
 	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
 	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,ORDER", "graph (default), fractal, flat, folded or none; threshold % (0.5); caller or callee", O_GRAPH },
@@ -201,15 +201,16 @@ int cmd_report(int argc, char **argv)
 	struct rep_opts ro;
 	memset(&ro, 0, sizeof(ro));
 	char bad[64];
-	if (fields && sort)
-		return opt_usage_error(&report_cmd, "-F with -s is not supported: give the keys in -F");
-	if (fields && rep_parse_fields(&ro, fields, bad, sizeof(bad)) < 0)
+	if (fields && sort && rep_parse_sort_fields(&ro, sort, fields, bad, sizeof(bad)) < 0)
+		return opt_usage_error(&report_cmd, "bad -F '%s' with -s '%s' at '%s': -s takes sort keys, -F fields and keys, each once", fields, sort, bad);
+	if (fields && !sort && rep_parse_fields(&ro, fields, bad, sizeof(bad)) < 0)
 		return opt_usage_error(&report_cmd, "bad -F field '%s': use overhead, overhead_children, period, sample and sort keys, each once", bad);
 	if (fields)
 		r.sorted = true;
 	else if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
 		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent, trace and symbol_size, each once", bad);
-	t.skip_first = sort && !strncmp(sort, "sym", 3);
+	/* perf: only without -F */
+	t.skip_first = !fields && sort && !strncmp(sort, "sym", 3);
 	t.mode = g.mode;
 	t.min_percent = g.min;
 	r.graph_none = g.mode == REP_G_NONE;
