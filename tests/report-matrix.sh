@@ -39,6 +39,12 @@ REPORT_MATRIX=(
 	"-F overhead,sym -s dso"
 	"-F sym -s sym"
 	"-F overhead,period -s comm,dso"
+	"-g --stdio"
+	"--no-children -g -n"
+	"--no-call-graph"
+	"-g period"
+	"-g fractal,0.5,2"
+	"-g graph,0.5,2,callee"
 )
 
 # report_same LABEL FILE OPTS SYMOPTS...

@@ -5,7 +5,7 @@
 . "$ROOT/tests/lib-corpus.sh"
 usage_checks() {
 	local f=$C/fp/perf.data a
-	for a in "-s tid" "-s sym,sym" "-F bogus" "-F sym -s bogus" "-F bogus -s dso" "-g nonsense" "-g graph,x,y" "--max-stack x" "--max-stack -1" "--percent-limit x"; do
+	for a in "-s tid" "-s sym,sym" "-F bogus" "-F sym -s bogus" "-F bogus -s dso" "-g nonsense" "-g graph,x,y" "-g address" "--max-stack x" "--max-stack -1" "--percent-limit x"; do
 		# shellcheck disable=SC2086
 		"$SCORCH" report $a "$f" > out.txt 2> err.txt
 		rc=$?

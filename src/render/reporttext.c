@@ -137,7 +137,10 @@ static void margin(struct graph *g, int left)
 
 static void value(struct graph *g, uint64_t v, uint64_t total)
 {
-	sb_addf(g->o, "%.2f%%", pct(v, total));
+	if (g->t->period_values)
+		sb_addf(g->o, "%llu", (unsigned long long)v);
+	else
+		sb_addf(g->o, "%.2f%%", pct(v, total));
 }
 
 static size_t kids_of(struct graph *g, uint32_t n, uint32_t **out)
@@ -184,7 +187,10 @@ static void graph_kids(struct graph *g, uint32_t n, uint64_t total, int depth,
 	uint64_t remaining = total;
 	unsigned new_mask = mask;
 	bool rel = g->t->mode == REP_G_FRACTAL;
-	for (size_t j = 0; j < nk; j++) {
+	/* perf's print limit: a level's first kids; the last one shown
+	 * keeps its branch line when more were cut */
+	size_t shown = g->t->print_limit && g->t->print_limit < nk ? g->t->print_limit : nk;
+	for (size_t j = 0; j < shown; j++) {
 		const struct rep_node *c = node_at(g, k[j]);
 		remaining -= c->cumul;
 		if (j + 1 == nk && (!rel || !remaining))
@@ -227,6 +233,7 @@ static void print_graph(struct graph *g, const struct rep_entry *e)
 		/* one root: no percentage, one column less */
 		uint32_t end = run_end(g, k[0]);
 		bool printed = false, first = true;
+		unsigned long lines = 0; /* perf's print limit counts these too */
 		for (uint32_t x = k[0]; ; x = node_at(g, x)->kid) {
 			bool skip = first && g->t->skip_first;
 			first = false;
@@ -244,6 +251,8 @@ static void print_graph(struct graph *g, const struct rep_entry *e)
 				frame_name(g, x);
 				sb_adds(g->o, g->name.buf);
 				sb_addc(g->o, '\n');
+				if (++lines == g->t->print_limit)
+					break;
 			}
 			if (x == end)
 				break;
@@ -313,6 +322,8 @@ static void print_flat(struct graph *g, const struct rep_entry *e)
 	if (nfl > 1)
 		qsort(fl, nfl, sizeof(*fl), by_hit);
 	bool folded = g->t->mode == REP_G_FOLDED;
+	if (g->t->print_limit && g->t->print_limit < nfl)
+		nfl = g->t->print_limit;
 	for (size_t i = 0; i < nfl; i++) {
 		const uint32_t *p = paths + fl[i].node;
 		size_t d = p[0];
