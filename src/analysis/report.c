@@ -337,20 +337,23 @@ static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
 	return xa < xb ? -1 : xa > xb;
 }
 
-static const struct rep *g_rep;
-static const struct rep_event *g_ev;
+/* what by_cumul compares with (qsort_r's argument) */
+struct kids_cmp {
+	const struct rep *r;
+	const struct rep_event *ev;
+	bool cumul;
+};
 
-static bool g_cumul;
-
-static int by_cumul(const void *pa, const void *pb)
+static int by_cumul(const void *pa, const void *pb, void *arg)
 {
-	const struct rep_node *a = &g_ev->nodes[*(const uint32_t *)pa];
-	const struct rep_node *b = &g_ev->nodes[*(const uint32_t *)pb];
-	if (g_cumul && a->cumul != b->cumul)
+	const struct kids_cmp *k = arg;
+	const struct rep_node *a = &k->ev->nodes[*(const uint32_t *)pa];
+	const struct rep_node *b = &k->ev->nodes[*(const uint32_t *)pb];
+	if (k->cumul && a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
 	/* perf's tree of children keeps equal ones in its match order,
 	 * largest first */
-	int c = frame_match_cmp(&g_rep->frames[a->frame], &g_rep->frames[b->frame]);
+	int c = frame_match_cmp(&k->r->frames[a->frame], &k->r->frames[b->frame]);
 	if (c)
 		return -c;
 	return a < b ? -1 : a > b;
@@ -367,11 +370,9 @@ size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
 		XGROW(k, cap, n + 1);
 		k[n++] = c;
 	}
-	g_rep = r;
-	g_ev = ev;
-	g_cumul = cumul;
+	struct kids_cmp arg = { r, ev, cumul };
 	if (n > 1)
-		qsort(k, n, sizeof(*k), by_cumul);
+		qsort_r(k, n, sizeof(*k), by_cumul, &arg);
 	*out = k;
 	return n;
 }
@@ -957,7 +958,6 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 
 void rep_sort(struct rep *r, double min_percent)
 {
-	g_rep = r;
 	for (size_t i = 0; i < r->nev; i++) {
 		struct rep_event *ev = &r->ev[i];
 		build_trees(r, ev, min_percent);
