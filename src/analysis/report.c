@@ -21,6 +21,8 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	hmap_init(&r->traces);
 	sb_init(&r->key);
 	sb_init(&r->text);
+	for (size_t i = 0; i < o->nkeys; i++)
+		r->srcline |= o->keys[i] == REP_SRCLINE;
 }
 
 void rep_release(struct rep *r)
@@ -49,11 +51,13 @@ void rep_release(struct rep *r)
 	sb_release(&r->text);
 	sb_release(&r->key);
 	free(r->chain);
+	free(r->chain_src);
+	sym_inline_free(r->inl);
 	memset(r, 0, sizeof(*r));
 }
 
 static const char *const key_names[REP_NKEY] = {
-	"comm", "pid", "dso", "sym", "cpu", "parent", "trace", "symbol_size", "",
+	"comm", "pid", "dso", "sym", "cpu", "parent", "trace", "symbol_size", "", "srcline",
 };
 
 static int key_of(const char *p, size_t n)
@@ -411,6 +415,7 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
 		case REP_PARENT: key_ptr(k, e->parent); break;
 		case REP_TRACE: key_ptr(k, e->trace); break;
+		case REP_SRCLINE: key_ptr(k, e->srcline); break;
 		case REP_SYMSIZE: {
 			uint64_t n = rep_sym_size(e);
 			sb_add(k, &n, sizeof(n));
@@ -431,6 +436,9 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
 		ev->e[ev->n] = *tmpl;
 		ev->e[ev->n].seq = (uint32_t)ev->n;
 		ev->n++;
+	} else if (r->srcline) {
+		/* perf compared it with its like: srcline computed */
+		ev->e[id].src_known = true;
 	}
 	return (uint32_t)id;
 }
@@ -471,6 +479,119 @@ static bool starts_address(const struct proc_sample *ps, size_t i)
 	       ps->frames[i - 1].ip != ps->frames[i].ip;
 }
 
+/* ---- srcline ----
+ * perf 6.1 asks addr2line for the entry's address (the map address of a
+ * sampled one, the recorded address of a chain's, which in a PIE or a
+ * library lies beyond its file); its answer printed as basename:line,
+ * "??:0" when the file knows the function but no line; no answer, or no
+ * file to ask (the kernel, [vdso]): the symbol and the offset of the
+ * address in it, without a symbol dso[address], without a map "??:0".
+ */
+
+static const char *intern_text(struct rep *r)
+{
+	size_t id = hmap_put(&r->traces, r->text.len ? r->text.buf : "", r->text.len, NULL);
+	return hmap_at(&r->traces, id)->key;
+}
+
+/* A user dso's file address less its map address (perf's symbols and
+ * map addresses are file offsets: in a non-PIE executable 0x400000). */
+static uint64_t vaddr_delta(const struct proc_frame *pf)
+{
+	if (!pf->dso || pf->dso->kind != SYM_DSO_USER || !pf->dso->nsegs)
+		return 0;
+	return sym_segments_to_vaddr(pf->dso->segs, pf->dso->nsegs, pf->addr) - pf->addr;
+}
+
+/* Whether addr2line names sym's function without a line ("??:0"):
+ * binutils finds an ELF symbol of its own size; perf's PLT symbols are
+ * its own. */
+static bool a2l_knows(const struct sym_entry *sym)
+{
+	return sym && sym->sized && !strstr(sym->name, "@plt");
+}
+
+/* The text perf falls back to: name+offset of ip (file addresses) in
+ * sym, dso[addr] without one, ??:0 without a dso. */
+static const char *srcline_fallback(struct rep *r, const struct sym_dso *dso,
+				    const struct sym_entry *sym, const char *name,
+				    uint64_t ip, uint64_t addr)
+{
+	sb_reset(&r->text);
+	if (sym)
+		sb_addf(&r->text, "%s+%llu", name, (unsigned long long)(ip - sym->start));
+	else if (dso)
+		sb_addf(&r->text, "%s[%llx]", dso->short_name, (unsigned long long)addr);
+	else
+		sb_adds(&r->text, "??:0");
+	return intern_text(r);
+}
+
+/* addr2line's answer for row of file address vaddr: 1 with the text
+ * in r->text, else rc of sym_inline_srcline */
+static int srcline_ask(struct rep *r, const struct sym_dso *dso, uint64_t vaddr, size_t row)
+{
+	struct sym_inline_frame fr;
+	if (!r->inl)
+		r->inl = sym_inline_new();
+	int rc = sym_inline_srcline(r->inl, dso, vaddr, row, &fr);
+	sb_reset(&r->text);
+	if (rc > 0) {
+		const char *b = strrchr(fr.file, '/');
+		sb_addf(&r->text, "%s:%u", b ? b + 1 : fr.file, fr.line);
+	}
+	return rc;
+}
+
+static const char *self_srcline(struct rep *r, const struct proc_frame *pf)
+{
+	if (!pf->map)
+		return srcline_fallback(r, NULL, NULL, NULL, 0, 0);
+	uint64_t vaddr = pf->addr + vaddr_delta(pf);
+	int rc = pf->dso ? srcline_ask(r, pf->dso, vaddr, 0) : -1;
+	if (rc > 0)
+		return intern_text(r);
+	if (rc == 0 && a2l_knows(pf->sym)) {
+		sb_adds(&r->text, "??:0");
+		return intern_text(r);
+	}
+	return srcline_fallback(r, pf->dso, pf->sym, pf->sym ? pf->sym->name : NULL, vaddr, vaddr);
+}
+
+/* The srcline of frame i (leaf first) of a chain. perf 6.1 gives a
+ * DWARF-unwound frame the line addr2line -i gave its row (the address's
+ * for the innermost, a call site's for the others); without an answer,
+ * and for other frames, it asks for the recorded address, which is
+ * beyond the file (a PIE's or library's address, or a non-PIE's plus
+ * its 0x400000 again), and falls back to name+offset of that address. */
+static void chain_srcline(struct rep *r, const struct proc_sample *ps, size_t i,
+			  struct rep_src *out)
+{
+	const struct proc_frame *pf = &ps->frames[i];
+	out->known = false;
+	if (!pf->map && !pf->dso && !pf->sym) {
+		out->s = srcline_fallback(r, NULL, NULL, NULL, 0, 0);
+		return;
+	}
+	uint64_t delta = vaddr_delta(pf);
+	const char *name = pf->sym ? (pf->inline_name ? pf->inline_name : pf->sym->name) : NULL;
+	if (r->dwarf_part && pf->dso && pf->sym) {
+		size_t row = 0;
+		while (row < i && ps->frames[i - row - 1].inline_name &&
+		       ps->frames[i - row - 1].ip == pf->ip)
+			row++;
+		int rc = srcline_ask(r, pf->dso, pf->addr + delta, row);
+		if (rc == 0 && (row > 0 || a2l_knows(pf->sym)))
+			sb_adds(&r->text, "??:0");
+		if (rc > 0 || r->text.len) {
+			out->known = true;
+			out->s = intern_text(r);
+			return;
+		}
+	}
+	out->s = srcline_fallback(r, pf->dso, pf->sym, name, pf->ip + delta, pf->ip + delta);
+}
+
 /* Frame i of the sample (leaf first) as r->chain[at]. */
 static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, size_t at)
 {
@@ -480,6 +601,8 @@ static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, siz
 	struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
 			       pf->ip, level_of(kernel, ps->s->cpumode) };
 	r->chain[at] = frame_id(r, &f);
+	if (r->srcline)
+		chain_srcline(r, ps, i, &r->chain_src[at]);
 }
 
 /* Of frames [lo, hi) (leaf first), the max addresses perf keeps: from
@@ -528,10 +651,14 @@ static size_t sample_chain(struct rep *r, struct proc_session *ses, const struct
 	}
 	n = (part[1] - part[0]) + (part[3] - part[2]);
 	XGROW(r->chain, r->chain_cap, n + 1);
+	if (r->srcline)
+		XGROW(r->chain_src, r->chain_src_cap, n + 1);
 	size_t at = 0;
-	for (int p = 0; p < 4; p += 2)
+	for (int p = 0; p < 4; p += 2) {
+		r->dwarf_part = p == 2;
 		for (size_t i = part[p]; i < part[p + 1]; i++)
 			add_frame(r, ps, i, callee ? at++ : n - 1 - at++);
+	}
 	return n;
 }
 
@@ -590,6 +717,8 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 			t->parent = parent_of(ps);
 		if (r->o.keys[i] == REP_TRACE)
 			t->trace = trace_of(r, ses, s);
+		if (r->o.keys[i] == REP_SRCLINE)
+			t->srcline = self_srcline(r, &pf);
 	}
 	t->root = REP_NONE;
 }
@@ -611,11 +740,18 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 		if (!f->dso && !f->sym)
 			t->f.level = level;
 		level = t->f.level;
-		bool added;
-		uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
-		if (added)
-			*memo = entry_get(r, ev, t) + 1;
-		uint32_t id = (uint32_t)(*memo - 1);
+		uint32_t id;
+		if (r->srcline) { /* the entry depends on the address */
+			t->srcline = r->chain_src[i].s;
+			t->src_known = r->chain_src[i].known;
+			id = entry_get(r, ev, t);
+		} else {
+			bool added;
+			uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
+			if (added)
+				*memo = entry_get(r, ev, t) + 1;
+			id = (uint32_t)(*memo - 1);
+		}
 		struct rep_entry *e = &ev->e[id];
 		if (e->mark == mark)
 			continue;
@@ -734,6 +870,7 @@ static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r
 	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
 	case REP_PARENT: return parent_cmp(l, r);
 	case REP_TRACE: return sgn(strcmp(r->trace, l->trace));
+	case REP_SRCLINE: return sgn(strcmp(r->srcline, l->srcline));
 	case REP_SYMSIZE: return u64_cmp(rep_sym_size(r), rep_sym_size(l));
 	case REP_NKEY: break;
 	}
@@ -864,6 +1001,42 @@ static int64_t in_cmp(const struct rep *rp, const struct rep_entry *l, const str
 	return 0;
 }
 
+/* perf computes an entry's srcline when a comparison reaches that key
+ * (and sizes the column only with the ones it has): mark a and b when
+ * in_cmp (!out) or out_cmp would. */
+static void note_srcline(const struct rep *r, struct rep_entry *a, struct rep_entry *b, bool out)
+{
+	const struct rep_opts *o = &r->o;
+	if (out && !o->nfields) {
+		if ((o->children && children_cmp(o, a, b)) || a->period != b->period)
+			return;
+	}
+	const int *order = o->nsort ? o->sort : o->fields;
+	size_t n = o->nsort ? o->nsort : o->nfields;
+	if (!out || !o->nfields) {
+		order = (const int *)o->keys; /* enum rep_key is an int */
+		n = o->nkeys;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int f = order[i];
+		if (f == REP_SRCLINE) {
+			a->src_known = b->src_known = true;
+			return;
+		}
+		int64_t c;
+		if (f == REP_F_CHILDREN)
+			c = o->children ? children_cmp(o, a, b) : 0;
+		else if (f == REP_F_OVERHEAD || f == REP_F_PERIOD)
+			c = u64_cmp(a->period, b->period);
+		else if (f == REP_F_SAMPLE)
+			c = u64_cmp(a->samples, b->samples);
+		else
+			c = out ? key_sort(a, b, (enum rep_key)f) : key_collapse(b, a, (enum rep_key)f);
+		if (c)
+			return;
+	}
+}
+
 /* Reorder ev's entries as perf's tree lists them after inserting them in
  * their present order: by hist_entry__cmp (entries_in, collapsed) when
  * !out, else by hist_entry__sort (the output). */
@@ -883,6 +1056,8 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 		bool left = false;
 		while (at != REP_NONE) {
 			parent = at;
+			if (r->srcline)
+				note_srcline(r, &ev->e[i], &ev->e[at], out);
 			left = out ? out_cmp(r, &ev->e[i], &ev->e[at]) > 0
 				   : in_cmp(r, &ev->e[at], &ev->e[i]) < 0;
 			at = left ? t.l[at] : t.r[at];
@@ -979,7 +1154,7 @@ void rep_sort(struct rep *r, double min_percent)
 		 * key collapses: comm), output */
 		rb_order(r, ev, false);
 		for (size_t k = 0; k < r->o.nkeys; k++)
-			if (r->o.keys[k] == REP_COMM)
+			if (r->o.keys[k] == REP_COMM || r->o.keys[k] == REP_SRCLINE)
 				rb_order(r, ev, false);
 		rb_order(r, ev, true);
 	}

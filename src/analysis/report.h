@@ -1,7 +1,7 @@
 /*
  * report: the histogram `perf report` builds from samples: one entry
  * per distinct sort key (comm, pid, dso, sym, cpu, parent, trace,
- * symbol_size), its self
+ * symbol_size, srcline), its self
  * period and sample count, and, with call chains, the children period
  * (every function on a chain gets the sample's period once) and a call
  * tree per entry, merged as perf merges chains (by function, an
@@ -32,11 +32,12 @@
 #include "base/strbuf.h"
 #include "base/u64map.h"
 #include "process/session.h"
+#include "symbols/inline.h"
 
 /* REP_IPC is no key of its own: perf 6.1 adds it after symbol_size, an
  * "IPC" column of dashes that separates entries by symbol */
 enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_TRACE,
-	       REP_SYMSIZE, REP_IPC, REP_NKEY };
+	       REP_SYMSIZE, REP_IPC, REP_SRCLINE, REP_NKEY };
 #define REP_MAX_KEYS 8
 #define REP_NONE UINT32_MAX
 /* -F fields besides the keys (a field is a key or one of these) */
@@ -87,6 +88,8 @@ struct rep_entry {
 	int32_t cpu;
 	const char *parent;     /* parent symbol (-s parent), NULL: [other] */
 	const char *trace;      /* the tracepoint's fields as perf prints them */
+	const char *srcline;    /* -s srcline: file:line, sym+off, ... as perf */
+	bool src_known;         /* perf had it before sizing the column */
 	uint64_t period, acc, samples;
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */
@@ -135,7 +138,14 @@ struct rep {
 	uint64_t serial;        /* samples added */
 	struct an_tp *tp;       /* tracepoint formats (-s trace), loaded once */
 	bool tp_loaded;
-	struct hmap traces;     /* trace texts (their keys are the copies) */
+	struct hmap traces;     /* trace and srcline texts (their keys are
+				 * the copies) */
+	bool srcline;           /* a srcline key: entries by address */
+	struct rep_src { const char *s; bool known; } *chain_src; /* ... then
+				 * the chain's srclines */
+	size_t chain_src_cap;
+	bool dwarf_part;        /* frames being added were DWARF-unwound */
+	struct sym_inline *inl; /* line tables (-s srcline) */
 	struct strbuf text;
 };
 

@@ -17,6 +17,8 @@ UNIT_TEST(analysis_report_keys)
 	/* perf 6.1 follows symbol_size with its IPC column */
 	CHECK(rep_parse_keys(&o, "symbol_size,dso", bad, sizeof(bad)) == 0);
 	CHECK(o.nkeys == 3 && o.keys[0] == REP_SYMSIZE && o.keys[1] == REP_DSO && o.keys[2] == REP_IPC);
+	CHECK(rep_parse_keys(&o, "srcline,sym", bad, sizeof(bad)) == 0);
+	CHECK(o.nkeys == 2 && o.keys[0] == REP_SRCLINE && o.keys[1] == REP_SYM);
 	CHECK(rep_parse_keys(&o, "sym,sym", bad, sizeof(bad)) < 0);
 	CHECK_EQ_STR(bad, "sym");
 	CHECK(rep_parse_keys(&o, "pid,tid", bad, sizeof(bad)) < 0); /* no tid in perf 6.1 */

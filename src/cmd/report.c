@@ -1,7 +1,8 @@
 /*
  * report: `perf report --stdio` for a perf.data file: the children view
  * with call graphs when the file has call chains (as perf 6.1 decides),
- * else the flat table; sort keys comm, pid, dso, sym, cpu, parent; call
+ * else the flat table; sort keys comm, pid, dso, sym, cpu, parent,
+ * trace, symbol_size, srcline; call
  * graphs in perf's graph, fractal, flat and folded forms, caller or
  * callee first. The engine is analysis/report.c, the text
  * render/reporttext.c; this file is options and calls.
@@ -31,7 +32,7 @@ enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_NO_GRAPH, O_IN
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
-	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
+	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size,srcline (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
 	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys (with -s: after its keys)", O_FIELDS },
 	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
 	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
@@ -230,7 +231,7 @@ int cmd_report(int argc, char **argv)
 	if (fields)
 		r.sorted = true;
 	else if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
-		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent, trace and symbol_size, each once", bad);
+		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent, trace, symbol_size and srcline, each once", bad);
 	/* perf: only without -F */
 	t.skip_first = !fields && sort && !strncmp(sort, "sym", 3);
 	t.mode = g.mode;

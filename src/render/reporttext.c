@@ -13,7 +13,7 @@
 
 static const char *const titles[REP_NKEY] = {
 	"Command", "    Pid:Command", "Shared Object", "Symbol", "CPU", "Parent symbol",
-	"Trace output", "Symbol size", "IPC   [IPC Coverage]",
+	"Trace output", "Symbol size", "IPC   [IPC Coverage]", "Source:Line",
 };
 
 static const char *dso_name(const struct rep_entry *e)
@@ -33,6 +33,7 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 		return e->f.sym ? strlen(e->f.sym->name) + 4 : 22;
 	case REP_CPU: return 3;
 	case REP_TRACE: return strlen(e->trace);
+	case REP_SRCLINE: return strlen(e->srcline);
 	case REP_IPC: return 20;
 	case REP_SYMSIZE: /* perf: "unknown" without a symbol */
 		return e->f.sym ? (size_t)snprintf(NULL, 0, "%llu", (unsigned long long)rep_sym_size(e)) : 7;
@@ -62,6 +63,9 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	case REP_CPU: sb_addf(sb, "%*.*d", (int)width, (int)width, e->cpu); break;
 	case REP_PARENT: sb_adds(sb, e->parent ? e->parent : "[other]"); break;
 	case REP_TRACE: sb_adds(sb, e->trace); break;
+	case REP_SRCLINE: /* perf cuts it to the column */
+		sb_addf(sb, "%.*s", (int)width, e->srcline);
+		break;
 	case REP_IPC: sb_adds(sb, "-      -"); break;
 	case REP_SYMSIZE:
 		if (e->f.sym)
@@ -71,9 +75,10 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 		break;
 	case REP_NKEY: break;
 	}
-	/* perf pads every column but a symbol or trace column that comes
-	 * last */
-	while (!(last && (k == REP_SYM || k == REP_TRACE)) && sb->len - start < width)
+	/* perf pads every column but a symbol, trace or srcline column
+	 * that comes last */
+	while (!(last && (k == REP_SYM || k == REP_TRACE || k == REP_SRCLINE)) &&
+	       sb->len - start < width)
 		sb_addc(sb, ' ');
 }
 
@@ -413,6 +418,9 @@ static size_t col_width(const struct rep_event *ev, int c)
 	size_t w = strlen(titles[c]);
 	for (size_t j = 0; j < ev->n; j++) {
 		size_t n = col_len(&ev->e[j], (enum rep_key)c);
+		/* perf sizes srcline with the ones it computed by then */
+		if (c == REP_SRCLINE && !ev->e[j].src_known)
+			n = 0;
 		/* perf widens the dso column to 16 for unresolved rows */
 		if (c == REP_DSO && !ev->e[j].f.sym && n < 16)
 			n = 16;
