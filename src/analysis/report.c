@@ -19,6 +19,7 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	arena_init(&r->names);
 	hmap_init(&r->ctx);
 	hmap_init(&r->traces);
+	hmap_init(&r->provmap);
 	sb_init(&r->key);
 	sb_init(&r->text);
 	for (size_t i = 0; i < o->nkeys; i++)
@@ -53,6 +54,9 @@ void rep_release(struct rep *r)
 	free(r->chain);
 	free(r->chain_src);
 	sym_inline_free(r->inl);
+	free(r->provs);
+	hmap_release(&r->provmap);
+	u64map_release(&r->a2l);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -543,19 +547,78 @@ static int srcline_ask(struct rep *r, const struct sym_dso *dso, uint64_t vaddr,
 	return rc;
 }
 
+enum { A2L_FAIL_LIMIT = 123 }; /* perf's */
+
+/* The provisional srcline of (kind, dso, addr): its index, created with
+ * *added set (the caller fills good and fallback). */
+static uint32_t prov_of(struct rep *r, char kind, const struct sym_dso *dso, uint64_t addr,
+			bool *added)
+{
+	struct { const void *dso; uint64_t addr; char kind; } k;
+	memset(&k, 0, sizeof(k));
+	k.dso = dso;
+	k.addr = addr;
+	k.kind = kind;
+	size_t id = hmap_put(&r->provmap, &k, sizeof(k), added);
+	if (*added) {
+		XGROW(r->provs, r->provs_cap, r->nprovs + 1);
+		struct rep_prov *p = &r->provs[r->nprovs++];
+		memset(p, 0, sizeof(*p));
+		p->dso = dso;
+	}
+	return (uint32_t)id;
+}
+
+/* One addr2line question of perf's for p's dso. */
+static void a2l_ask(struct rep *r, const struct rep_prov *p)
+{
+	if (!p->dso)
+		return;
+	bool added;
+	uint64_t *fails = u64map_put(&r->a2l, p->dso->id, &added);
+	if (added)
+		*fails = 1;
+	if (*fails == UINT64_MAX)
+		return;
+	if (p->good)
+		*fails = 0;
+	else if (*fails && ++*fails > A2L_FAIL_LIMIT)
+		*fails = UINT64_MAX;
+}
+
+/* The srcline perf computes for p's address now: addr2line's answer
+ * unless it gave up on the file; a question asked either way. */
+static const char *prov_now(struct rep *r, uint32_t id)
+{
+	const struct rep_prov *p = &r->provs[id];
+	uint64_t *fails = p->dso ? u64map_find(&r->a2l, p->dso->id) : NULL;
+	const char *s = p->good && !(fails && *fails == UINT64_MAX) ? p->good : p->fallback;
+	a2l_ask(r, p);
+	return s;
+}
+
 static const char *self_srcline(struct rep *r, const struct proc_frame *pf)
 {
-	if (!pf->map)
-		return srcline_fallback(r, NULL, NULL, NULL, 0, 0);
-	uint64_t vaddr = pf->addr + vaddr_delta(pf);
-	int rc = pf->dso ? srcline_ask(r, pf->dso, vaddr, 0) : -1;
-	if (rc > 0)
-		return intern_text(r);
-	if (rc == 0 && a2l_knows(pf->sym)) {
-		sb_adds(&r->text, "??:0");
-		return intern_text(r);
+	bool added;
+	uint32_t id = prov_of(r, 's', pf->map ? pf->dso : NULL, pf->map ? pf->addr : 0, &added);
+	if (!added)
+		return prov_now(r, id);
+	const char *good = NULL, *fallback;
+	if (!pf->map) {
+		fallback = srcline_fallback(r, NULL, NULL, NULL, 0, 0);
+	} else {
+		uint64_t vaddr = pf->addr + vaddr_delta(pf);
+		int rc = pf->dso ? srcline_ask(r, pf->dso, vaddr, 0) : -1;
+		if (rc == 0 && a2l_knows(pf->sym))
+			sb_adds(&r->text, "??:0");
+		if (rc > 0 || (rc == 0 && r->text.len))
+			good = intern_text(r);
+		fallback = srcline_fallback(r, pf->dso, pf->sym, pf->sym ? pf->sym->name : NULL,
+					    vaddr, vaddr);
 	}
-	return srcline_fallback(r, pf->dso, pf->sym, pf->sym ? pf->sym->name : NULL, vaddr, vaddr);
+	r->provs[id].good = good;
+	r->provs[id].fallback = fallback;
+	return prov_now(r, id);
 }
 
 /* The srcline of frame i (leaf first) of a chain. perf 6.1 gives a
@@ -569,10 +632,6 @@ static void chain_srcline(struct rep *r, const struct proc_sample *ps, size_t i,
 {
 	const struct proc_frame *pf = &ps->frames[i];
 	out->known = false;
-	if (!pf->map && !pf->dso && !pf->sym) {
-		out->s = srcline_fallback(r, NULL, NULL, NULL, 0, 0);
-		return;
-	}
 	uint64_t delta = vaddr_delta(pf);
 	const char *name = pf->sym ? (pf->inline_name ? pf->inline_name : pf->sym->name) : NULL;
 	if (r->dwarf_part && pf->dso && pf->sym) {
@@ -589,7 +648,16 @@ static void chain_srcline(struct rep *r, const struct proc_sample *ps, size_t i,
 			return;
 		}
 	}
-	out->s = srcline_fallback(r, pf->dso, pf->sym, name, pf->ip + delta, pf->ip + delta);
+	bool none = !pf->map && !pf->dso && !pf->sym, added;
+	uint32_t id = prov_of(r, pf->inline_name ? 'i' : 'c', none ? NULL : pf->dso,
+			      none ? 0 : pf->ip, &added);
+	if (added)
+		r->provs[id].fallback = none ? srcline_fallback(r, NULL, NULL, NULL, 0, 0)
+			: srcline_fallback(r, pf->dso, pf->sym, name, pf->ip + delta, pf->ip + delta);
+	/* asked twice: perf's check for a repeat within the sample, then
+	 * its entry lookup */
+	out->s = prov_now(r, id);
+	a2l_ask(r, &r->provs[id]);
 }
 
 /* Frame i of the sample (leaf first) as r->chain[at]. */
@@ -601,7 +669,7 @@ static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, siz
 	struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
 			       pf->ip, level_of(kernel, ps->s->cpumode) };
 	r->chain[at] = frame_id(r, &f);
-	if (r->srcline)
+	if (r->srcline && r->o.children)
 		chain_srcline(r, ps, i, &r->chain_src[at]);
 }
 

@@ -100,6 +100,14 @@ struct rep_entry {
 	uint32_t nlast, last_cap;
 };
 
+/* The srclines of an address: perf's answer from addr2line, if any,
+ * and its fallback. */
+struct rep_prov {
+	const char *good;       /* addr2line's answer, NULL: none */
+	const char *fallback;   /* sym+off, dso[addr] or ??:0 */
+	const struct sym_dso *dso;
+};
+
 /* A chain an entry's tree gets: chains[off, off + len) with a period. */
 struct rep_part {
 	uint32_t entry, off, len;
@@ -146,6 +154,15 @@ struct rep {
 	size_t chain_src_cap;
 	bool dwarf_part;        /* frames being added were DWARF-unwound */
 	struct sym_inline *inl; /* line tables (-s srcline) */
+	/* perf computes a srcline each time it compares a sample's entry,
+	 * and stops asking addr2line about a file after 123 failures before
+	 * a first answer: the answers and fallbacks by address, and the
+	 * failures by dso */
+	struct rep_prov *provs;
+	size_t nprovs, provs_cap;
+	struct hmap provmap;    /* kind, dso, address -> index in provs */
+	struct u64map a2l;      /* dso id -> failures, 0: answered once,
+				 * UINT64_MAX: no more asked */
 	struct strbuf text;
 };
 
