@@ -490,6 +490,7 @@ static bool starts_address(const struct proc_sample *ps, size_t i)
  * "??:0" when the file knows the function but no line; no answer, or no
  * file to ask (the kernel, [vdso]): the symbol and the offset of the
  * address in it, without a symbol dso[address], without a map "??:0".
+ * A DWARF-unwound chain's rows carry addr2line -i's answers instead.
  */
 
 static const char *intern_text(struct rep *r)
@@ -549,8 +550,8 @@ static int srcline_ask(struct rep *r, const struct sym_dso *dso, uint64_t vaddr,
 
 enum { A2L_FAIL_LIMIT = 123 }; /* perf's */
 
-/* The provisional srcline of (kind, dso, addr): its index, created with
- * *added set (the caller fills good and fallback). */
+/* The srclines of (kind, dso, addr), looked up once: their index,
+ * created with *added set (the caller fills good and fallback). */
 static uint32_t prov_of(struct rep *r, char kind, const struct sym_dso *dso, uint64_t addr,
 			bool *added)
 {
