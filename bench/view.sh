@@ -16,7 +16,7 @@ mkdir -p "$work"
 in=$work/gen-$STACKS-$NAMES-$MIN-$MAX.folded
 [ -s "$in" ] || awk -v STACKS="$STACKS" -v NAMES="$NAMES" -v MIN="$MIN" -v MAX="$MAX" \
 	-f "$here/view-gen.awk" > "$in"
-mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+mb() { awk -v b="$(stat -L -c %s "$1")" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
 echo "input: $(mb "$in"), $(wc -l < "$in") stacks"
 /usr/bin/time -f '%e s wall, %U s user, %M KB peak RSS' "$scorch" view "$in" -o "$work/page.html"
 echo "page: $(mb "$work/page.html")"

@@ -625,38 +625,30 @@
 	}
 
 	// ---- sandwich ----
+	// callers: the paths up from each outermost node of the function,
+	// reversed; callees: everything under those nodes, merged (rewrite's
+	// focus); both visit only the function's nodes (byFrame) and theirs
 	function buildSandwich() {
 		var F = S.fn;
 		sand.callers = sand.callees = null;
 		if (F < 0 || F >= D.nframes)
 			return;
-		var nameOf = function (f) { return D.fname[f]; };
-		var up = new TreeBuilder(F), down = new TreeBuilder(F), c = S.col;
-		var ts = T.self[c], tt = T.total[c];
-		for (var i = 1; i < T.n; i++) {
-			if (T.frame[i] !== F || tt[i] <= 0)
+		var up = new TreeBuilder(F), c = S.col, tt = T.total[c], bf = byFrame(T);
+		var parent = T.parent, frame = T.frame, anc = [];
+		for (var k = bf.start[F]; k < bf.start[F + 1]; k++) {
+			var i = bf.list[k], outer = true;
+			if (tt[i] <= 0)
 				continue;
-			// callers: path from i up to the root, F first
-			var anc = [];
-			for (var a = T.parent[i]; a > 0; a = T.parent[a])
-				anc.push(T.frame[a]);
-			var outer = anc.indexOf(F) < 0;
+			anc.length = 0;
+			for (var a = parent[i]; a > 0 && outer; a = parent[a]) {
+				outer = frame[a] !== F;
+				anc.push(frame[a]);
+			}
 			if (outer)
 				up.add(anc, tt[i]);
-			if (!outer)
-				continue;
-			// callees: the subtree of this outermost F
-			var path = [], e = T.end[i], base = T.depth[i];
-			for (var j = i + 1; j < e; j++) {
-				path.length = T.depth[j] - base - 1;
-				path.push(T.frame[j]);
-				if (ts[j] > 0)
-					down.add(path, ts[j]);
-			}
-			down.add([], ts[i]);
 		}
-		sand.callers = up.build(nameOf);
-		sand.callees = down.build(nameOf);
+		sand.callers = up.build(function (f) { return D.fname[f]; });
+		sand.callees = rewrite(T, [T.self[c]], "f", F, true, false).tree;
 	}
 	function selectFn(f) {
 		S.fn = f;
@@ -669,79 +661,231 @@
 	// the stacks through the frame, from its first call), "m" merge (drop
 	// the frame from stacks, its time goes to its caller), "h" hide (drop
 	// the stacks through it), "r" collapse direct recursion, "u" collapse
-	// runs of [unknown]. The tree is rebuilt from the original's leaves;
-	// nodeMap takes an original node to the node its self went to.
-	var T0 = T, T0self = T.self.slice(), nodeMap = null, txKey = "";
+	// runs of [unknown].
+	// Each transform rewrites the tree before it (rewrite above); the
+	// trees of the list's prefixes are kept, so adding one costs one
+	// rewrite and undoing all costs nothing. chain[k].map takes an
+	// original node to the node of chain[k].tree its self went to.
+	var T0 = T, nodeMap = null, txKey = "", chain = [{ key: "", tree: T0, map: null }];
 	var unknownName = "[unknown]";
-	function transformPath(fr) {
-		for (var k = 0; k < S.tx.length; k++) {
-			var op = S.tx[k][0], f = S.tx[k][1], out, j;
-			if (op === "m") {
-				fr = fr.filter(function (x) { return x !== f; });
-			} else if (op === "f") {
-				j = fr.indexOf(f);
-				if (j < 0)
-					return null;
-				fr = fr.slice(j);
-			} else if (op === "h") {
-				if (fr.indexOf(f) >= 0)
-					return null;
-			} else if (op === "r" || op === "u") {
-				out = [];
-				for (j = 0; j < fr.length; j++) {
-					var dup = j > 0 && (op === "r" ? fr[j] === fr[j - 1]
-						: D.fname[fr[j]] === unknownName && D.fname[fr[j - 1]] === unknownName);
-					if (!dup)
-						out.push(fr[j]);
-				}
-				fr = out;
-			}
-		}
-		return fr;
-	}
+	T0.self0 = T0.self.slice();
+	T0.filterKey = "|";
 	function applyTransforms() {
-		var key = S.tx.map(function (t) { return t.join(""); }).join(".");
+		var keys = S.tx.map(function (t) { return t.join(""); }), key = keys.join(".");
 		if (key === txKey)
 			return false;
 		txKey = key;
-		if (!S.tx.length) {
-			T = T0;
-			T.self = T0self.slice();
-			nodeMap = null;
-		} else {
-			var b = new TreeBuilder(D.nframes, D.ncols), path = [], ids = new Int32Array(T0.n).fill(-1);
-			var ws = new Array(D.ncols), c;
-			for (var i = 1; i < T0.n; i++) {
-				var d = T0.depth[i];
-				path.length = d - 1;
-				path.push(T0.frame[i]);
-				var any = false;
-				for (c = 0; c < D.ncols; c++) {
-					ws[c] = T0self[c][i];
-					any = any || ws[c] > 0;
-				}
-				if (!any)
-					continue;
-				var fr = transformPath(path.slice());
-				if (fr)
-					ids[i] = b.add(fr, ws);
+		var k = 0;
+		while (k < keys.length && k + 1 < chain.length && chain[k + 1].key === keys[k])
+			k++;
+		chain.length = k + 1;
+		for (; k < keys.length; k++) {
+			var prev = chain[k].tree, r = rewrite(prev, prev.self0, S.tx[k][0], S.tx[k][1], false, !!R);
+			var map = r.map, pm = chain[k].map;
+			if (pm) {
+				map = new Int32Array(pm.length);
+				for (var i = 0; i < pm.length; i++)
+					map[i] = pm[i] >= 0 ? r.map[pm[i]] : -1;
 			}
-			T = b.build(function (f) { return D.fname[f]; });
-			for (i = 0; i < ids.length; i++)
-				if (ids[i] >= 0)
-					ids[i] = b.at[ids[i]];
-			nodeMap = ids;
+			r.tree.filterKey = "|";
+			chain.push({ key: keys[k], tree: r.tree, map: map });
 		}
-		fullSelf = T.self[0];
-		filterKey = "#"; // filter again (or just re-sum) over the new tree
-		if (!R)
-			reweigh(T, 0);
+		T = chain[chain.length - 1].tree;
+		nodeMap = chain[chain.length - 1].map;
 		fnSelf = null;
 		sand.callers = null;
 		lastSearch = null;
 		if (!(S.zoom < T.n))
 			S.zoom = 0;
 		return true;
+	}
+	// ---- rewriting a tree by one transform, in one preorder pass ----
+	// rewrite(s, selfCols, op, f, asRoot, wantMap) is the tree of s's
+	// stacks after op (see S.tx below; asRoot: focus's f is the root)
+	// with the self weights selfCols, and when wantMap, map: s's node ->
+	// the new node its self went to (-1: dropped). It is built
+	// in preorder, depth first: a new node takes its children from the
+	// nodes of s it stands for (several where nodes merge: into their
+	// parent, or focus's outermost nodes of f into one; then children
+	// of one frame merge and come in name order); a subtree of s that
+	// op leaves alone and that merges with nothing is copied whole
+	// (typed array copies). So the cost is the nodes op touches and
+	// their ancestors, plus copying: focus and a function's callees
+	// visit only the subtrees under f.
+	var rankOf = null, unkOf = null;
+	function frameRank() { // frame -> its place among the names, sorted
+		if (!rankOf) {
+			var ids = [];
+			for (var f = 0; f <= D.nframes; f++)
+				ids.push(f);
+			ids.sort(function (a, b) {
+				var x = D.fname[a], y = D.fname[b];
+				return x < y ? -1 : x > y ? 1 : a - b;
+			});
+			rankOf = new Int32Array(ids.length);
+			ids.forEach(function (f, k) { rankOf[f] = k; });
+		}
+		return rankOf;
+	}
+	function unknownFrames() {
+		if (!unkOf) {
+			unkOf = new Uint8Array(D.nframes + 1);
+			for (var f = 0; f < D.nframes; f++)
+				unkOf[f] = D.fname[f] === unknownName ? 1 : 0;
+		}
+		return unkOf;
+	}
+	// s's nodes by frame, in preorder: nodes of f are list[start[f] ..
+	// start[f + 1]); kept on s
+	function byFrame(s) {
+		if (s.byFrame)
+			return s.byFrame;
+		var nf = D.nframes + 1, start = new Int32Array(nf + 1), list = new Int32Array(s.n);
+		var fr = s.frame, n = s.n, i;
+		for (i = 0; i < n; i++)
+			start[fr[i] + 1]++;
+		for (i = 0; i < nf; i++)
+			start[i + 1] += start[i];
+		var at = start.slice(0, nf);
+		for (i = 0; i < n; i++)
+			list[at[fr[i]]++] = i;
+		s.byFrame = { start: start, list: list };
+		return s.byFrame;
+	}
+	function rewrite(s, selfCols, op, f, asRoot, wantMap) {
+		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
+		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
+		var unk = unknownFrames(), rank = frameRank(), i, k, bf;
+		function merged(j) { // j goes into its parent
+			return op === "m" ? frame[j] === f : op === "r" ? frame[j] === frame[parent[j]]
+				: op === "u" ? (unk[frame[j]] & unk[frame[parent[j]]]) === 1 : false;
+		}
+		// touched(a, b): whether op changes any node of [a, b)
+		var occ = null, cum = null, outer = [];
+		if (op === "m" || op === "h") {
+			bf = byFrame(s);
+			occ = bf.list.subarray(bf.start[f], bf.start[f + 1]);
+		} else if (op === "r" || op === "u") {
+			cum = new Int32Array(n + 1);
+			for (i = 1; i < n; i++)
+				cum[i + 1] = cum[i] + (merged(i) ? 1 : 0);
+		}
+		function touched(a, b) {
+			if (cum)
+				return cum[b] > cum[a];
+			if (!occ)
+				return false;
+			var lo = 0, hi = occ.length;
+			while (lo < hi) {
+				var mid = (lo + hi) >> 1;
+				if (occ[mid] < a)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			return lo < occ.length && occ[lo] < b;
+		}
+		var cap = n + 1;
+		if (op === "f") { // f's outermost nodes
+			bf = byFrame(s);
+			cap = 2;
+			for (k = bf.start[f]; k < bf.start[f + 1]; k++) {
+				i = bf.list[k];
+				if (!outer.length || i >= end[outer[outer.length - 1]]) {
+					outer.push(i);
+					cap += end[i] - i;
+				}
+			}
+		}
+		var np = new Int32Array(cap), nfr = new Uint32Array(cap), nd = new Int32Array(cap), ns = [];
+		var tgt = wantMap ? new Int32Array(n).fill(-1) : null, m = 0, c, stack = [];
+		for (c = 0; c < nc; c++)
+			ns.push(new Float64Array(cap));
+		function node(fr, p, d) {
+			np[m] = p;
+			nfr[m] = fr;
+			nd[m] = d;
+			return m++;
+		}
+		// s's subtree at src, unchanged, as the child of p at depth d
+		function copy(src, p, d) {
+			var len = end[src] - src, off = m - src, dd = d - depth[src];
+			nfr.set(frame.subarray(src, src + len), m);
+			for (c = 0; c < nc; c++)
+				ns[c].set(selfCols[c].subarray(src, src + len), m);
+			np[m] = p;
+			nd[m] = d;
+			for (var j = src + 1; j < src + len; j++) {
+				np[j + off] = parent[j] + off;
+				nd[j + off] = depth[j] + dd;
+			}
+			if (tgt)
+				for (j = src; j < src + len; j++)
+					tgt[j] = j + off;
+			m += len;
+		}
+		// node t takes the self of srcs and their children as its own
+		// (a merged child's too); its children wait on the stack
+		function take(t, srcs) {
+			var kids = [], multi = srcs.length > 1, q;
+			for (q = 0; q < srcs.length; q++) {
+				var sv = srcs[q];
+				if (tgt)
+					tgt[sv] = t;
+				for (c = 0; c < nc; c++)
+					ns[c][t] += selfCols[c][sv];
+				for (var ch = sv + 1; ch < end[sv]; ch = end[ch]) {
+					if (op === "h" && frame[ch] === f)
+						continue;
+					if (merges && merged(ch)) {
+						srcs.push(ch);
+						multi = true;
+					} else {
+						kids.push(ch);
+					}
+				}
+			}
+			var d = nd[t] + 1;
+			if (!multi) {
+				for (q = kids.length - 1; q >= 0; q--)
+					stack.push({ fr: frame[kids[q]], srcs: [kids[q]], p: t, d: d });
+				return;
+			}
+			var groups = new Map(), order = [];
+			for (q = 0; q < kids.length; q++) {
+				var fr = frame[kids[q]], g = groups.get(fr);
+				if (!g) {
+					groups.set(fr, g = []);
+					order.push(fr);
+				}
+				g.push(kids[q]);
+			}
+			order.sort(function (x, y) { return rank[x] - rank[y]; });
+			for (q = order.length - 1; q >= 0; q--)
+				stack.push({ fr: order[q], srcs: groups.get(order[q]), p: t, d: d });
+		}
+		if (op !== "f") {
+			take(node(frame[0], -1, 0), [0]);
+		} else if (asRoot) {
+			take(node(f, -1, 0), outer);
+		} else {
+			node(frame[0], -1, 0);
+			if (outer.length)
+				stack.push({ fr: f, srcs: outer, p: 0, d: 1 });
+		}
+		while (stack.length) {
+			var e = stack.pop(), s0 = e.srcs[0];
+			if (e.srcs.length === 1 && !touched(s0 + 1, end[s0]))
+				copy(s0, e.p, e.d);
+			else
+				take(node(e.fr, e.p, e.d), e.srcs);
+		}
+		for (c = 0; c < nc; c++)
+			ns[c] = ns[c].subarray(0, m);
+		var out = shape({ n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m),
+			frame: nfr.subarray(0, m), self: ns });
+		out.self0 = ns.slice();
+		return { tree: out, map: tgt };
 	}
 	function addTransform(op, f) {
 		S.tx = S.tx.concat([[op, f]]);
@@ -766,8 +910,8 @@
 	}
 
 	// ---- time: sub-second heat map, a range, threads ----
-	var R = diff ? null : D.rows, fullSelf = T.self[0], tmin = 0, tmax = 0;
-	var HEAT_ROWS = 50, CELL_NS = 1e9 / HEAT_ROWS, filterKey = "|";
+	var R = diff ? null : D.rows, tmin = 0, tmax = 0;
+	var HEAT_ROWS = 50, CELL_NS = 1e9 / HEAT_ROWS;
 	if (R && R.n) {
 		tmin = Infinity;
 		tmax = -Infinity;
@@ -786,13 +930,14 @@
 		return want;
 	}
 	// the self weights of the samples in the range and threads picked
+	// (a tree's filterKey: what its weights are now)
 	function applyFilter() {
 		var key = (S.range ? S.range.join("-") : "") + "|" + (S.threads ? S.threads.join(".") : "");
-		if (key === filterKey || !R)
+		if (!R || key === T.filterKey)
 			return;
-		filterKey = key;
+		T.filterKey = key;
 		if (!S.range && !S.threads) {
-			T.self[0] = fullSelf;
+			T.self[0] = T.self0[0];
 		} else {
 			var sel = new Float64Array(T.n), want = threadMask();
 			var a = S.range ? tmin + S.range[0] : -Infinity, b = S.range ? tmin + S.range[1] : Infinity;
@@ -1280,6 +1425,7 @@
 		state: function () { return JSON.parse(JSON.stringify(S)); },
 		matched: function () { return parseFloat(matchedEl.getAttribute("data-matched") || "0"); },
 		name: function (i) { return D.fname[T.frame[i]]; },
+		frameOf: function (i) { return T.frame[i]; },
 		find: function (names) { // node of a root-first path of names, or -1
 			var cur = 0;
 			for (var k = 0; k < names.length; k++) {
@@ -1366,6 +1512,7 @@
 	setTimeout(function () { // the table's sums, ahead of the first look
 		if (!fnSelf)
 			computeFunctions();
+		byFrame(T); // for the sandwich and focus
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start
 	doc.body.setAttribute("data-ready", "1");
