@@ -631,6 +631,7 @@
 	function buildSandwich() {
 		var F = S.fn;
 		sand.callers = sand.callees = null;
+		sand.fn = F;
 		if (F < 0 || F >= D.nframes)
 			return;
 		var up = new TreeBuilder(F), c = S.col, tt = T.total[c], bf = byFrame(T);
@@ -1306,7 +1307,7 @@
 		if (diff)
 			doc.getElementById("diffmode").textContent = S.abs ? "Colours: absolute" : "Colours: normalised";
 		if (S.view === "sandwich") {
-			if (!sand.callers)
+			if (!sand.callers || sand.fn !== S.fn)
 				buildSandwich();
 			var name = S.fn >= 0 ? D.fname[S.fn] : "(pick a function in the table or a graph)";
 			doc.getElementById("sw-name").textContent = name;
@@ -1489,6 +1490,21 @@
 					out.push(path.join(";") + " " + T.self[c][i]);
 			}
 			return out.sort();
+		},
+		// the sandwich's callers and callees trees as folded lines, the
+		// function first, sorted
+		sandwich: function () {
+			var lines = function (t) {
+				var out = [], path = [];
+				for (var i = 0; i < t.n; i++) {
+					path.length = t.depth[i];
+					path.push(D.fname[t.frame[i]]);
+					if (t.self[0][i] > 0)
+						out.push(path.join(";") + " " + t.self[0][i]);
+				}
+				return out.sort();
+			};
+			return sand.callers ? { callers: lines(sand.callers), callees: lines(sand.callees) } : null;
 		},
 		frames: function () {
 			var out = [];

@@ -166,6 +166,30 @@ async function mainChecks(ctx, e) {
 	const ink2 = await hook(page, () => scorchView.inked());
 	ok(ink2 > 0.005, "the sandwich view's canvas is not blank", ink2);
 
+	// the sandwich of a and of b: callers are the stacks up from their
+	// first (outermost) call, reversed; callees the stacks from it
+	for (const fn of ["a", "b"]) {
+		const lines = foldedLines(fs.readFileSync(e.folded, "utf8"));
+		const up = new Map(), down = new Map();
+		for (const l of lines) {
+			const at = l.lastIndexOf(" "), fr = l.slice(0, at).split(";"), n = Number(l.slice(at + 1));
+			const j = fr.indexOf(fn);
+			if (j < 0)
+				continue;
+			const u = fr.slice(0, j + 1).reverse().join(";"), d = fr.slice(j).join(";");
+			up.set(u, (up.get(u) || 0) + n);
+			down.set(d, (down.get(d) || 0) + n);
+		}
+		const asLines = (m) => Array.from(m, ([k, v]) => k + " " + v).sort();
+		const node = await hook(page, (p) => scorchView.find(p), ["main", fn === "a" ? "a" : "a", "b"].slice(0, fn === "a" ? 2 : 3));
+		await hook(page, (i) => { scorchView.act("zoom", i); scorchView.act("view", "sandwich"); }, node);
+		const sw = await hook(page, () => scorchView.sandwich());
+		const dc = sw && sameLines(sw.callers, asLines(up)), dd = sw && sameLines(sw.callees, asLines(down));
+		ok(sw && dc === null, "the sandwich of " + fn + ": its callers' stacks equal the input's, reversed", dc);
+		ok(sw && dd === null, "the sandwich of " + fn + ": its callees' stacks equal the input's from " + fn, dd);
+		await hook(page, () => { scorchView.act("zoom", 0); scorchView.act("view", "flame"); });
+	}
+
 	// transforms: focus (from the UI), hide, merge, recursion, [unknown]
 	await page.click('button[data-view="flame"]');
 	await page.keyboard.press("Escape");
