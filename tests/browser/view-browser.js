@@ -36,6 +36,62 @@ function sameLines(a, b) {
 	return null;
 }
 
+// a PNG's pixels (8-bit RGB or RGBA, not interlaced: what chromium's
+// screenshots are) -> { w, h, colors: distinct colours, bg: the share of
+// the commonest colour }
+function pngStats(buf) {
+	const zlib = require("zlib");
+	let w = 0, h = 0, type = 0;
+	const idat = [];
+	for (let at = 8; at + 8 <= buf.length;) {
+		const len = buf.readUInt32BE(at), kind = buf.toString("latin1", at + 4, at + 8);
+		const body = buf.subarray(at + 8, at + 8 + len);
+		if (kind === "IHDR") {
+			w = body.readUInt32BE(0);
+			h = body.readUInt32BE(4);
+			if (body[8] !== 8 || (body[9] !== 2 && body[9] !== 6) || body[12] !== 0)
+				throw new Error("png: not 8-bit RGB(A) non-interlaced");
+			type = body[9];
+		} else if (kind === "IDAT") {
+			idat.push(body);
+		}
+		at += 12 + len;
+	}
+	const raw = zlib.inflateSync(Buffer.concat(idat)), bpp = type === 6 ? 4 : 3, stride = w * bpp;
+	const px = Buffer.alloc(h * stride), count = new Map();
+	for (let y = 0; y < h; y++) {
+		const f = raw[y * (stride + 1)], src = y * (stride + 1) + 1, row = y * stride;
+		for (let x = 0; x < stride; x++) {
+			const a = x >= bpp ? px[row + x - bpp] : 0, b = y ? px[row - stride + x] : 0;
+			const c = x >= bpp && y ? px[row - stride + x - bpp] : 0, v = raw[src + x];
+			let p = 0;
+			if (f === 1) p = a;
+			else if (f === 2) p = b;
+			else if (f === 3) p = (a + b) >> 1;
+			else if (f === 4) {
+				const q = a + b - c, pa = Math.abs(q - a), pb = Math.abs(q - b), pc = Math.abs(q - c);
+				p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+			}
+			px[row + x] = (v + p) & 255;
+		}
+		for (let x = 0; x < w; x++) {
+			const k = (px[row + x * bpp] << 16) | (px[row + x * bpp + 1] << 8) | px[row + x * bpp + 2];
+			count.set(k, (count.get(k) || 0) + 1);
+		}
+	}
+	const top = Math.max(...count.values());
+	return { w, h, colors: count.size, bg: top / (w * h) };
+}
+// a screenshot of the panel of the current view, saved as NAME.png; not
+// blank: at least 4 colours and 2% of its pixels off the background
+async function screenshotNotBlank(page, name, what) {
+	const view = (await hook(page, () => scorchView.state())).view;
+	const buf = await page.locator("#p-" + view).screenshot({ path: name + ".png" });
+	const st = pngStats(buf);
+	ok(st.colors >= 4 && st.bg <= 0.98, "screenshot of " + what + " is not blank", st);
+	return st;
+}
+
 let failures = 0;
 function ok(cond, what, detail) {
 	if (cond) {
@@ -79,6 +135,20 @@ async function mainChecks(ctx, e) {
 	ok(diffMain === null, "the page's stacks read back equal the input's", diffMain);
 	const ink = await hook(page, () => scorchView.inked());
 	ok(ink > 0.005, "the flame graph's canvas is not blank", ink);
+
+	// screenshots of each view, and one of a canvas cleared (the check
+	// must call that blank)
+	for (const v of ["flame", "icicle", "table", "sandwich"]) {
+		if (v === "sandwich")
+			await hook(page, () => scorchView.act("fn", scorchView.frameOf(scorchView.find(["main", "a"]))));
+		await page.click(`button[data-view="${v}"]`);
+		await screenshotNotBlank(page, "shot-" + v, "the " + v + " view");
+	}
+	await page.click('button[data-view="flame"]');
+	await page.$eval("#v-flame canvas", (cv) => cv.getContext("2d").clearRect(0, 0, cv.width, cv.height));
+	const blank = pngStats(await page.locator("#p-flame").screenshot({ path: "shot-cleared.png" }));
+	ok(blank.colors < 4 || blank.bg > 0.98, "a cleared canvas's screenshot counts as blank", blank);
+	await hook(page, () => scorchView.act("zoom", 0)); // draw again
 
 	// colours: scorch flame's for the same names, in the data and on screen
 	const fr = await hook(page, () => scorchView.frames());
@@ -283,6 +353,7 @@ async function diffChecks(ctx, e) {
 		{ after, before, e });
 	const ink = await hook(page, () => scorchView.inked());
 	ok(ink > 0.005, "the diff view's canvas is not blank", ink);
+	await screenshotNotBlank(page, "shot-diff", "the diff view");
 	// after Swap back: colours and numbers per frame, against scorch diff
 	await page.click("#swap");
 	const colorOf = async (name) => {
@@ -379,6 +450,7 @@ async function perfChecks(ctx, e) {
 		await page.click('button[data-view="time"]');
 		const hink = await hook(page, () => scorchView.inked());
 		ok(hink > 0.05, "perf.data " + e.name + ": the heat map is not blank", hink);
+		await screenshotNotBlank(page, "shot-time-" + e.name, "perf.data " + e.name + ": the time view");
 		const c = await page.$eval("#v-time canvas", (cv) => {
 			const r = cv.getBoundingClientRect();
 			return { x: r.left, y: r.top };
