@@ -104,117 +104,56 @@
 			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
 	}
 
-	// totals and x of column c again, after its self weights changed
-	var reweighScratch = null;
-	function reweigh(t, c) {
-		var n = t.n, parent = t.parent, tot = t.total[c], x = t.x[c], i;
-		tot.set(t.self[c]);
-		for (i = n - 1; i > 0; i--)
-			tot[parent[i]] += tot[i];
-		if (!reweighScratch || reweighScratch.length !== n)
-			reweighScratch = new Float64Array(n);
-		var next = reweighScratch;
-		next.fill(0);
-		for (i = 1; i < n; i++) {
-			x[i] = next[parent[i]];
-			next[parent[i]] += tot[i];
-			next[i] = x[i];
+	// x: each node's absolute start, after its earlier siblings from
+	// its parent's, in one preorder pass with a start per depth (a small
+	// array: no scratch the size of the tree)
+	function placeX(n, depth, tot, x, maxd) {
+		var next = new Float64Array(maxd + 2);
+		for (var i = 1; i < n; i++) {
+			var d = depth[i], xi = next[d];
+			x[i] = xi;
+			next[d] = xi + tot[i];
+			next[d + 1] = xi;
 		}
 	}
+	// total of column c from self, each node's self plus its children's
+	function sumUp(n, parent, tot) {
+		for (var i = n - 1; i > 0; i--)
+			tot[parent[i]] += tot[i];
+	}
 
-	// totals, subtree ends, absolute x (per column), deepest depth
+	// totals and x of column c again, after its self weights changed
+	function reweigh(t, c) {
+		var tot = t.total[c];
+		tot.set(t.self[c]);
+		sumUp(t.n, t.parent, tot);
+		placeX(t.n, t.depth, tot, t.x[c], t.maxDepth);
+	}
+
+	// subtree ends, deepest depth, totals and absolute x (per column)
 	function shape(t) {
-		var n = t.n, parent = t.parent, end = new Int32Array(n), i, c;
-		t.total = [];
-		t.x = [];
-		for (c = 0; c < t.self.length; c++) {
-			var tot = new Float64Array(t.self[c]);
-			for (i = n - 1; i > 0; i--)
-				tot[parent[i]] += tot[i];
-			// absolute start: after the earlier siblings, from the parent's
-			var x = new Float64Array(n), next = new Float64Array(n);
-			for (i = 1; i < n; i++) {
-				x[i] = next[parent[i]];
-				next[parent[i]] += tot[i];
-				next[i] = x[i];
-			}
-			t.total.push(tot);
-			t.x.push(x);
-		}
-		var maxd = 0;
+		var n = t.n, parent = t.parent, depth = t.depth, end = new Int32Array(n), i, c, maxd = 0;
 		for (i = n - 1; i >= 0; i--) {
-			if (end[i] < i + 1)
-				end[i] = i + 1;
-			if (i > 0 && end[parent[i]] < end[i])
-				end[parent[i]] = end[i];
-			if (t.depth[i] > maxd)
-				maxd = t.depth[i];
+			var e = end[i] < i + 1 ? i + 1 : end[i], d = depth[i];
+			end[i] = e;
+			if (i > 0 && end[parent[i]] < e)
+				end[parent[i]] = e;
+			if (d > maxd)
+				maxd = d;
 		}
 		t.end = end;
 		t.maxDepth = maxd;
+		t.total = [];
+		t.x = [];
+		for (c = 0; c < t.self.length; c++) {
+			var tot = new Float64Array(t.self[c]), x = new Float64Array(n);
+			sumUp(n, parent, tot);
+			placeX(n, depth, tot, x, maxd);
+			t.total.push(tot);
+			t.x.push(x);
+		}
 		return t;
 	}
-
-	// ---- trees built from paths (sandwich views, transforms) ----
-	function TreeBuilder(nroot, ncols) {
-		this.ncols = ncols || 1;
-		this.kids = [new Map()];
-		this.frame = [nroot];
-		this.self = [];
-		for (var c = 0; c < this.ncols; c++)
-			this.self.push([0]);
-	}
-	// add weights ws (one per column; a number for one column) at the
-	// path of frames, root first; returns the node
-	TreeBuilder.prototype.add = function (frames, ws) {
-		var cur = 0, c;
-		for (var i = 0; i < frames.length; i++) {
-			var f = frames[i], k = this.kids[cur], nx = k.get(f);
-			if (nx === undefined) {
-				nx = this.frame.length;
-				k.set(f, nx);
-				this.kids.push(new Map());
-				this.frame.push(f);
-				for (c = 0; c < this.ncols; c++)
-					this.self[c].push(0);
-			}
-			cur = nx;
-		}
-		if (typeof ws === "number")
-			this.self[0][cur] += ws;
-		else
-			for (c = 0; c < this.ncols; c++)
-				this.self[c][cur] += ws[c];
-		return cur;
-	};
-	// the tree in preorder, children by name; this.at[id]: id's index
-	TreeBuilder.prototype.build = function (nameOf) {
-		var n = this.frame.length, parent = new Int32Array(n), depth = new Int32Array(n);
-		var frame = new Uint32Array(n), at = 0, c, self = [];
-		this.at = new Int32Array(n);
-		for (c = 0; c < this.ncols; c++)
-			self.push(new Float64Array(n));
-		var stack = [[0, -1, 0]], kids = this.kids, fr = this.frame;
-		var byName = function (a, b) {
-			var x = nameOf(fr[a]), y = nameOf(fr[b]);
-			return x < y ? 1 : x > y ? -1 : a < b ? 1 : -1; // reversed: popped in order
-		};
-		while (stack.length) {
-			var top = stack.pop(), id = top[0];
-			var me = at++;
-			this.at[id] = me;
-			parent[me] = top[1];
-			depth[me] = top[2];
-			frame[me] = fr[id];
-			for (c = 0; c < this.ncols; c++)
-				self[c][me] = this.self[c][id];
-			var ch = Array.from(kids[id].values());
-			ch.sort(byName);
-			for (var j = 0; j < ch.length; j++)
-				stack.push([ch[j], me, top[2] + 1]);
-		}
-		return shape({ n: n, parent: parent, depth: depth, frame: frame, self: self });
-	};
 
 	// ---- the data: base64, gzip'd when data-enc says so ----
 	var el = doc.getElementById("scv-data");
@@ -339,6 +278,10 @@
 			onZoomPath.add(a);
 		var isMain = t === T, drawn = 0, inv = this.inverted, names = D.fname;
 		var fgc = (getComputedStyle(doc.body).getPropertyValue("--frame-text") || "").trim() || "#000";
+		// gathered first, then drawn a colour at a time: setting the fill
+		// is what costs, and frames never overlap
+		var fills = new Map(), faded = [], marks = [], strokes = [], texts = [], k;
+		var other = isMain && diff ? T.total[S.col ? 0 : 1] : null;
 		for (var i = 0; i < t.n;) {
 			var w = tot[i] * scale, x = (xs[i] - r.x0) * scale;
 			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi) {
@@ -347,37 +290,55 @@
 			}
 			if (depth[i] >= dLo) {
 				var y = (inv ? depth[i] * RH : H - (depth[i] + 1) * RH) - sTop;
-				var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw);
+				var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw), rw = Math.max(x2 - x1 - 0.5, 0.5);
 				var f = frame[i];
 				var fill = i === 0 && isMain ? "#c8c8c8" : isMain && diff ? diffColor(i) : hot(f);
 				if (isMain && match && match[f])
 					fill = "#e040e0";
-				if (onZoomPath.has(i) && i !== r.z)
-					ctx.globalAlpha = 0.55;
-				ctx.fillStyle = fill;
-				ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 0.5), RH - 1);
-				ctx.globalAlpha = 1;
-				if (f === S.fn && i !== 0) {
-					ctx.strokeStyle = "#000";
-					ctx.lineWidth = 2;
-					ctx.strokeRect(x1 + 1, y + 1, Math.max(x2 - x1 - 2, 1), RH - 3);
+				if (i !== r.z && onZoomPath.has(i)) {
+					faded.push(fill, x1, y, rw);
+				} else {
+					var b = fills.get(fill);
+					if (!b)
+						fills.set(fill, b = []);
+					b.push(x1, y, rw);
 				}
-				if (isMain && diff && T.total[S.col ? 0 : 1][i] === 0 && i !== 0) {
-					ctx.fillStyle = "#000";
-					ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 0.5), 3); // new frame
-				}
+				if (f === S.fn && i !== 0)
+					strokes.push(x1, y, x2);
+				if (other && other[i] === 0 && i !== 0)
+					marks.push(x1, y, rw); // new frame
 				var room = Math.floor((x2 - x1 - 6) / charW);
 				if (room >= 3) {
 					var name = names[f];
 					if (name.length > room)
 						name = name.slice(0, room - 2) + "..";
-					ctx.fillStyle = fgc;
-					ctx.fillText(name, x1 + 3, y + RH / 2);
+					texts.push(name, x1 + 3, y + RH / 2);
 				}
 				drawn++;
 			}
 			i++;
 		}
+		fills.forEach(function (b, fill) {
+			ctx.fillStyle = fill;
+			for (var j = 0; j < b.length; j += 3)
+				ctx.fillRect(b[j], b[j + 1], b[j + 2], RH - 1);
+		});
+		ctx.globalAlpha = 0.55;
+		for (k = 0; k < faded.length; k += 4) {
+			ctx.fillStyle = faded[k];
+			ctx.fillRect(faded[k + 1], faded[k + 2], faded[k + 3], RH - 1);
+		}
+		ctx.globalAlpha = 1;
+		ctx.fillStyle = "#000";
+		for (k = 0; k < marks.length; k += 3)
+			ctx.fillRect(marks[k], marks[k + 1], marks[k + 2], 3);
+		ctx.strokeStyle = "#000";
+		ctx.lineWidth = 2;
+		for (k = 0; k < strokes.length; k += 3)
+			ctx.strokeRect(strokes[k] + 1, strokes[k + 1] + 1, Math.max(strokes[k + 2] - strokes[k] - 2, 1), RH - 3);
+		ctx.fillStyle = fgc;
+		for (k = 0; k < texts.length; k += 3)
+			ctx.fillText(texts[k], texts[k + 1], texts[k + 2]);
 		this.drawn = drawn;
 	};
 	// node under the mouse, or -1
@@ -626,30 +587,79 @@
 
 	// ---- sandwich ----
 	// callers: the paths up from each outermost node of the function,
-	// reversed; callees: everything under those nodes, merged (rewrite's
-	// focus); both visit only the function's nodes (byFrame) and theirs
+	// reversed, merged; callees: everything under those nodes, merged
+	// (rewrite's focus); both visit only the function's nodes (byFrame)
+	// and the nodes above or below them
 	function buildSandwich() {
 		var F = S.fn;
 		sand.callers = sand.callees = null;
 		sand.fn = F;
 		if (F < 0 || F >= D.nframes)
 			return;
-		var up = new TreeBuilder(F), c = S.col, tt = T.total[c], bf = byFrame(T);
-		var parent = T.parent, frame = T.frame, anc = [];
-		for (var k = bf.start[F]; k < bf.start[F + 1]; k++) {
-			var i = bf.list[k], outer = true;
-			if (tt[i] <= 0)
-				continue;
-			anc.length = 0;
-			for (var a = parent[i]; a > 0 && outer; a = parent[a]) {
-				outer = frame[a] !== F;
-				anc.push(frame[a]);
-			}
-			if (outer)
-				up.add(anc, tt[i]);
-		}
-		sand.callers = up.build(function (f) { return D.fname[f]; });
+		var c = S.col;
+		sand.callers = callersTree(T, F, T.total[c]);
 		sand.callees = rewrite(T, [T.self[c]], "f", F, true, false).tree;
+	}
+	// the tree of s's paths from F's outermost nodes up to the root, F
+	// first, weighed by those nodes' totals (tot), built depth first
+	function callersTree(s, F, tot) {
+		var bf = byFrame(s), parent = s.parent, frame = s.frame, rank = frameRank();
+		var srcs = [], ws = [], cap = 1, k, i, a;
+		for (k = bf.start[F]; k < bf.start[F + 1]; k++) {
+			i = bf.list[k];
+			if (tot[i] <= 0)
+				continue;
+			for (a = parent[i]; a > 0 && frame[a] !== F; a = parent[a])
+				;
+			if (a > 0)
+				continue; // not outermost
+			srcs.push(i);
+			ws.push(tot[i]);
+			cap += s.depth[i];
+		}
+		var np = new Int32Array(cap), nfr = new Uint32Array(cap), nd = new Int32Array(cap);
+		var self = new Float64Array(cap), m = 0, stack = [];
+		function node(fr, p, d) {
+			np[m] = p;
+			nfr[m] = fr;
+			nd[m] = d;
+			return m++;
+		}
+		// node t stands for the nodes srcs (weights ws); its children are
+		// their parents, by frame
+		function take(t, srcs, ws) {
+			if (srcs.length === 1) { // one path: straight up to the root
+				for (a = parent[srcs[0]]; a > 0; a = parent[a])
+					t = node(frame[a], t, nd[t] + 1);
+				self[t] += ws[0];
+				return;
+			}
+			var groups = new Map(), order = [];
+			for (var q = 0; q < srcs.length; q++) {
+				a = parent[srcs[q]];
+				if (a <= 0) {
+					self[t] += ws[q];
+					continue;
+				}
+				var g = groups.get(frame[a]);
+				if (!g) {
+					groups.set(frame[a], g = { s: [], w: [] });
+					order.push(frame[a]);
+				}
+				g.s.push(a);
+				g.w.push(ws[q]);
+			}
+			order.sort(function (x, y) { return rank[x] - rank[y]; });
+			for (q = order.length - 1; q >= 0; q--)
+				stack.push({ fr: order[q], g: groups.get(order[q]), p: t, d: nd[t] + 1 });
+		}
+		take(node(F, -1, 0), srcs, ws);
+		while (stack.length) {
+			var e = stack.pop();
+			take(node(e.fr, e.p, e.d), e.g.s, e.g.w);
+		}
+		return shape({ n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m),
+			frame: nfr.subarray(0, m), self: [self.subarray(0, m)] });
 	}
 	function selectFn(f) {
 		S.fn = f;
@@ -753,6 +763,11 @@
 		s.byFrame = { start: start, list: list };
 		return s.byFrame;
 	}
+	// to[j + off] = from[j] + add for j in [a, b)
+	function shift(from, to, a, b, off, add) {
+		for (var j = a; j < b; j++)
+			to[j + off] = from[j] + add;
+	}
 	function rewrite(s, selfCols, op, f, asRoot, wantMap) {
 		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
 		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
@@ -816,12 +831,10 @@
 				ns[c].set(selfCols[c].subarray(src, src + len), m);
 			np[m] = p;
 			nd[m] = d;
-			for (var j = src + 1; j < src + len; j++) {
-				np[j + off] = parent[j] + off;
-				nd[j + off] = depth[j] + dd;
-			}
+			shift(parent, np, src + 1, src + len, off, off);
+			shift(depth, nd, src + 1, src + len, off, dd);
 			if (tgt)
-				for (j = src; j < src + len; j++)
+				for (var j = src; j < src + len; j++)
 					tgt[j] = j + off;
 			m += len;
 		}
