@@ -104,17 +104,19 @@
 			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
 	}
 
-	// x: each node's absolute start, after its earlier siblings from
-	// its parent's, in one preorder pass with a start per depth (a small
-	// array: no scratch the size of the tree)
-	function placeX(n, depth, tot, x, maxd) {
-		var next = new Float64Array(maxd + 2);
-		for (var i = 1; i < n; i++) {
-			var d = depth[i], xi = next[d];
-			x[i] = xi;
-			next[d] = xi + tot[i];
-			next[d + 1] = xi;
-		}
+	// node i's start in weight units (column tot): its ancestors' earlier
+	// siblings' totals. Views place nodes as they walk the tree (a start
+	// per depth), so no tree keeps an array of starts: a transform or a
+	// filter changes only totals
+	function xOf(t, tot, i) {
+		var path = [];
+		for (var a = i; a > 0; a = t.parent[a])
+			path.push(a);
+		var x = 0;
+		for (var k = path.length - 1; k >= 0; k--)
+			for (var j = t.parent[path[k]] + 1; j < path[k]; j = t.end[j])
+				x += tot[j];
+		return x;
 	}
 	// total of column c from self, each node's self plus its children's
 	function sumUp(n, parent, tot) {
@@ -122,15 +124,14 @@
 			tot[parent[i]] += tot[i];
 	}
 
-	// totals and x of column c again, after its self weights changed
+	// totals of column c again, after its self weights changed
 	function reweigh(t, c) {
 		var tot = t.total[c];
 		tot.set(t.self[c]);
 		sumUp(t.n, t.parent, tot);
-		placeX(t.n, t.depth, tot, t.x[c], t.maxDepth);
 	}
 
-	// subtree ends, deepest depth, totals and absolute x (per column)
+	// subtree ends, deepest depth, totals (per column)
 	function shape(t) {
 		var n = t.n, parent = t.parent, depth = t.depth, end = new Int32Array(n), i, c, maxd = 0;
 		for (i = n - 1; i >= 0; i--) {
@@ -144,13 +145,10 @@
 		t.end = end;
 		t.maxDepth = maxd;
 		t.total = [];
-		t.x = [];
 		for (c = 0; c < t.self.length; c++) {
-			var tot = new Float64Array(t.self[c]), x = new Float64Array(n);
+			var tot = new Float64Array(t.self[c]);
 			sumUp(n, parent, tot);
-			placeX(n, depth, tot, x, maxd);
 			t.total.push(tot);
-			t.x.push(x);
 		}
 		return t;
 	}
@@ -234,7 +232,7 @@
 	};
 	FlameView.prototype.range = function () {
 		var t = this.getTree(), z = this.getZoom(), c = t.total.length > 1 ? S.col : 0;
-		return { x0: t.x[c][z], w: t.total[c][z] || 1, c: c, z: z };
+		return { x0: xOf(t, t.total[c], z), w: t.total[c][z] || 1, c: c, z: z };
 	};
 	FlameView.prototype.draw = function () {
 		var t = this.getTree();
@@ -262,7 +260,7 @@
 		ctx.font = "12px ui-monospace, Menlo, Consolas, monospace";
 		ctx.textBaseline = "middle";
 		var charW = ctx.measureText("m").width || 7;
-		var r = this.range(), c = r.c, xs = t.x[c], tot = t.total[c];
+		var r = this.range(), c = r.c, tot = t.total[c], next = new Float64Array(t.maxDepth + 2);
 		var scale = cw / r.w, end = t.end, depth = t.depth, frame = t.frame;
 		var sTop = this.box.scrollTop;
 		var dLo, dHi;
@@ -283,7 +281,10 @@
 		var fills = new Map(), faded = [], marks = [], strokes = [], texts = [], k;
 		var other = isMain && diff ? T.total[S.col ? 0 : 1] : null;
 		for (var i = 0; i < t.n;) {
-			var w = tot[i] * scale, x = (xs[i] - r.x0) * scale;
+			var d = depth[i], xi = next[d]; // start: after the earlier siblings
+			next[d] = xi + tot[i];
+			next[d + 1] = xi;
+			var w = tot[i] * scale, x = (xi - r.x0) * scale;
 			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi) {
 				i = end[i];
 				continue;
@@ -353,16 +354,17 @@
 			: Math.floor((this.height() - py - sTop) / RH);
 		if (d < 0 || d > t.maxDepth)
 			return -1;
-		var r = this.range(), c = r.c, xs = t.x[c], tot = t.total[c];
+		var r = this.range(), c = r.c, tot = t.total[c];
 		var wx = r.x0 + px * r.w / this.box.clientWidth;
-		var cur = 0;
+		var cur = 0, x = 0;
 		while (t.depth[cur] < d) {
 			var j = cur + 1, found = -1;
 			while (j < t.end[cur]) {
-				if (wx >= xs[j] && wx < xs[j] + tot[j]) {
+				if (wx >= x && wx < x + tot[j]) {
 					found = j;
 					break;
 				}
+				x += tot[j];
 				j = t.end[j];
 			}
 			if (found < 0)
@@ -374,7 +376,7 @@
 	// where node i is drawn (test hook), or null
 	FlameView.prototype.rectOf = function (i) {
 		var t = this.getTree(), r = this.range(), cw = this.box.clientWidth;
-		var scale = cw / r.w, x = (t.x[r.c][i] - r.x0) * scale, w = t.total[r.c][i] * scale;
+		var scale = cw / r.w, x = (xOf(t, t.total[r.c], i) - r.x0) * scale, w = t.total[r.c][i] * scale;
 		var br = this.canvas.getBoundingClientRect();
 		return { x: br.left + Math.max(x, 0), y: br.top + this.rowY(t.depth[i]),
 			w: Math.min(x + w, cw) - Math.max(x, 0), h: RH - 1 };
@@ -763,12 +765,53 @@
 		s.byFrame = { start: start, list: list };
 		return s.byFrame;
 	}
+	// hide f: the same tree with no weight under f's outermost nodes;
+	// only the weights are copied (zero-weight nodes are neither drawn
+	// nor counted), and the totals change on the paths above them
+	function hide(s, selfCols, f, wantMap) {
+		var bf = byFrame(s), nc = selfCols.length, ns = [], nt = [], c, k, a;
+		var same = (!R || s.filterKey === "|") && selfCols === s.self0;
+		for (c = 0; c < nc; c++) {
+			ns.push(new Float64Array(selfCols[c]));
+			if (same) {
+				nt.push(new Float64Array(s.total[c]));
+			} else {
+				nt.push(new Float64Array(selfCols[c]));
+				sumUp(s.n, s.parent, nt[c]);
+			}
+		}
+		var map = wantMap ? new Int32Array(s.n) : null, last = 0;
+		if (map)
+			for (k = 0; k < s.n; k++)
+				map[k] = k;
+		for (k = bf.start[f]; k < bf.start[f + 1]; k++) {
+			var i = bf.list[k], e = s.end[i];
+			if (i < last)
+				continue; // under an earlier one
+			last = e;
+			for (c = 0; c < nc; c++) {
+				var gone = nt[c][i];
+				ns[c].fill(0, i, e);
+				nt[c].fill(0, i, e);
+				for (a = s.parent[i]; a >= 0; a = s.parent[a])
+					nt[c][a] -= gone;
+			}
+			if (map)
+				map.fill(-1, i, e);
+		}
+		var out = { n: s.n, parent: s.parent, depth: s.depth, frame: s.frame, end: s.end,
+			maxDepth: s.maxDepth, byFrame: s.byFrame, self: ns, total: nt };
+		out.self0 = ns.slice();
+		return { tree: out, map: map };
+	}
 	// to[j + off] = from[j] + add for j in [a, b)
 	function shift(from, to, a, b, off, add) {
 		for (var j = a; j < b; j++)
 			to[j + off] = from[j] + add;
 	}
 	function rewrite(s, selfCols, op, f, asRoot, wantMap) {
+		if (op === "h")
+			return hide(s, selfCols, f, wantMap);
 		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
 		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
 		var unk = unknownFrames(), rank = frameRank(), i, k, bf;

@@ -277,9 +277,22 @@ async function mainChecks(ctx, e) {
 	const aFrame = await hook(page, (i) => scorchView.state().fn, 0);
 	await hook(page, (f) => scorchView.act("tx", [["h", f]]), aFrame);
 	ok(await hook(page, () => scorchView.total()) === e.total - e.withA, "Hide a: the other stacks");
+	const inLines = foldedLines(fs.readFileSync(e.folded, "utf8"));
+	const restack = (fn) => foldedLines(inLines.map((l) => {
+		const at = l.lastIndexOf(" "), fr = fn(l.slice(0, at).split(";"));
+		return fr && fr.length ? fr.join(";") + l.slice(at) : "";
+	}).join("\n"));
+	const dh = sameLines(await hook(page, () => scorchView.folded()), restack((fr) => fr.includes("a") ? null : fr));
+	ok(dh === null, "Hide a: the stacks are the input's without a", dh);
 	await hook(page, (f) => scorchView.act("tx", [["m", f]]), aFrame);
 	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "a"]) < 0 &&
 		await fOf(["main", "b"]) > 0, "Merge a: same total, a gone, its callees under main");
+	const dm = sameLines(await hook(page, () => scorchView.folded()), restack((fr) => fr.filter((x) => x !== "a")));
+	ok(dm === null, "Merge a: the stacks are the input's with a left out", dm);
+	await hook(page, (f) => scorchView.act("tx", [["f", f]]), aFrame);
+	const df = sameLines(await hook(page, () => scorchView.folded()),
+		restack((fr) => fr.includes("a") ? fr.slice(fr.indexOf("a")) : null));
+	ok(df === null, "Focus a: the stacks are the input's from their first a", df);
 	await hook(page, () => scorchView.act("tx", [["r", 0], ["u", 0]]));
 	ok(await fOf(["main", "r", "x"]) > 0 && await fOf(["main", "r", "r"]) < 0 &&
 		await fOf(["main", "[unknown]", "y"]) > 0 && await fOf(["main", "a", "b", "a", "b"]) > 0,
