@@ -804,10 +804,16 @@
 		out.self0 = ns.slice();
 		return { tree: out, map: map };
 	}
-	// to[j + off] = from[j] + add for j in [a, b)
+	// to[j + off] = from[j] + add for j in [a, b); the largest value
 	function shift(from, to, a, b, off, add) {
-		for (var j = a; j < b; j++)
-			to[j + off] = from[j] + add;
+		var most = -Infinity;
+		for (var j = a; j < b; j++) {
+			var v = from[j] + add;
+			to[j + off] = v;
+			if (v > most)
+				most = v;
+		}
+		return most;
 	}
 	function rewrite(s, selfCols, op, f, asRoot, wantMap) {
 		if (op === "h")
@@ -860,10 +866,20 @@
 		var tgt = wantMap ? new Int32Array(n).fill(-1) : null, m = 0, c, stack = [];
 		for (c = 0; c < nc; c++)
 			ns.push(new Float64Array(cap));
+		// s's totals and ends hold for what is copied when they are of
+		// these weights; then only the items (the nodes built one by one,
+		// ~id, and the copies' tops, in order) are summed
+		var same = (!R || s.filterKey === "|") && selfCols === s.self0;
+		var ne = same ? new Int32Array(cap) : null, nt = [], items = [], maxd = 0;
+		for (c = 0; same && c < nc; c++)
+			nt.push(new Float64Array(cap));
 		function node(fr, p, d) {
 			np[m] = p;
 			nfr[m] = fr;
 			nd[m] = d;
+			if (d > maxd)
+				maxd = d;
+			items.push(~m); // built one by one
 			return m++;
 		}
 		// s's subtree at src, unchanged, as the child of p at depth d
@@ -875,7 +891,15 @@
 			np[m] = p;
 			nd[m] = d;
 			shift(parent, np, src + 1, src + len, off, off);
-			shift(depth, nd, src + 1, src + len, off, dd);
+			var deepest = shift(depth, nd, src + 1, src + len, off, dd);
+			if (deepest > maxd)
+				maxd = deepest;
+			if (same) {
+				for (c = 0; c < nc; c++)
+					nt[c].set(s.total[c].subarray(src, src + len), m);
+				shift(end, ne, src, src + len, off, off);
+				items.push(m);
+			}
 			if (tgt)
 				for (var j = src; j < src + len; j++)
 					tgt[j] = j + off;
@@ -939,8 +963,30 @@
 		}
 		for (c = 0; c < nc; c++)
 			ns[c] = ns[c].subarray(0, m);
-		var out = shape({ n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m),
-			frame: nfr.subarray(0, m), self: ns });
+		var out = { n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m),
+			frame: nfr.subarray(0, m), self: ns };
+		if (!same) {
+			shape(out);
+		} else { // sum the items up, children (later) first
+			for (k = items.length - 1; k >= 0; k--) {
+				var t = items[k] < 0 ? ~items[k] : items[k], pt = np[t];
+				if (items[k] < 0) { // built: its own self and end too
+					if (ne[t] < t + 1)
+						ne[t] = t + 1;
+					for (c = 0; c < nc; c++)
+						nt[c][t] += ns[c][t];
+				}
+				if (pt >= 0) {
+					if (ne[pt] < ne[t])
+						ne[pt] = ne[t];
+					for (c = 0; c < nc; c++)
+						nt[c][pt] += nt[c][t];
+				}
+			}
+			out.end = ne.subarray(0, m);
+			out.total = nt.map(function (x) { return x.subarray(0, m); });
+			out.maxDepth = maxd;
+		}
 		out.self0 = ns.slice();
 		return { tree: out, map: tgt };
 	}
