@@ -415,7 +415,9 @@
 	};
 
 	var factor = parseFloat(doc.body.getAttribute("data-factor")) || 1;
-	function fmt(x) { return Math.round(x * factor).toLocaleString("en-US"); }
+	function fmt(x) { // 1234567 -> "1,234,567" (toLocaleString is slow)
+		return String(Math.round(x * factor)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+	}
 	function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(2) + "%" : "0%"; }
 
 	// ---- page parts ----
@@ -531,6 +533,20 @@
 		fnSelf = self;
 		fnTotal = tot;
 	}
+	// the first lim of ids in cmp's order, which sorts by val (either
+	// way) first: only the ids at or past the lim-th value (found by a
+	// numeric sort of the values) are sorted with cmp
+	function topRows(ids, val, lim, cmp) {
+		if (ids.length > 2 * lim) {
+			var v = new Float64Array(ids.length), k;
+			for (k = 0; k < ids.length; k++)
+				v[k] = val[ids[k]];
+			v.sort();
+			var lo = v[lim - 1], hi = v[v.length - lim];
+			ids = ids.filter(function (f) { return sortDesc ? val[f] >= hi : val[f] <= lo; });
+		}
+		return ids.sort(cmp).slice(0, lim);
+	}
 	function drawTable() {
 		if (!fnSelf)
 			computeFunctions();
@@ -538,11 +554,12 @@
 		for (var f = 0; f < nf; f++)
 			if (fnTotal[f] > 0 && (!match || match[f]))
 				ids.push(f);
-		var key = sortKey === "self" ? fnSelf : sortKey === "total" ? fnTotal : null;
-		ids.sort(function (a, b) {
-			var r = key ? key[a] - key[b] : (D.fname[a] < D.fname[b] ? -1 : D.fname[a] > D.fname[b] ? 1 : 0);
+		var rank = frameRank(), key = sortKey === "self" ? fnSelf : sortKey === "total" ? fnTotal : rank;
+		var count = ids.length;
+		ids = topRows(ids, key, tableRows, function (a, b) {
+			var r = key[a] - key[b];
 			if (r === 0)
-				r = D.fname[a] < D.fname[b] ? -1 : D.fname[a] > D.fname[b] ? 1 : 0;
+				r = rank[a] - rank[b];
 			return sortDesc ? -r : r;
 		});
 		var body = doc.getElementById("fn-rows"), root = total();
@@ -567,11 +584,11 @@
 			tr.addEventListener("click", (function (f) { return function () { selectFn(f); setView("sandwich"); }; })(id));
 			frag.appendChild(tr);
 		}
-		if (ids.length > lim) { // more on demand: the DOM is the cost
+		if (count > lim) { // more on demand: the DOM is the cost
 			var more = doc.createElement("tr"), td = doc.createElement("td");
 			td.colSpan = 5;
 			td.className = "more";
-			td.textContent = (ids.length - lim) + " more functions: show 500 more";
+			td.textContent = (count - lim) + " more functions: show 500 more";
 			td.addEventListener("click", function (ev) {
 				ev.stopPropagation();
 				tableRows += 500;
@@ -1631,6 +1648,7 @@
 		if (!fnSelf)
 			computeFunctions();
 		byFrame(T); // for the sandwich and focus
+		frameRank(); // names in order: the table, merged children
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start
 	doc.body.setAttribute("data-ready", "1");

@@ -347,6 +347,26 @@ async function deepChecks(ctx, e) {
 	await page.close();
 }
 
+// a profile of 1000 functions: the table's first 200 rows by self, then
+// by total, are python's largest, and the rest are counted
+async function tableChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	await page.click('button[data-view="table"]');
+	const col = (j) => page.$$eval("#fn-rows tr[data-frame]", (rows, j) =>
+		rows.map((tr) => parseFloat(tr.children[j].getAttribute("data-value"))), j);
+	const selfs = await col(0);
+	ok(JSON.stringify(selfs) === JSON.stringify(e.self), "table: the first 200 rows by self are the largest selfs",
+		{ page: selfs.slice(0, 5), want: e.self.slice(0, 5), n: selfs.length });
+	await page.click('#fn-table th[data-key="total"]');
+	const totals = await col(2);
+	ok(JSON.stringify(totals) === JSON.stringify(e.total), "table: and by total, the largest totals",
+		{ page: totals.slice(0, 5), want: e.total.slice(0, 5), n: totals.length });
+	const more = await page.textContent("#fn-rows td.more");
+	ok(more.startsWith((e.nfun - 200) + " more"), "table: the rows not shown are counted", { more, nfun: e.nfun });
+	ok(bad.errors.length === 0, "table: no page errors", bad.errors);
+	await page.close();
+}
+
 async function emptyChecks(ctx, html) {
 	const { page, bad } = await open(ctx, html);
 	for (const v of ["icicle", "table", "sandwich", "flame"])
@@ -537,6 +557,7 @@ async function perfChecks(ctx, e) {
 		await deepChecks(ctx, e.deep);
 		await diffChecks(ctx, e.diff);
 		await emptyChecks(ctx, e.empty);
+		await tableChecks(ctx, e.gen);
 		for (const p of e.perf)
 			await perfChecks(ctx, p);
 	} catch (err) {
