@@ -821,6 +821,16 @@
 		out.self0 = ns.slice();
 		return { tree: out, map: map };
 	}
+	// to[at..at+len) = from[a..a+len): small runs by hand (a subarray
+	// view costs more than they do)
+	function put(from, to, a, len, at) {
+		if (len > 32) {
+			to.set(from.subarray(a, a + len), at);
+			return;
+		}
+		for (var j = 0; j < len; j++)
+			to[at + j] = from[a + j];
+	}
 	// to[j + off] = from[j] + add for j in [a, b); the largest value
 	function shift(from, to, a, b, off, add) {
 		var most = -Infinity;
@@ -853,6 +863,8 @@
 				cum[i + 1] = cum[i] + (merged(i) ? 1 : 0);
 		}
 		function touched(a, b) {
+			if (b <= a)
+				return false;
 			if (cum)
 				return cum[b] > cum[a];
 			if (!occ)
@@ -902,9 +914,9 @@
 		// s's subtree at src, unchanged, as the child of p at depth d
 		function copy(src, p, d) {
 			var len = end[src] - src, off = m - src, dd = d - depth[src];
-			nfr.set(frame.subarray(src, src + len), m);
+			put(frame, nfr, src, len, m);
 			for (c = 0; c < nc; c++)
-				ns[c].set(selfCols[c].subarray(src, src + len), m);
+				put(selfCols[c], ns[c], src, len, m);
 			np[m] = p;
 			nd[m] = d;
 			shift(parent, np, src + 1, src + len, off, off);
@@ -913,7 +925,7 @@
 				maxd = deepest;
 			if (same) {
 				for (c = 0; c < nc; c++)
-					nt[c].set(s.total[c].subarray(src, src + len), m);
+					put(s.total[c], nt[c], src, len, m);
 				shift(end, ne, src, src + len, off, off);
 				items.push(m);
 			}
