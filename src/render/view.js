@@ -547,21 +547,32 @@
 		}
 		return ids.sort(cmp).slice(0, lim);
 	}
+	var tableCache = null;
 	function drawTable() {
 		if (!fnSelf)
 			computeFunctions();
-		var nf = D.nframes, ids = [];
-		for (var f = 0; f < nf; f++)
-			if (fnTotal[f] > 0 && (!match || match[f]))
-				ids.push(f);
-		var rank = frameRank(), key = sortKey === "self" ? fnSelf : sortKey === "total" ? fnTotal : rank;
-		var count = ids.length;
-		ids = topRows(ids, key, tableRows, function (a, b) {
-			var r = key[a] - key[b];
-			if (r === 0)
-				r = rank[a] - rank[b];
-			return sortDesc ? -r : r;
-		});
+		var c0 = tableCache, ids, count;
+		if (c0 && c0.fnSelf === fnSelf && c0.match === match && c0.key === sortKey &&
+		    c0.desc === sortDesc && c0.rows === tableRows) { // the same rows again
+			ids = c0.ids;
+			count = c0.count;
+		} else {
+			var nf = D.nframes, rank = frameRank();
+			var key = sortKey === "self" ? fnSelf : sortKey === "total" ? fnTotal : rank;
+			ids = [];
+			for (var f = 0; f < nf; f++)
+				if (fnTotal[f] > 0 && (!match || match[f]))
+					ids.push(f);
+			count = ids.length;
+			ids = topRows(ids, key, tableRows, function (a, b) {
+				var r = key[a] - key[b];
+				if (r === 0)
+					r = rank[a] - rank[b];
+				return sortDesc ? -r : r;
+			});
+			tableCache = { fnSelf: fnSelf, match: match, key: sortKey, desc: sortDesc, rows: tableRows,
+				ids: ids, count: count };
+		}
 		var body = doc.getElementById("fn-rows"), root = total();
 		var frag = doc.createDocumentFragment();
 		body.textContent = "";
