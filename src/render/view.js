@@ -533,17 +533,41 @@
 		fnSelf = self;
 		fnTotal = tot;
 	}
+	// the k-th smallest of v (from 0; v is reordered): quickselect
+	function kth(v, k) {
+		var lo = 0, hi = v.length - 1;
+		while (lo < hi) {
+			var pivot = v[(lo + hi) >> 1], i = lo, j = hi;
+			while (i <= j) {
+				while (v[i] < pivot)
+					i++;
+				while (v[j] > pivot)
+					j--;
+				if (i <= j) {
+					var t = v[i];
+					v[i++] = v[j];
+					v[j--] = t;
+				}
+			}
+			if (k <= j)
+				hi = j;
+			else if (k >= i)
+				lo = i;
+			else
+				break;
+		}
+		return v[k];
+	}
 	// the first lim of ids in cmp's order, which sorts by val (either
-	// way) first: only the ids at or past the lim-th value (found by a
-	// numeric sort of the values) are sorted with cmp
+	// way) first: only the ids at or past the lim-th value (selected in
+	// linear time) are sorted with cmp
 	function topRows(ids, val, lim, cmp) {
 		if (ids.length > 2 * lim) {
 			var v = new Float64Array(ids.length), k;
 			for (k = 0; k < ids.length; k++)
 				v[k] = val[ids[k]];
-			v.sort();
-			var lo = v[lim - 1], hi = v[v.length - lim];
-			ids = ids.filter(function (f) { return sortDesc ? val[f] >= hi : val[f] <= lo; });
+			var cut = kth(v, sortDesc ? v.length - lim : lim - 1);
+			ids = ids.filter(function (f) { return sortDesc ? val[f] >= cut : val[f] <= cut; });
 		}
 		return ids.sort(cmp).slice(0, lim);
 	}
