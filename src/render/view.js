@@ -882,7 +882,7 @@
 			return hide(s, selfCols, f, wantMap);
 		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
 		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
-		var unk = unknownFrames(), rank = frameRank(), i, k, bf;
+		var unk = op === "u" ? unknownFrames() : null, rank = frameRank(), i, k, bf;
 		function merged(j) { // j goes into its parent
 			return op === "m" ? frame[j] === f : op === "r" ? frame[j] === frame[parent[j]]
 				: op === "u" ? (unk[frame[j]] & unk[frame[parent[j]]]) === 1 : false;

@@ -890,7 +890,7 @@ const char render_view_js[] =
 	"			return hide(s, selfCols, f, wantMap);\n"
 	"		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;\n"
 	"		var nc = selfCols.length, merges = op === \"m\" || op === \"r\" || op === \"u\";\n"
-	"		var unk = unknownFrames(), rank = frameRank(), i, k, bf;\n"
+	"		var unk = op === \"u\" ? unknownFrames() : null, rank = frameRank(), i, k, bf;\n"
 	"		function merged(j) { // j goes into its parent\n"
 	"			return op === \"m\" ? frame[j] === f : op === \"r\" ? frame[j] === frame[parent[j]]\n"
 	"				: op === \"u\" ? (unk[frame[j]] & unk[frame[parent[j]]]) === 1 : false;\n"
