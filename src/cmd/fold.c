@@ -13,6 +13,7 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 
 #include "cmd/fold_perfdata.h"
 #include "cmd/input.h"
+#include "cmd/namingopts.h"
 #include "cmd/perfinput.h"
 
 #include "base/diag.h"
@@ -31,25 +32,18 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include <string.h>
 
 enum {
-	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_CONTEXT, O_INLINE,
-	O_SRCLINE, O_EVENT_FILTER, O_FORMAT, O_TIME, O_CPU, O_COMM, O_EVENT,
-	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_NO_INLINE, O_OUTPUT,
+	O_CONTEXT = 1,
+	O_SRCLINE, O_FORMAT, O_TIME, O_CPU, O_COMM, O_EVENT,
+	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_OUTPUT,
 	O_JOBS,
 	O_VDSO, O_VMLINUX,
 	O_SAMPLE_TYPE,
 };
 
 static const struct opt_spec opts[] = {
-	{ "pid", 0, OPT_NONE, NULL, "process names as comm-PID", O_PID },
-	{ "tid", 0, OPT_NONE, NULL, "process names as comm-PID/TID", O_TID },
-	{ "kernel", 0, OPT_NONE, NULL, "annotate kernel frames with _[k]", O_KERNEL },
-	{ "jit", 0, OPT_NONE, NULL, "annotate JIT frames (/tmp/perf-N.map) with _[j]", O_JIT },
-	{ "all", 0, OPT_NONE, NULL, "all annotations (--kernel --jit)", O_ALL },
-	{ "addrs", 0, OPT_NONE, NULL, "unknown symbols as [dso <addr>] instead of [dso]", O_ADDRS },
+	NAMING_SPECS,
 	{ "context", 0, OPT_NONE, NULL, "with --inline: add :file:line to frames", O_CONTEXT },
-	{ "inline", 0, OPT_NONE, NULL, "expand inlined functions (perf.data input; accepted for text)", O_INLINE },
 	{ "srcline", 0, OPT_NONE, NULL, "input is perf script -F+srcline: add the source line to frames", O_SRCLINE },
-	{ "event-filter", 0, OPT_REQ, "EVENT", "keep samples of EVENT only (default: the first event seen)", O_EVENT_FILTER },
 	{ "format", 0, OPT_REQ, "FMT", "input format: perf-script, stap, dtrace, perf.data (default: detect)", O_FORMAT },
 	{ "time", 0, OPT_REQ, "START,END", "perf.data: keep samples in this time range (seconds)", O_TIME },
 	{ "cpu", 0, OPT_REQ, "LIST", "perf.data: keep samples of these CPUs (e.g. 0-3,6)", O_CPU },
@@ -61,7 +55,6 @@ static const struct opt_spec opts[] = {
 	{ "vmlinux", 'k', OPT_REQ, "FILE", "perf.data: kernel symbols from this vmlinux ELF file", O_VMLINUX },
 	{ "jit-dir", 0, OPT_REQ, "DIR", "perf.data: directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
 	{ "vdso", 0, OPT_REQ, "FILE", "perf.data: the recording kernel's vdso image (when no build id was recorded)", O_VDSO },
-	{ "no-inline", 0, OPT_NONE, NULL, "perf.data: do not add inlined frames", O_NO_INLINE },
 	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
 	{ "jobs", 'j', OPT_REQ, "N", "fold one perf script file with N threads (same output)", O_JOBS },
 	{ "sample-type", 0, OPT_REQ, "NAME", "pprof input: the sample type to fold (default: the profile's)", O_SAMPLE_TYPE },
@@ -107,17 +100,11 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 	const char *arg, *bad_format = NULL, *bad_jobs = NULL;
 	int id;
 	while ((id = opt_next(&st, argc, argv, &fold_cmd, &arg)) > 0) {
+		if (namingopts_option(&r->pd, id, arg))
+			continue;
 		switch (id) {
-		case O_PID: c->pid = true; break;
-		case O_TID: c->tid = true; break;
-		case O_KERNEL: c->kernel = true; break;
-		case O_JIT: c->jit = true; break;
-		case O_ALL: c->all = true; break;
-		case O_ADDRS: c->addrs = true; break;
 		case O_CONTEXT: c->context = true; break;
-		case O_INLINE: c->inline_ = true; break;
 		case O_SRCLINE: c->srcline = true; break;
-		case O_EVENT_FILTER: c->event_filter = arg; break;
 		case O_FORMAT:
 			r->forced = stack_format_parse(arg);
 			if (r->forced == FMT_UNKNOWN)
@@ -133,7 +120,6 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 		case O_VMLINUX: r->pd.vmlinux = arg; break;
 		case O_JIT_DIR: r->pd.jit_dir = arg; break;
 		case O_VDSO: r->pd.vdso = arg; break;
-		case O_NO_INLINE: r->pd.no_inline = true; break;
 		case O_OUTPUT: r->output = arg; break;
 		case O_SAMPLE_TYPE: r->sample_type = arg; break;
 		case O_JOBS:
