@@ -58,8 +58,7 @@ struct diff_run {
 	bool normalize, strip_hex, svg, negate;
 	const char *title;
 	const char *sample_type;  /* --sample-type */
-	size_t bad;
-	char first_bad[512];
+	struct stack_folded_bad bad; /* lines without a count */
 	struct strbuf tmp;
 	struct fold_perfdata_info info;  /* AFTER's, when it was perf input */
 	bool after_perf;
@@ -99,6 +98,17 @@ static void add(struct diff_run *r, int side, const char *stack, size_t len, dou
 	}
 	r->counts[2 * id + side] += v;
 	r->total[side] += v;
+}
+
+struct side_ctx {
+	struct diff_run *r;
+	int side;
+};
+
+static void add_line(void *ctx, const struct stack_folded *f)
+{
+	struct side_ctx *sc = ctx;
+	add(sc->r, sc->side, f->stack, f->stack_len, f->count);
 }
 
 /* perf.data or perf script text: fold it, then take its stacks. */
@@ -141,33 +151,18 @@ static int read_side(struct diff_run *r, int side, const char *path)
 		lines_close(&lr);
 		return rc;
 	}
-	const char *line;
-	size_t len, good = 0;
-	unsigned long long first_bad = 0;
-	struct stack_folded f;
-	while ((rc = lines_next(&lr, &line, &len)) > 0) {
-		if (len == 0)
-			continue;
-		if (stack_folded_parse(line, len, &f) < 0) {
-			if (!first_bad)
-				first_bad = lr.lineno;
-			if (r->bad++ == 0)
-				snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", name,
-					 (unsigned long long)lr.lineno);
-			continue;
-		}
-		good++;
-		add(r, side, f.stack, f.stack_len, f.count);
-	}
+	struct side_ctx sc = { r, side };
+	struct stack_folded_file ff = { 0 };
+	rc = stack_folded_read(&lr, name, false, add_line, &sc, &r->bad, &ff);
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
 			   rc == -E2BIG ? "line too long" : strerror(-rc));
-	else if (first_bad && !good)
+	else if (ff.first_bad && !ff.good)
 		/* not an empty profile: the wrong kind of file (perf.data, perf script) */
 		diag_error("%s: line %llu: no folded stacks (\"frame;frame count\" lines) "
-			   "in the file", name, first_bad);
+			   "in the file", name, ff.first_bad);
 	lines_close(&lr);
-	return rc < 0 || (first_bad && !good) ? 1 : 0;
+	return rc < 0 || (ff.first_bad && !ff.good) ? 1 : 0;
 }
 
 /* difffolded.pl -n: int(before * total_after / total_before). */
@@ -236,9 +231,9 @@ static int run(struct diff_run *r, const char *before, const char *after)
 {
 	if (read_side(r, 0, before) || read_side(r, 1, after))
 		return 1;
-	if (r->bad)
-		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
-			  r->bad == 1 ? "" : "s", r->first_bad);
+	if (r->bad.n)
+		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad.n,
+			  r->bad.n == 1 ? "" : "s", r->bad.first);
 	normalize(r);
 	size_t *order = hmap_sorted(&r->stacks);
 	int rc = r->svg ? print_svg(r, order) : print_folded(r, order);

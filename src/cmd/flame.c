@@ -85,8 +85,7 @@ struct flame_run {
 	const char *palette_file;
 	const char *nameattr_file;
 	bool reverse;
-	size_t bad, lines;
-	char first_bad[512];
+	struct stack_folded_bad bad; /* lines without a count */
 	const char *only_input;   /* named when nothing is drawn; NULL: several */
 	bool title_set, countname_set, factor_set;
 	size_t perf_inputs;       /* perf.data or perf script inputs folded */
@@ -190,20 +189,11 @@ static int set_option(struct flame_run *r, int id, const char *arg)
 	return 0;
 }
 
-static void read_line(struct flame_run *r, const char *line, size_t len,
-		      const char *file, unsigned long long lineno)
+static void add_line(void *ctx, const struct stack_folded *f)
 {
-	struct stack_folded f;
-	if (len == 0 || (len == 1 && line[0] == '\r') || line[0] == '#')
-		return; /* blank, or a comment (austin writes "# mode: wall") */
-	if (stack_folded_parse(line, len, &f) < 0) {
-		if (r->bad++ == 0)
-			snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", file, lineno);
-		return;
-	}
-	r->lines++;
-	render_tree_add(&r->tree, f.stack, f.stack_len, f.count,
-			f.count - f.count1, f.two);
+	struct flame_run *r = ctx;
+	render_tree_add(&r->tree, f->stack, f->stack_len, f->count,
+			f->count - f->count1, f->two);
 }
 
 /* perf.data or perf script text: fold it, then draw its stacks. */
@@ -215,15 +205,8 @@ static int read_perf(struct flame_run *r, struct lines *lr, const char *path,
 	stack_table_init(&t);
 	int rc = fold_perf_input(lr, path ? path : "-", kind, &t, &info,
 				 r->sample_type);
-	size_t *ids = rc ? NULL : stack_table_sorted(&t);
-	for (size_t i = 0; ids && i < stack_table_count(&t); i++) {
-		size_t len;
-		const char *k = stack_table_key(&t, ids[i], &len);
-		render_tree_add(&r->tree, k, len, (double)stack_table_value(&t, ids[i]),
-				0, false);
-		r->lines++;
-	}
-	free(ids);
+	if (!rc)
+		render_tree_add_table(&r->tree, &t);
 	stack_table_release(&t);
 	if (!rc && r->perf_inputs++ == 0) {
 		fold_perfdata_info_release(&r->info);
@@ -254,10 +237,8 @@ static int read_input(struct flame_run *r, const char *path)
 		lines_close(&lr);
 		return rc;
 	}
-	const char *line;
-	size_t len;
-	while ((rc = lines_next(&lr, &line, &len)) > 0)
-		read_line(r, line, len, name, (unsigned long long)lr.lineno);
+	struct stack_folded_file ff = { 0 };
+	rc = stack_folded_read(&lr, name, true, add_line, r, &r->bad, &ff);
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
 			   rc == -E2BIG ? "line too long" : strerror(-rc));
@@ -312,9 +293,9 @@ static int draw(struct flame_run *r)
 {
 	struct diag d = DIAG_INIT;
 	perf_labels(r);
-	if (r->bad)
-		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
-			  r->bad == 1 ? "" : "s", r->first_bad);
+	if (r->bad.n)
+		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad.n,
+			  r->bad.n == 1 ? "" : "s", r->bad.first);
 	if (!isfinite(r->tree.nodes[0].value)) {
 		diag_error("the counts add up to more than a double can hold");
 		return 1;

@@ -421,15 +421,8 @@ static int write_svg(const struct record_args *a, const struct stack_table *t,
 	struct render_flame_opts o;
 	struct strbuf title = SB_INIT;
 	struct diag d = DIAG_INIT;
-	size_t *ids = stack_table_sorted(t);
 	render_tree_init(&tree, false, false);
-	for (size_t i = 0; i < stack_table_count(t); i++) {
-		size_t len;
-		const char *k = stack_table_key(t, ids[i], &len);
-		render_tree_add(&tree, k, len, (double)stack_table_value(t, ids[i]),
-				0, false);
-	}
-	free(ids);
+	render_tree_add_table(&tree, t);
 	render_flame_opts_init(&o);
 	svg_labels(a, info, &o, &title);
 	FILE *f = fopen(path, "w");
