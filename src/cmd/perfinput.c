@@ -24,13 +24,6 @@
 
 /* ---- labels ---- */
 
-void fold_perfdata_info_release(struct fold_perfdata_info *in)
-{
-	sb_release(&in->event);
-	sb_release(&in->cmdline);
-	sb_release(&in->hostname);
-}
-
 /* cpu-clock and task-clock count nanoseconds (by attr, else by name) */
 static bool counts_ns(const struct fold_perfdata_info *in)
 {
