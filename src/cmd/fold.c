@@ -3,8 +3,8 @@
  * stackcollapse-perf.pl, stackcollapse-stap.pl and stackcollapse.pl.
  * Stage: command. Reads each input once, streaming: the format is
  * detected from its first bytes (or --format), text goes line by line to
- * the stacks/ parsers, perf.data to fold_perfdata; all inputs merge into
- * one stack table printed sorted ("stack count" lines, as the Perl
+ * the text collapsers (stacks/collapse_text.h), perf.data to
+ * fold_perfdata; all inputs merge into one stack table printed sorted ("stack count" lines, as the Perl
  * scripts print them). Key invariant: memory grows with distinct stacks,
  * never with input size; messages name the file and line.
  */
@@ -20,9 +20,8 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
-#include "stacks/collapse_counted.h"
 #include "stacks/collapse_parallel.h"
-#include "stacks/collapse_perf.h"
+#include "stacks/collapse_text.h"
 #include "stacks/detect.h"
 #include "stacks/table.h"
 
@@ -80,11 +79,8 @@ struct fold_run {
 	enum stack_format forced;      /* FMT_UNKNOWN: detect per input */
 	const char *output;
 	struct stack_table table;
-	struct collapse_perf perf;
-	struct collapse_counted stap, dtrace;
+	struct collapse_text text;     /* the text collapsers, into table */
 	bool filter_reported;
-	struct lines *cur;             /* input being read (for srcline) */
-	struct strbuf line_copy;       /* srcline: the frame line, kept */
 	const char *last_perf_input;   /* for the end-of-input note */
 	int jobs;                      /* --jobs: threads for one text file */
 	const char *sample_type;       /* --sample-type (pprof input) */
@@ -145,30 +141,9 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 
 /* ---- text inputs ---- */
 
-static const char *srcline_next(void *ctx, size_t *len)
-{
-	struct fold_run *r = ctx;
-	const char *line;
-	if (!r->cur || lines_next(r->cur, &line, len) != 1)
-		return NULL;
-	return line;
-}
-
-static void perf_line(struct fold_run *r, const char *s, size_t len,
-		      uint64_t lineno)
-{
-	if (r->perf.opts.srcline) {
-		/* the srcline reader moves the buffer under this line */
-		sb_reset(&r->line_copy);
-		sb_add(&r->line_copy, s, len);
-		s = r->line_copy.buf;
-	}
-	collapse_perf_line(&r->perf, s, len, lineno);
-}
-
 static void report_bad_lines(struct fold_run *r, const char *name)
 {
-	struct collapse_perf *p = &r->perf;
+	struct collapse_perf *p = &r->text.perf;
 	if (p->bad_lines) {
 		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu: "
 			  "'%s')", name, (unsigned long long)p->bad_lines,
@@ -198,21 +173,8 @@ static int read_error(struct lines *lr, int rc)
 
 static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt)
 {
-	const char *s;
-	size_t len;
-	int rc;
-	r->cur = lr;
-	while ((rc = lines_next(lr, &s, &len)) == 1) {
-		if (fmt == FMT_PERF_SCRIPT)
-			perf_line(r, s, len, lr->lineno);
-		else if (fmt == FMT_STAP)
-			collapse_counted_line(&r->stap, s, len);
-		else
-			collapse_counted_line(&r->dtrace, s, len);
-	}
-	r->cur = NULL;
+	int rc = collapse_text_read(&r->text, lr, fmt);
 	if (fmt == FMT_PERF_SCRIPT) {
-		collapse_perf_flush(&r->perf);
 		report_bad_lines(r, lr->name);
 		r->last_perf_input = lr->name;
 	}
@@ -223,7 +185,7 @@ static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt
 static int fold_parallel(struct fold_run *r, const char *path)
 {
 	struct diag d = DIAG_INIT;
-	int rc = collapse_parallel_file(&r->perf, path, r->jobs, &d);
+	int rc = collapse_parallel_file(&r->text.perf, path, r->jobs, &d);
 	if (rc == -EAGAIN)
 		return rc;
 	if (rc < 0) {
@@ -322,22 +284,22 @@ static int write_output(struct fold_run *r)
 
 static void final_notes(struct fold_run *r)
 {
-	uint64_t open = collapse_perf_open_sample(&r->perf);
+	uint64_t open = collapse_perf_open_sample(&r->text.perf);
 	if (open && r->last_perf_input)
 		diag_warn("%s: the sample at line %llu is not ended by a blank line; "
 			  "left out, as stackcollapse-perf.pl does",
 			  r->last_perf_input, (unsigned long long)open);
-	if (r->perf.truncated_line)
+	if (r->text.perf.truncated_line)
 		diag_warn("%s: line %llu: a sample of over %u frames (no blank line "
 			  "ends it); later frames left out", r->last_perf_input,
-			  (unsigned long long)r->perf.truncated_line, COLLAPSE_MAX_FRAMES);
-	if (r->last_perf_input && r->perf.samples == 0 && r->perf.headers > 0)
+			  (unsigned long long)r->text.perf.truncated_line, COLLAPSE_MAX_FRAMES);
+	if (r->last_perf_input && r->text.perf.samples == 0 && r->text.perf.headers > 0)
 		diag_warn("no call chains in the perf script input; "
 			  "was 'perf record' run with -g?");
 	if (r->pd.collapse.inline_ && r->last_perf_input)
 		diag_warn("--inline needs the binaries: with perf script text, "
 			  "frames are kept as perf printed them");
-	if (collapse_counted_pending(&r->stap) || collapse_counted_pending(&r->dtrace))
+	if (collapse_text_pending(&r->text))
 		diag_warn("frames after the last count line were left out");
 }
 
@@ -351,12 +313,7 @@ int cmd_fold(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	stack_table_init(&r.table);
-	sb_init(&r.line_copy);
-	collapse_perf_init(&r.perf, &r.pd.collapse, &r.table);
-	r.perf.next_line = srcline_next;
-	r.perf.next_line_ctx = &r;
-	collapse_counted_init(&r.stap, COUNTED_STAP, &r.table);
-	collapse_counted_init(&r.dtrace, COUNTED_DTRACE, &r.table);
+	collapse_text_init(&r.text, &r.pd.collapse, &r.table);
 
 	rc = 0;
 	r.single = argc - first == 1 && strcmp(argv[first], "-") != 0;
@@ -368,10 +325,7 @@ int cmd_fold(int argc, char **argv)
 		final_notes(&r);
 		rc = write_output(&r);
 	}
-	collapse_counted_release(&r.stap);
-	collapse_counted_release(&r.dtrace);
-	collapse_perf_release(&r.perf);
-	sb_release(&r.line_copy);
+	collapse_text_release(&r.text);
 	stack_table_release(&r.table);
 	return rc;
 }
