@@ -15,6 +15,7 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include "cmd/input.h"
 #include "cmd/namingopts.h"
 #include "cmd/perfinput.h"
+#include "cmd/symopts.h"
 
 #include "base/diag.h"
 #include "base/lines.h"
@@ -31,12 +32,7 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include <string.h>
 
 enum {
-	O_CONTEXT = 1,
-	O_SRCLINE, O_FORMAT, O_TIME, O_CPU, O_COMM, O_EVENT,
-	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_OUTPUT,
-	O_JOBS,
-	O_VDSO, O_VMLINUX,
-	O_SAMPLE_TYPE,
+	O_CONTEXT = 1, O_SRCLINE, O_FORMAT, O_OUTPUT, O_JOBS, O_SAMPLE_TYPE,
 };
 
 static const struct opt_spec opts[] = {
@@ -44,16 +40,16 @@ static const struct opt_spec opts[] = {
 	{ "context", 0, OPT_NONE, NULL, "with --inline: add :file:line to frames", O_CONTEXT },
 	{ "srcline", 0, OPT_NONE, NULL, "input is perf script -F+srcline: add the source line to frames", O_SRCLINE },
 	{ "format", 0, OPT_REQ, "FMT", "input format: perf-script, stap, dtrace, perf.data (default: detect)", O_FORMAT },
-	{ "time", 0, OPT_REQ, "START,END", "perf.data: keep samples in this time range (seconds)", O_TIME },
-	{ "cpu", 0, OPT_REQ, "LIST", "perf.data: keep samples of these CPUs (e.g. 0-3,6)", O_CPU },
-	{ "comm", 0, OPT_REQ, "LIST", "perf.data: keep samples of these process names (comma-separated)", O_COMM },
-	{ "event", 0, OPT_REQ, "EVENT", "perf.data: keep samples of EVENT only", O_EVENT },
-	{ "buildid-dir", 0, OPT_REQ, "DIR", "perf.data: build-id cache directory (default ~/.debug)", O_BUILDID_DIR },
-	{ "symfs", 0, OPT_REQ, "DIR", "perf.data: look for binaries under DIR first", O_SYMFS },
-	{ "kallsyms", 0, OPT_REQ, "FILE", "perf.data: kernel symbols from FILE", O_KALLSYMS },
-	{ "vmlinux", 'k', OPT_REQ, "FILE", "perf.data: kernel symbols from this vmlinux ELF file", O_VMLINUX },
-	{ "jit-dir", 0, OPT_REQ, "DIR", "perf.data: directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
-	{ "vdso", 0, OPT_REQ, "FILE", "perf.data: the recording kernel's vdso image (when no build id was recorded)", O_VDSO },
+	{ "time", 0, OPT_REQ, "START,END", "perf.data: keep samples in this time range (seconds)", SYMOPT_TIME },
+	{ "cpu", 0, OPT_REQ, "LIST", "perf.data: keep samples of these CPUs (e.g. 0-3,6)", SYMOPT_CPU },
+	{ "comm", 0, OPT_REQ, "LIST", "perf.data: keep samples of these process names (comma-separated)", SYMOPT_COMM },
+	{ "event", 0, OPT_REQ, "EVENT", "perf.data: keep samples of EVENT only", SYMOPT_EVENT },
+	{ "buildid-dir", 0, OPT_REQ, "DIR", "perf.data: build-id cache directory (default ~/.debug)", SYMOPT_BUILDID_DIR },
+	{ "symfs", 0, OPT_REQ, "DIR", "perf.data: look for binaries under DIR first", SYMOPT_SYMFS },
+	{ "kallsyms", 0, OPT_REQ, "FILE", "perf.data: kernel symbols from FILE", SYMOPT_KALLSYMS },
+	{ "vmlinux", 'k', OPT_REQ, "FILE", "perf.data: kernel symbols from this vmlinux ELF file", SYMOPT_VMLINUX },
+	{ "jit-dir", 0, OPT_REQ, "DIR", "perf.data: directory holding perf-PID.map files (default /tmp)", SYMOPT_JIT_DIR },
+	{ "vdso", 0, OPT_REQ, "FILE", "perf.data: the recording kernel's vdso image (when no build id was recorded)", SYMOPT_VDSO },
 	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
 	{ "jobs", 'j', OPT_REQ, "N", "fold one perf script file with N threads (same output)", O_JOBS },
 	{ "sample-type", 0, OPT_REQ, "NAME", "pprof input: the sample type to fold (default: the profile's)", O_SAMPLE_TYPE },
@@ -94,9 +90,11 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 	struct opt_state st = OPT_STATE_INIT;
 	struct collapse_opts *c = &r->pd.collapse;
 	const char *arg, *bad_format = NULL, *bad_jobs = NULL;
+	struct symopts so; /* the perf.data options, as the other commands' */
+	memset(&so, 0, sizeof(so));
 	int id;
 	while ((id = opt_next(&st, argc, argv, &fold_cmd, &arg)) > 0) {
-		if (namingopts_option(&r->pd, id, arg))
+		if (namingopts_option(&r->pd, id, arg) || symopts_option(&so, id, arg))
 			continue;
 		switch (id) {
 		case O_CONTEXT: c->context = true; break;
@@ -106,16 +104,6 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 			if (r->forced == FMT_UNKNOWN)
 				bad_format = arg; /* reported once parsing is done */
 			break;
-		case O_TIME: r->pd.time = arg; break;
-		case O_CPU: r->pd.cpu = arg; break;
-		case O_COMM: r->pd.comm = arg; break;
-		case O_EVENT: r->pd.event = arg; break;
-		case O_BUILDID_DIR: r->pd.buildid_dir = arg; break;
-		case O_SYMFS: r->pd.symfs = arg; break;
-		case O_KALLSYMS: r->pd.kallsyms = arg; break;
-		case O_VMLINUX: r->pd.vmlinux = arg; break;
-		case O_JIT_DIR: r->pd.jit_dir = arg; break;
-		case O_VDSO: r->pd.vdso = arg; break;
 		case O_OUTPUT: r->output = arg; break;
 		case O_SAMPLE_TYPE: r->sample_type = arg; break;
 		case O_JOBS:
@@ -134,6 +122,7 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 				       "stap, dtrace, perf.data)", bad_format);
 	if (bad_jobs)
 		return opt_usage_error(&fold_cmd, "--jobs takes 1 to 64, not '%s'", bad_jobs);
+	symopts_to_fold(&so, &r->pd);
 	collapse_opts_finish(c);
 	*first = st.ind;
 	return -1; /* go on */
