@@ -94,50 +94,6 @@ struct flame_run {
 	struct strbuf title;      /* the title made from info */
 };
 
-static int parse_num(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int set_minwidth(struct render_flame_opts *o, const char *s)
-{
-	size_t n = strlen(s);
-	char buf[64];
-	if (n == 0 || n >= sizeof(buf) || strspn(s, "0123456789.%") != n ||
-	    (strchr(s, '%') && strchr(s, '%') != s + n - 1))
-		return -EINVAL;
-	memcpy(buf, s, n + 1);
-	o->minwidth_pct = buf[n - 1] == '%';
-	if (o->minwidth_pct)
-		buf[n - 1] = '\0';
-	return parse_num(buf, 0, 1e9, &o->minwidth);
-}
-
-/* Numeric options; returns 0, -EINVAL for a bad value, or 1 when id is
- * not a numeric option. */
-static int set_number(struct render_flame_opts *o, int id, const char *arg)
-{
-	double v = 0;
-	int bad = 0;
-	switch (id) {
-	case O_WIDTH: bad = parse_num(arg, 40, 1e6, &v); o->width = (int)v; break;
-	case O_HEIGHT: bad = parse_num(arg, 2, 1000, &v); o->frameheight = (int)v; break;
-	case O_MINWIDTH: bad = set_minwidth(o, arg); break;
-	case O_FONTSIZE: bad = parse_num(arg, 0.5, 1000, &o->fontsize); break;
-	case O_FONTWIDTH: bad = parse_num(arg, 0.01, 10, &o->fontwidth); break;
-	case O_FACTOR: bad = parse_num(arg, 0, 1e300, &o->factor); break;
-	case O_TOTAL: bad = parse_num(arg, 0, 1e300, &o->total); break;
-	default: return 1;
-	}
-	return bad;
-}
-
 /* Text, name and flag options. */
 static int set_other(struct flame_run *r, int id, const char *arg)
 {
@@ -177,7 +133,7 @@ static int set_option(struct flame_run *r, int id, const char *arg)
 	r->title_set |= id == O_TITLE;
 	r->countname_set |= id == O_COUNTNAME;
 	r->factor_set |= id == O_FACTOR;
-	int bad = set_number(&r->o, id, arg);
+	int bad = render_flame_opts_number(&r->o, flame_opts[id - 1].name, arg);
 	if (bad == 1)
 		bad = set_other(r, id, arg);
 	if (bad && id == O_COLORS)

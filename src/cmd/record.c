@@ -14,7 +14,6 @@
 #include "base/opt.h"
 #include "record/record.h"
 #include "render/flame.h"
-#include "render/tree.h"
 #include "stacks/table.h"
 
 #include <errno.h>
@@ -266,23 +265,15 @@ static int write_svg(const struct record_args *a, const struct stack_table *t,
 		     const struct fold_perfdata_info *info)
 {
 	const char *path = a->svg;
-	struct render_tree tree;
 	struct render_flame_opts o;
 	struct strbuf title = SB_INIT;
 	struct diag d = DIAG_INIT;
-	render_tree_init(&tree, false, false);
-	render_tree_add_table(&tree, t);
 	render_flame_opts_init(&o);
 	svg_labels(a, info, &o, &title);
 	FILE *f = fopen(path, "w");
-	int r = f ? 0 : -errno;
-	if (f && stack_table_count(t) == 0)
-		r = render_flame_write_empty(&o, f);
-	else if (f)
-		r = render_flame_write(&tree, &o, f, &d);
+	int r = f ? render_flame_write_table(t, &o, f, &d) : -errno;
 	if (f && fclose(f) != 0 && r == 0)
 		r = -errno;
-	render_tree_release(&tree);
 	sb_release(&title);
 	if (r < 0) {
 		diag_error("%s: %s", path, d.set ? d.msg : strerror(-r));
