@@ -21,7 +21,6 @@ SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or c
 #include "render/subsecond.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,24 +77,12 @@ struct args {
 
 static int number(const char *name, const char *v, double min, double *out)
 {
-	char *end;
-	errno = 0;
-	double d = strtod(v, &end);
-	if (end == v || *end || errno || !isfinite(d) || d < min)
-		return opt_usage_error(&heatmap_cmd, "--%s: bad value '%s'", name, v);
-	*out = d;
-	return 0;
+	return opt_number(&heatmap_cmd, name, v, min, out);
 }
 
 static int integer(const char *name, const char *v, long min, long max, long *out)
 {
-	double d;
-	if (number(name, v, (double)min, &d))
-		return 2;
-	if (d != trunc(d) || d > (double)max)
-		return opt_usage_error(&heatmap_cmd, "--%s: bad value '%s'", name, v);
-	*out = (long)d;
-	return 0;
+	return opt_integer(&heatmap_cmd, name, v, min, max, out);
 }
 
 static int time_units(const char *v, double *factor)
@@ -162,16 +149,12 @@ static int write_out(struct strbuf *sb)
 static int draw_latency(struct heatmap *hm, bool cells, const char *name)
 {
 	struct diag d = DIAG_INIT;
-	if (heatmap_build(hm, &d) < 0) {
-		diag_print(&d, name);
-		return 1;
-	}
 	struct strbuf out = SB_INIT;
-	if (cells)
-		heatmap_write_cells(hm, &out);
+	int rc = 1;
+	if (heatmap_render(hm, cells, &out, &d) < 0)
+		diag_print(&d, name);
 	else
-		heatmap_write_svg(hm, &out);
-	int rc = write_out(&out);
+		rc = write_out(&out);
 	sb_release(&out);
 	return rc;
 }

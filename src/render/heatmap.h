@@ -98,6 +98,10 @@ int heatmap_parse_line(const char *line, size_t len, double *t, double *lat);
 /* true when a first line is a header (contains a letter). */
 bool heatmap_is_header(const char *line, size_t len);
 
+/* Build hm and append its cells (cells) or its SVG to out. Returns 0, or
+ * heatmap_build's negative code (d). */
+int heatmap_render(struct heatmap *hm, bool cells, struct strbuf *out, struct diag *d);
+
 /* ---- inputs (heatmap_input.c) ---- */
 
 /* "time latency" text read so far, over one or more inputs. */

@@ -1,7 +1,7 @@
 /*
  * heatmap_input: what a latency heat map is fed from: "time latency"
- * text (trace2heatmap.pl's input) and event pairs from perf.data (see
- * heatmap.h). Stage: render.
+ * text (trace2heatmap.pl's input) and event pairs from perf.data, and
+ * the map built and written at the end (see heatmap.h). Stage: render.
  */
 #include "render/heatmap.h"
 
@@ -46,5 +46,17 @@ int heatmap_pairs_add(void *ctx, uint64_t start, uint64_t end)
 	sb_addf(&pc->out, "%llu %llu\n", (unsigned long long)t, (unsigned long long)lat);
 	if (pc->out.len > 65536 && (pc->write_err = sb_flush(&pc->out, pc->f)) < 0)
 		return pc->err = pc->write_err;
+	return 0;
+}
+
+int heatmap_render(struct heatmap *hm, bool cells, struct strbuf *out, struct diag *d)
+{
+	int rc = heatmap_build(hm, d);
+	if (rc < 0)
+		return rc;
+	if (cells)
+		heatmap_write_cells(hm, out);
+	else
+		heatmap_write_svg(hm, out);
 	return 0;
 }
