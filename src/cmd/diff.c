@@ -92,18 +92,11 @@ static int read_perf(struct diff_run *r, int side, struct lines *lr,
 static int read_side(struct diff_run *r, int side, const char *path)
 {
 	struct lines lr;
-	int rc = lines_open(&lr, path);
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	if (rc < 0) {
-		diag_error("%s: %s", name, strerror(-rc));
+	const char *name;
+	enum fold_input_kind kind;
+	if (fold_input_open(&lr, path, "diff", &name, &kind))
 		return 1;
-	}
-	enum fold_input_kind kind = fold_input_kind(&lr);
-	if (kind == FOLD_INPUT_BINARY) {
-		fold_input_binary_error(&lr, name, "diff");
-		lines_close(&lr);
-		return 1;
-	}
+	int rc;
 	if (kind != FOLD_INPUT_FOLDED) {
 		rc = read_perf(r, side, &lr, path, kind);
 		lines_close(&lr);

@@ -176,18 +176,11 @@ static int read_perf(struct flame_run *r, struct lines *lr, const char *path,
 static int read_input(struct flame_run *r, const char *path)
 {
 	struct lines lr;
-	int rc = lines_open(&lr, path);
-	const char *name = path && strcmp(path, "-") ? path : "<stdin>";
-	if (rc < 0) {
-		diag_error("%s: %s", name, strerror(-rc));
+	const char *name;
+	enum fold_input_kind kind;
+	if (fold_input_open(&lr, path, "flame", &name, &kind))
 		return 1;
-	}
-	enum fold_input_kind kind = fold_input_kind(&lr);
-	if (kind == FOLD_INPUT_BINARY) {
-		fold_input_binary_error(&lr, name, "flame");
-		lines_close(&lr);
-		return 1;
-	}
+	int rc;
 	if (kind != FOLD_INPUT_FOLDED) {
 		rc = read_perf(r, &lr, path, kind);
 		lines_close(&lr);

@@ -104,6 +104,24 @@ void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd
 		   name, byte, at < 0 ? 0 : at, cmd);
 }
 
+int fold_input_open(struct lines *lr, const char *path, const char *cmd,
+		    const char **name, enum fold_input_kind *kind)
+{
+	int rc = lines_open(lr, path);
+	*name = path && strcmp(path, "-") ? path : "<stdin>";
+	if (rc < 0) {
+		diag_error("%s: %s", *name, strerror(-rc));
+		return 1;
+	}
+	*kind = fold_input_kind(lr);
+	if (*kind == FOLD_INPUT_BINARY) {
+		fold_input_binary_error(lr, *name, cmd);
+		lines_close(lr);
+		return 1;
+	}
+	return 0;
+}
+
 int fold_perf_script(struct lines *lr, const struct collapse_opts *o,
 		     struct stack_table *out, struct fold_perfdata_info *info)
 {
