@@ -164,12 +164,7 @@ static int read_perf(struct flame_run *r, struct lines *lr, const char *path,
 	if (!rc)
 		render_tree_add_table(&r->tree, &t);
 	stack_table_release(&t);
-	if (!rc && r->perf_inputs++ == 0) {
-		fold_perfdata_info_release(&r->info);
-		r->info = info;
-	} else {
-		fold_perfdata_info_release(&info);
-	}
+	fold_perfdata_info_keep_first(&r->info, &info, !rc, &r->perf_inputs);
 	return rc;
 }
 

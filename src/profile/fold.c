@@ -20,6 +20,17 @@ void fold_perfdata_info_release(struct fold_perfdata_info *in)
 	sb_release(&in->hostname);
 }
 
+void fold_perfdata_info_keep_first(struct fold_perfdata_info *kept,
+				   struct fold_perfdata_info *in, bool ok, size_t *n)
+{
+	if (ok && (*n)++ == 0) {
+		fold_perfdata_info_release(kept);
+		*kept = *in;
+	} else {
+		fold_perfdata_info_release(in);
+	}
+}
+
 /* The event name perf script ends the header with, or NULL when the
  * header line does not end with "event:" (tracepoints print their
  * fields after it). Samples without a call chain (perf script prints

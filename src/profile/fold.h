@@ -105,6 +105,11 @@ struct fold_perfdata_info {
 
 #define FOLD_PERFDATA_INFO_INIT { .event = SB_INIT, .cmdline = SB_INIT, .hostname = SB_INIT }
 void fold_perfdata_info_release(struct fold_perfdata_info *in);
+/* Several inputs, labelled by the first that folded: when ok and *n is
+ * 0, in moves to *kept (its old contents released); else in is
+ * released. ok counts in *n. */
+void fold_perfdata_info_keep_first(struct fold_perfdata_info *kept,
+				   struct fold_perfdata_info *in, bool ok, size_t *n);
 
 /* Every field NULL/false but the naming defaults (designated, so that
  * a field added anywhere needs no change here). */
