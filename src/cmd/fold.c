@@ -206,17 +206,10 @@ static enum stack_format input_format(struct fold_run *r, struct cmd_input *in)
 {
 	if (cmd_input_is_perfdata(in))
 		return FMT_PERF_DATA;
-	const char *head;
+	const char *head = NULL;
 	size_t n = in->dir ? 0 : cmd_input_peek(in, PEEK_BYTES, &head);
 	struct diag d = DIAG_INIT;
-	if (r->forced != FMT_UNKNOWN) {
-		if (n && !stack_format_is_text(head, n, &d)) {
-			diag_print(&d, in->name);
-			return FMT_UNKNOWN;
-		}
-		return r->forced;
-	}
-	enum stack_format fmt = stack_format_detect(head, n, n < PEEK_BYTES, &d);
+	enum stack_format fmt = stack_format_choose(head, n, n < PEEK_BYTES, r->forced, &d);
 	if (fmt == FMT_UNKNOWN)
 		diag_print(&d, in->name);
 	return fmt;
