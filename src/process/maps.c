@@ -30,7 +30,19 @@ void proc_maps_put(struct proc_maps *ms)
 	if (!ms || --ms->refs > 0)
 		return;
 	free(ms->v);
+	free(ms->pend);
 	free(ms);
+}
+
+static void insert_now(struct proc_maps *ms, const struct proc_map *mp);
+
+/* Put the waiting inserts in the tree, in order (see maps.h). */
+static void apply_pending(const struct proc_maps *cms)
+{
+	struct proc_maps *ms = (struct proc_maps *)(uintptr_t)cms;
+	for (size_t i = 0; i < ms->npend; i++)
+		insert_now(ms, &ms->pend[i]);
+	ms->npend = 0;
 }
 
 struct proc_maps *proc_maps_share(struct proc_maps *ms)
@@ -44,9 +56,12 @@ struct proc_maps *proc_maps_writable(struct proc_maps **ms)
 	struct proc_maps *old = *ms;
 	if (old->refs == 1)
 		return old;
+	apply_pending(old);
 	struct proc_maps *c = xmalloc(sizeof(*c));
 	*c = *old;
 	c->refs = 1;
+	c->pend = NULL;
+	c->npend = c->pend_cap = 0;
 	/* room for the few maps a child adds (an exec's binary, loader,
 	 * libraries) without doubling the copy */
 	c->cap = old->used + MAPS_COPY_ROOM;
@@ -60,6 +75,7 @@ struct proc_maps *proc_maps_writable(struct proc_maps **ms)
 
 void proc_maps_clear(struct proc_maps *ms)
 {
+	ms->npend = 0;
 	ms->used = ms->n = 0;
 	ms->root = ms->free = MAPS_NIL;
 }
@@ -155,7 +171,19 @@ static struct proc_map tail_of(const struct proc_map *mp, uint64_t end)
 	return t;
 }
 
+/* Waiting inserts past which they are applied (a process mapping many
+ * objects unsampled then costs a bounded list). */
+enum { MAPS_PEND_MAX = 256 };
+
 void proc_maps_insert(struct proc_maps *ms, const struct proc_map *mp)
+{
+	if (ms->npend >= MAPS_PEND_MAX)
+		apply_pending(ms);
+	XGROW(ms->pend, ms->pend_cap, ms->npend + 1);
+	ms->pend[ms->npend++] = *mp;
+}
+
+static void insert_now(struct proc_maps *ms, const struct proc_map *mp)
 {
 	uint64_t s = mp->start, e = mp->end;
 	uint32_t a, b, mid, c;
@@ -186,6 +214,8 @@ void proc_maps_insert(struct proc_maps *ms, const struct proc_map *mp)
 
 const struct proc_map *proc_maps_find(const struct proc_maps *ms, uint64_t addr)
 {
+	if (ms->npend)
+		apply_pending(ms);
 	uint32_t t = ms->root, best = MAPS_NIL;
 	while (t != MAPS_NIL) {
 		if (ms->v[t].m.start <= addr) {
@@ -202,6 +232,8 @@ const struct proc_map *proc_maps_find(const struct proc_maps *ms, uint64_t addr)
 
 uint64_t proc_maps_next_start(const struct proc_maps *ms, uint64_t addr)
 {
+	if (ms->npend)
+		apply_pending(ms);
 	uint32_t t = ms->root;
 	uint64_t best = UINT64_MAX;
 	while (t != MAPS_NIL) {
