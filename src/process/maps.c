@@ -183,12 +183,56 @@ void proc_maps_insert(struct proc_maps *ms, const struct proc_map *mp)
 	ms->pend[ms->npend++] = *mp;
 }
 
+/* Whether [s, e) overlaps no map: an overlapping one is the last map
+ * starting below s or the first starting at or above it, and both lie
+ * on the search path of s. */
+static bool overlaps_none(const struct proc_maps *ms, uint64_t s, uint64_t e)
+{
+	uint32_t t = ms->root;
+	while (t != MAPS_NIL) {
+		const struct proc_map *m = &ms->v[t].m;
+		if (m->start < e && m->end > s)
+			return false;
+		t = m->start < s ? ms->v[t].right : ms->v[t].left;
+	}
+	return true;
+}
+
+/* Insert mp, which overlaps no map, as a treap does: below the nodes of
+ * higher priority on its search path, the subtree there split around it
+ * (one split of a subtree instead of two of the tree and three merges:
+ * most MMAPs of a recording land in free address space). */
+static void insert_free(struct proc_maps *ms, const struct proc_map *mp)
+{
+	uint32_t node = new_node(ms, mp); /* first: it may move ms->v */
+	uint32_t p = prio(node), at = ms->root, parent = MAPS_NIL;
+	while (at != MAPS_NIL && prio(at) >= p) {
+		parent = at;
+		at = ms->v[at].m.start < mp->start ? ms->v[at].right : ms->v[at].left;
+	}
+	uint32_t l, r;
+	split(ms, at, mp->start, &l, &r);
+	ms->v[node].left = l;
+	ms->v[node].right = r;
+	if (parent == MAPS_NIL)
+		ms->root = node;
+	else if (ms->v[parent].m.start < mp->start)
+		ms->v[parent].right = node;
+	else
+		ms->v[parent].left = node;
+}
+
 static void insert_now(struct proc_maps *ms, const struct proc_map *mp)
 {
 	uint64_t s = mp->start, e = mp->end;
 	uint32_t a, b, mid, c;
 	struct proc_map tail;
 	bool have_tail = false;
+
+	if (overlaps_none(ms, s, e)) {
+		insert_free(ms, mp);
+		return;
+	}
 
 	split(ms, ms->root, s, &a, &b);
 	split(ms, b, e, &mid, &c);
