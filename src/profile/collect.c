@@ -301,9 +301,12 @@ static bool minus_one_pname(struct prof_collector *c, const struct proc_sample *
 
 static void comm_pname(struct prof_collector *c, const struct proc_sample *ps)
 {
-	char pid[16], tid[16];
-	size_t pl = int_text(pid, (int)ps->s->pid);
-	size_t tl = int_text(tid, (int)ps->s->tid);
+	char pid[16] = "", tid[16] = "";
+	size_t pl = 0, tl = 0;
+	if (c->copts.pid || c->copts.tid) { /* else the name is comm alone */
+		pl = int_text(pid, (int)ps->s->pid);
+		tl = int_text(tid, (int)ps->s->tid);
+	}
 	sb_reset(&c->pname);
 	const char *comm = ps->thread->comm;
 	collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl, &c->pname);
