@@ -1,0 +1,205 @@
+/*
+ * locframes: exact frames of chain addresses, memoized (see
+ * locframes.h). Stage: profile. Key invariant: an id list handed out is
+ * what interning proc_session_ip_frames' frames of that ip, in that
+ * thread, would give: a memo is keyed by everything the resolution
+ * reads (the ip, or the map address, and the map's values and object).
+ */
+#include "profile/locframes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "profile/collect.h"
+
+/* An ip in a mapping, and its frames. */
+struct prof_loc_ip {
+	uint64_t start, end, pgoff; /* the map's values; 0 with no map */
+	uintptr_t object;           /* the map's object + 1; 0: no map */
+	uint32_t flags;             /* kernel << 1 | inl */
+	uint32_t next;              /* index + 1 of the ip's previous variant */
+	size_t at;                  /* in ids: count, frame ids leaf first */
+};
+
+/* A map address in a user map's object: the frames first made of it. */
+struct prof_loc_addr {
+	uintptr_t object;           /* the map's object */
+	bool inl;
+	uint32_t next;              /* index + 1 of the address's previous variant */
+	size_t at;                  /* in ids: count, frame ids leaf first */
+};
+
+void prof_loc_frames_init(struct prof_loc_frames *lf, struct prof_frames *fs)
+{
+	memset(lf, 0, sizeof(*lf));
+	lf->fs = fs;
+}
+
+void prof_loc_frames_release(struct prof_loc_frames *lf)
+{
+	u64map_release(&lf->by_ip);
+	u64map_release(&lf->by_addr);
+	free(lf->ips);
+	free(lf->addrs);
+	free(lf->ids);
+	prof_loc_frames_init(lf, lf->fs);
+}
+
+static void map_desc(struct prof_loc_frames *lf, const struct proc_frame *f,
+		     struct prof_map_desc *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->start = f->map->start;
+	m->limit = f->map->end;
+	m->offset = f->map->pgoff;
+	if (!f->dso)
+		return;
+	m->file = f->dso->name;
+	m->file_len = strlen(f->dso->name);
+	const struct sym_buildid *b = &f->dso->buildid;
+	for (size_t i = 0; i < b->size; i++) {
+		lf->hex[2 * i] = "0123456789abcdef"[b->id[i] >> 4];
+		lf->hex[2 * i + 1] = "0123456789abcdef"[b->id[i] & 15];
+	}
+	if (b->size) {
+		m->build_id = lf->hex;
+		m->build_id_len = 2 * (size_t)b->size;
+	}
+}
+
+/* A resolved frame, interned from its description. */
+static uint32_t frame_id(struct prof_loc_frames *lf, const struct proc_frame *f)
+{
+	struct prof_frame_desc d;
+	struct prof_map_desc m;
+	prof_desc_of_frame(f, &d);
+	d.flags |= PROF_F_LOC;
+	d.ip = f->ip;
+	if (f->map) {
+		map_desc(lf, f, &m);
+		d.map = &m;
+	}
+	return prof_frames_intern(lf->fs, &d);
+}
+
+/* Room for a list of n ids in lf->ids; returns where it starts. */
+static size_t ids_add(struct prof_loc_frames *lf, size_t n)
+{
+	size_t at = lf->nids;
+	XGROW(lf->ids, lf->ids_cap, at + n + 1);
+	lf->ids[at] = (uint32_t)n;
+	lf->nids = at + n + 1;
+	return at;
+}
+
+/* Frame id template (a frame of another ip in another mapping of the
+ * same object) with ip and map's values instead. */
+static uint32_t moved_frame(struct prof_loc_frames *lf, uint32_t template,
+			    uint64_t ip, const struct proc_map *map)
+{
+	struct prof_frame f = *prof_frames_get(lf->fs, template);
+	struct prof_map m = *prof_frames_map(lf->fs, f.map);
+	m.start = map->start;
+	m.limit = map->end;
+	m.offset = map->pgoff;
+	f.ip = ip;
+	f.map = prof_frames_intern_map(lf->fs, &m);
+	return prof_frames_intern_frame(lf->fs, &f);
+}
+
+/* The frames of ip in user map: moved from the frames of its map
+ * address in the same object when met before, else resolved (and kept
+ * by map address when every frame is in that map, as a user map's are). */
+static size_t user_frames(struct prof_loc_frames *lf, struct proc_session *ses,
+			  struct proc_thread *t, uint64_t ip, const struct proc_map *map,
+			  bool inl)
+{
+	uint64_t addr = proc_map_addr(map, ip);
+	const uint64_t *head = u64map_find(&lf->by_addr, addr);
+	for (size_t v = head ? *head : 0; v; v = lf->addrs[v - 1].next) {
+		const struct prof_loc_addr *a = &lf->addrs[v - 1];
+		if (a->object != (uintptr_t)map->dso || a->inl != inl)
+			continue;
+		size_t n = lf->ids[a->at], from = a->at, at = ids_add(lf, n);
+		for (size_t i = 0; i < n; i++)
+			lf->ids[at + 1 + i] = moved_frame(lf, lf->ids[from + 1 + i], ip, map);
+		return at;
+	}
+	struct proc_frame *fr;
+	size_t n = proc_session_ip_frames(ses, t, false, inl, ip, &fr);
+	size_t at = ids_add(lf, n);
+	bool movable = true;
+	for (size_t i = 0; i < n; i++) {
+		lf->ids[at + 1 + i] = frame_id(lf, &fr[i]);
+		movable &= fr[i].map == map && fr[i].dso == map->dso && fr[i].ip == ip;
+	}
+	if (movable) {
+		bool added;
+		uint64_t *h = u64map_put(&lf->by_addr, addr, &added);
+		XGROW(lf->addrs, lf->addrs_cap, lf->naddrs + 1);
+		lf->addrs[lf->naddrs] = (struct prof_loc_addr){ (uintptr_t)map->dso, inl,
+								(uint32_t)*h, at };
+		*h = ++lf->naddrs;
+	}
+	return at;
+}
+
+/* The ids entry of ip in map with flags, or SIZE_MAX. */
+static size_t ip_find(const struct prof_loc_frames *lf, uint64_t ip,
+		      const struct proc_map *map, uint32_t flags)
+{
+	const uint64_t *head = u64map_find(&lf->by_ip, ip);
+	uintptr_t object = map ? (uintptr_t)map->dso + 1 : 0;
+	for (size_t v = head ? *head : 0; v; v = lf->ips[v - 1].next) {
+		const struct prof_loc_ip *e = &lf->ips[v - 1];
+		if (e->object == object && e->flags == flags &&
+		    (!map || (e->start == map->start && e->end == map->end &&
+			      e->pgoff == map->pgoff)))
+			return e->at;
+	}
+	return SIZE_MAX;
+}
+
+/* Make the frames of ip in map and keep them by ip. */
+static size_t ip_add(struct prof_loc_frames *lf, struct proc_session *ses,
+		     struct proc_thread *t, uint64_t ip, const struct proc_map *map,
+		     bool kernel, bool inl)
+{
+	size_t at;
+	if (map && !kernel) {
+		at = user_frames(lf, ses, t, ip, map, inl);
+	} else {
+		struct proc_frame *fr;
+		size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &fr);
+		at = ids_add(lf, n);
+		for (size_t i = 0; i < n; i++)
+			lf->ids[at + 1 + i] = frame_id(lf, &fr[i]);
+	}
+	struct prof_loc_ip e = { 0, 0, 0, 0, (uint32_t)kernel << 1 | (uint32_t)inl, 0, at };
+	if (map) {
+		e.start = map->start;
+		e.end = map->end;
+		e.pgoff = map->pgoff;
+		e.object = (uintptr_t)map->dso + 1;
+	}
+	bool added;
+	uint64_t *head = u64map_put(&lf->by_ip, ip, &added);
+	e.next = (uint32_t)*head;
+	XGROW(lf->ips, lf->ips_cap, lf->nips + 1);
+	lf->ips[lf->nips] = e;
+	*head = ++lf->nips;
+	return at;
+}
+
+size_t prof_loc_frames_of(struct prof_loc_frames *lf, struct proc_session *ses,
+			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
+			  const uint32_t **ids)
+{
+	const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
+	size_t at = ip_find(lf, ip, map, (uint32_t)kernel << 1 | (uint32_t)inl);
+	if (at == SIZE_MAX)
+		at = ip_add(lf, ses, t, ip, map, kernel, inl);
+	*ids = lf->ids + at + 1;
+	return lf->ids[at];
+}
