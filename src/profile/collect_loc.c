@@ -32,27 +32,57 @@ void prof_loc_collector_release(struct prof_loc_collector *c)
 {
 	prof_chain_cache_release(&c->chains);
 	prof_loc_frames_release(&c->frames);
+	u64map_release(&c->comm_ids);
+	free(c->comms);
 	free(c->ids);
 	sb_release(&c->pname);
 	sb_release(&c->scratch);
+}
+
+/* A thread's process frame, by the machine's comm pointer (a name the
+ * chain cache, chain.h, also keys by): each new chain of a thread needs
+ * it, and a system-wide recording has a thread per short process. */
+struct prof_loc_comm {
+	const char *comm;
+	uint32_t id;
+};
+
+static uint32_t comm_frame(struct prof_loc_collector *c, const struct proc_sample *ps)
+{
+	bool added;
+	uint64_t key = (uint64_t)ps->s->pid << 32 | ps->s->tid;
+	uint64_t *v = u64map_put(&c->comm_ids, key, &added);
+	if (added) {
+		XGROW(c->comms, c->comms_cap, c->ncomms + 1);
+		*v = c->ncomms++;
+		c->comms[*v].comm = NULL;
+	}
+	struct prof_loc_comm *e = &c->comms[*v];
+	if (e->comm != ps->thread->comm) {
+		struct prof_frame_desc d;
+		prof_desc_of_comm(ps->thread->comm, (int32_t)ps->s->pid,
+				  (int32_t)ps->s->tid, &d);
+		e->comm = ps->thread->comm;
+		e->id = prof_frames_intern(&c->p->frames, &d);
+	}
+	return e->id;
 }
 
 /* The process frame: comm, pid, tid; a TEXT frame for tid -1. */
 static bool root_frame(struct prof_loc_collector *c, const struct proc_sample *ps,
 		       const char *ev, uint32_t *id)
 {
-	struct prof_frame_desc d;
-	if ((int)ps->s->tid < 0) {
-		if (!prof_minus_one_pname(&c->copts, ps, ev, &c->scratch, &c->pname))
-			return false;
-		memset(&d, 0, sizeof(d));
-		d.kind = PROF_FRAME_TEXT;
-		d.name = c->pname.buf;
-		d.name_len = c->pname.len;
-	} else {
-		prof_desc_of_comm(ps->thread->comm, (int32_t)ps->s->pid,
-				  (int32_t)ps->s->tid, &d);
+	if ((int)ps->s->tid >= 0) {
+		*id = comm_frame(c, ps);
+		return true;
 	}
+	if (!prof_minus_one_pname(&c->copts, ps, ev, &c->scratch, &c->pname))
+		return false;
+	struct prof_frame_desc d;
+	memset(&d, 0, sizeof(d));
+	d.kind = PROF_FRAME_TEXT;
+	d.name = c->pname.buf;
+	d.name_len = c->pname.len;
 	*id = prof_frames_intern(&c->p->frames, &d);
 	return true;
 }

@@ -39,6 +39,9 @@ struct prof_loc_collector {
 	struct collapse_opts copts;     /* finished (tid -1 names) */
 	struct prof_loc_frames frames;  /* chain addresses -> frame ids */
 	struct prof_chain_cache chains; /* chain -> stack id in p */
+	struct u64map comm_ids;         /* pid << 32 | tid -> index in comms */
+	struct prof_loc_comm *comms;    /* a thread's comm and process frame */
+	size_t ncomms, comms_cap;
 	uint32_t *ids;                  /* scratch: the stack being built */
 	size_t ids_cap;
 	struct strbuf pname, scratch;
