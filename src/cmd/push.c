@@ -83,7 +83,8 @@ static void describe(const struct sample_input *in, uint64_t *rate, struct strbu
 	bool ns = perf && pi->weighted && pi->event.len && counts_ns(pi);
 	*m = (struct pprof_meta){ .type = { "samples" }, .unit = { "count" }, .ntypes = 1,
 				  .comm_label = perf && !in->folded_inputs };
-	*rate = ns ? 1000000000u : perf && pi->sample_freq ? pi->sample_freq : 100;
+	uint64_t freq = pi->freq ? pi->period : 0; /* Hz, 0: every period events */
+	*rate = ns ? 1000000000u : perf && freq ? freq : 100;
 	sb_adds(app, "scorch.");
 	if (ns || !perf || !pi->event.len) {
 		sb_adds(app, "cpu");
