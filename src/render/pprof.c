@@ -103,9 +103,9 @@ struct writer {
 	size_t func_cap, nfuncs;
 	struct hmap locs;   /* java flag, frame ids -> location id + 1 (1:
 			     * no line): locations of inline groups */
-	uint64_t *loc_of[2]; /* by frame id and java flag: the same for a
+	uint32_t *loc_of[2]; /* by frame id and java flag: the same for a
 			      * frame that is a location alone */
-	size_t loc_cap, nlocs;
+	size_t nframes, nlocs;
 	uint64_t keys[4];   /* string ids of the label keys, 0: not yet */
 	uint64_t *comm_of;  /* by the profile's string id: a comm's string
 			     * id + 1, 0: not yet (a label per sample) */
@@ -113,7 +113,7 @@ struct writer {
 	struct strbuf *out, msg, sub, smp;
 	uint64_t *ids;      /* the sample's location ids, leaf first */
 	size_t nids, ids_cap;
-	uint8_t *inl;       /* by frame id: an inline row (PROF_F_INLINE) */
+	uint8_t *bits;      /* by frame id: F_* bits, 0: not looked at yet */
 	uint32_t *key;      /* scratch: a location's key */
 	size_t key_cap;
 	bool inline_lines;  /* some location has several lines */
@@ -198,18 +198,12 @@ static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool ja
 static uint64_t loc_id(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
 	if (n == 1) { /* most frames: found by id, no hashing */
-		if (f[0] >= w->loc_cap) {
-			size_t old = w->loc_cap, cap = (size_t)f[0] + 1;
-			cap = cap < 2 * old ? 2 * old : cap;
-			for (int j = 0; j < 2; j++) {
-				w->loc_of[j] = xreallocarray(w->loc_of[j], cap, sizeof(uint64_t));
-				memset(w->loc_of[j] + old, 0, (cap - old) * sizeof(uint64_t));
-			}
-			w->loc_cap = cap;
-		}
-		uint64_t *v = &w->loc_of[java][f[0]];
-		if (!*v)
-			*v = write_loc(w, f, 1, java);
+		if (!w->loc_of[java]) /* a java process's names differ */
+			w->loc_of[java] = xcalloc(w->nframes ? w->nframes : 1,
+						  sizeof(*w->loc_of[java]));
+		uint32_t *v = &w->loc_of[java][f[0]];
+		if (!*v) /* ids below the frame count: no overflow */
+			*v = (uint32_t)write_loc(w, f, 1, java);
 		return *v - 1;
 	}
 	XGROW(w->key, w->key_cap, n + 1);
@@ -231,18 +225,39 @@ static bool same_address(const struct prof_frame *a, const struct prof_frame *b)
 
 /* Where the location of frame end - 1 (of a stack, root first) starts:
  * inline rows and the frame they are inlined into, at one address, make
- * one location (at most GROUP_MAX frames). inl: the frames' inline flags
- * by id (a byte each: reading the frames themselves, a cache miss per
- * frame of every sample, was the encoder's largest cost). */
+ * one location (at most GROUP_MAX frames). */
 enum { GROUP_MAX = 64 };
-static size_t group_start(const struct prof_frames *fs, const uint8_t *inl,
-			  const uint32_t *f, size_t end)
+
+/* What the writer keeps of a frame, by id, in a byte (reading the frame
+ * itself, a cache miss per frame of every sample, was the encoder's
+ * largest cost): F_KNOWN once looked at. */
+enum { F_KNOWN = 1, F_INLINE = 2, F_COMM = 4, F_JAVA = 8 };
+
+static uint8_t frame_bits(struct writer *w, uint32_t id)
 {
+	if (!w->bits[id]) {
+		const struct prof_frame *f = prof_frames_get(&w->p->frames, id);
+		uint8_t b = F_KNOWN;
+		if (f->flags & PROF_F_INLINE)
+			b |= F_INLINE;
+		if (f->kind == PROF_FRAME_COMM) {
+			b |= F_COMM;
+			if (prof_names_java(w->nm, &w->p->frames, id))
+				b |= F_JAVA;
+		}
+		w->bits[id] = b;
+	}
+	return w->bits[id];
+}
+
+static size_t group_start(struct writer *w, const uint32_t *f, size_t end)
+{
+	const struct prof_frames *fs = &w->p->frames;
 	size_t start = end - 1;
-	if (!inl[f[start]])
+	if (!(frame_bits(w, f[start]) & F_INLINE))
 		return start;
 	const struct prof_frame *leaf = prof_frames_get(fs, f[start]);
-	while (start > 0 && end - start < GROUP_MAX && inl[f[start]] &&
+	while (start > 0 && end - start < GROUP_MAX && (frame_bits(w, f[start]) & F_INLINE) &&
 	       same_address(leaf, prof_frames_get(fs, f[start - 1])))
 		start--;
 	return start;
@@ -254,7 +269,7 @@ static void stack_locs(struct writer *w, const uint32_t *f, size_t n, bool java)
 	uint32_t grp[GROUP_MAX];
 	w->nids = 0;
 	for (size_t end = n; end > 0;) {
-		size_t start = group_start(&w->p->frames, w->inl, f, end), k = 0;
+		size_t start = group_start(w, f, end), k = 0;
 		for (size_t i = end; i-- > start;) /* leaf first */
 			grp[k++] = f[i];
 		uint64_t id = loc_id(w, grp, k, java);
@@ -380,9 +395,7 @@ static void add_sample(struct writer *w, const struct entry *e)
 {
 	size_t n;
 	const uint32_t *f = profile_stack_frames(w->p, e->stack, &n);
-	const struct prof_frame *root = n ? prof_frames_get(&w->p->frames, f[0]) : NULL;
-	bool java = root && root->kind == PROF_FRAME_COMM &&
-		    prof_names_java(w->nm, &w->p->frames, f[0]);
+	bool java = n && (frame_bits(w, f[0]) & F_JAVA);
 	stack_locs(w, f, n, java);
 	sb_reset(&w->smp);
 	pb_packed(&w->smp, S_LOCATION, w->ids, w->nids);
@@ -491,10 +504,8 @@ void pprof_from_profile(const struct profile *p, struct prof_names *nm,
 	hmap_init(&w.strs);
 	hmap_init(&w.locs);
 	str_id(&w, "", 0);
-	size_t nf = prof_frames_count(&p->frames);
-	w.inl = xmalloc(nf ? nf : 1);
-	for (size_t i = 0; i < nf; i++)
-		w.inl[i] = (prof_frames_get(&p->frames, (uint32_t)i)->flags & PROF_F_INLINE) != 0;
+	size_t nf = w.nframes = prof_frames_count(&p->frames);
+	w.bits = xcalloc(nf ? nf : 1, 1);
 	for (size_t i = 0; i < m->ntypes && i < 2; i++)
 		value_type(&w, P_SAMPLE_TYPE, m->type[i], m->unit[i]);
 	struct entry *e;
@@ -509,7 +520,7 @@ void pprof_from_profile(const struct profile *p, struct prof_names *nm,
 	free(w.loc_of[0]);
 	free(w.loc_of[1]);
 	free(w.comm_of);
-	free(w.inl);
+	free(w.bits);
 	sb_release(&w.msg);
 	sb_release(&w.sub);
 	sb_release(&w.smp);
