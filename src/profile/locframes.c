@@ -28,6 +28,8 @@ struct prof_loc_addr {
 	bool inl;
 	uint32_t next;              /* index + 1 of the address's previous variant */
 	size_t at;                  /* in ids: count, frame ids leaf first */
+	size_t tf;                  /* in tframes: the frames of those ids (read
+				     * there, beside the others, not in fs) */
 };
 
 void prof_loc_frames_init(struct prof_loc_frames *lf, struct prof_frames *fs)
@@ -43,6 +45,7 @@ void prof_loc_frames_release(struct prof_loc_frames *lf)
 	free(lf->ips);
 	free(lf->addrs);
 	free(lf->ids);
+	free(lf->tframes);
 	prof_loc_frames_init(lf, lf->fs);
 }
 
@@ -95,16 +98,24 @@ static size_t ids_add(struct prof_loc_frames *lf, size_t n)
 
 /* Frame id template (a frame of another ip in another mapping of the
  * same object) with ip and map's values instead. */
-static uint32_t moved_frame(struct prof_loc_frames *lf, uint32_t template,
+static uint32_t moved_frame(struct prof_loc_frames *lf, const struct prof_frame *template,
 			    uint64_t ip, const struct proc_map *map)
 {
-	struct prof_frame f = *prof_frames_get(lf->fs, template);
-	struct prof_map m = *prof_frames_map(lf->fs, f.map);
-	m.start = map->start;
-	m.limit = map->end;
-	m.offset = map->pgoff;
+	struct prof_frame f = *template;
+	/* the mapping: the template's object and build id at map's range,
+	 * most often the one the last address of this map got */
+	struct prof_loc_mapc *c = &lf->mapc[((uintptr_t)map >> 4) % PROF_LOC_MAPC];
+	if (c->map != map || c->tmap != f.map || c->start != map->start ||
+	    c->end != map->end || c->pgoff != map->pgoff) {
+		struct prof_map m = *prof_frames_map(lf->fs, f.map);
+		m.start = map->start;
+		m.limit = map->end;
+		m.offset = map->pgoff;
+		*c = (struct prof_loc_mapc){ map, map->start, map->end, map->pgoff, f.map,
+					     prof_frames_intern_map(lf->fs, &m) };
+	}
 	f.ip = ip;
-	f.map = prof_frames_intern_map(lf->fs, &m);
+	f.map = c->id;
 	return prof_frames_intern_frame(lf->fs, &f);
 }
 
@@ -121,9 +132,9 @@ static size_t user_frames(struct prof_loc_frames *lf, struct proc_session *ses,
 		const struct prof_loc_addr *a = &lf->addrs[v - 1];
 		if (a->object != (uintptr_t)map->dso || a->inl != inl)
 			continue;
-		size_t n = lf->ids[a->at], from = a->at, at = ids_add(lf, n);
+		size_t n = lf->ids[a->at], tf = a->tf, at = ids_add(lf, n);
 		for (size_t i = 0; i < n; i++)
-			lf->ids[at + 1 + i] = moved_frame(lf, lf->ids[from + 1 + i], ip, map);
+			lf->ids[at + 1 + i] = moved_frame(lf, &lf->tframes[tf + i], ip, map);
 		return at;
 	}
 	struct proc_frame *fr;
@@ -138,8 +149,12 @@ static size_t user_frames(struct prof_loc_frames *lf, struct proc_session *ses,
 		bool added;
 		uint64_t *h = u64map_put(&lf->by_addr, addr, &added);
 		XGROW(lf->addrs, lf->addrs_cap, lf->naddrs + 1);
+		XGROW(lf->tframes, lf->tframes_cap, lf->ntframes + n);
+		for (size_t i = 0; i < n; i++)
+			lf->tframes[lf->ntframes + i] = *prof_frames_get(lf->fs, lf->ids[at + 1 + i]);
 		lf->addrs[lf->naddrs] = (struct prof_loc_addr){ (uintptr_t)map->dso, inl,
-								(uint32_t)*h, at };
+								(uint32_t)*h, at, lf->ntframes };
+		lf->ntframes += n;
 		*h = ++lf->naddrs;
 	}
 	return at;

@@ -41,6 +41,15 @@
 #include "process/session.h"
 #include "profile/frame.h"
 
+/* A mapping id moved frames got: for a map (by pointer and values) and
+ * the template's mapping (its object and build id). */
+struct prof_loc_mapc {
+	const struct proc_map *map;
+	uint64_t start, end, pgoff;
+	uint32_t tmap, id;
+};
+enum { PROF_LOC_MAPC = 64 };
+
 struct prof_loc_frames {
 	struct prof_frames *fs;         /* not owned */
 	struct u64map by_ip;            /* ip -> index + 1 in ips of its latest variant */
@@ -50,8 +59,12 @@ struct prof_loc_frames {
 	struct prof_loc_addr *addrs;
 	size_t naddrs, addrs_cap;
 	uint32_t *ids;                  /* per ip or address variant: count, frame ids */
+	struct prof_frame *tframes;     /* per address variant: its frames */
+	size_t ntframes, tframes_cap;
 	size_t nids, ids_cap;
 	char hex[2 * SYM_BUILDID_MAX + 1]; /* scratch: a build id */
+	struct prof_loc_mapc mapc[PROF_LOC_MAPC]; /* mapping ids of moved frames,
+						  * by map pointer */
 };
 
 void prof_loc_frames_init(struct prof_loc_frames *lf, struct prof_frames *fs);
