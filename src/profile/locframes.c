@@ -46,6 +46,8 @@ void prof_loc_frames_release(struct prof_loc_frames *lf)
 	free(lf->addrs);
 	free(lf->ids);
 	free(lf->tframes);
+	u64map_release(&lf->by_sym);
+	free(lf->syms);
 	prof_loc_frames_init(lf, lf->fs);
 }
 
@@ -84,6 +86,54 @@ static uint32_t frame_id(struct prof_loc_frames *lf, const struct proc_frame *f)
 		d.map = &m;
 	}
 	return prof_frames_intern(lf->fs, &d);
+}
+
+/* A symbol's frame in a map (kernel code): another address of the
+ * symbol is the same frame but for its ip. */
+struct prof_loc_sym {
+	const void *dso, *inl;      /* the frame's object and inline name */
+	uint64_t start, end, pgoff; /* its map's values, all 0 with no map */
+	bool kernel, map;
+	uint32_t next;              /* index + 1 of the symbol's previous variant */
+	struct prof_frame f;        /* the frame first made */
+};
+
+static bool same_sym(const struct prof_loc_sym *e, const struct proc_frame *fr)
+{
+	const struct proc_map *m = fr->map;
+	return e->dso == fr->dso && e->inl == fr->inline_name && e->kernel == fr->kernel &&
+	       e->map == (m != NULL) && (!m || (e->start == m->start && e->end == m->end &&
+					       e->pgoff == m->pgoff));
+}
+
+/* frame_id of a frame resolved outside user maps: by its symbol when
+ * an address of it was met (no string hashed), else from its fields. */
+static uint32_t sym_frame(struct prof_loc_frames *lf, const struct proc_frame *fr)
+{
+	if (!fr->sym)
+		return frame_id(lf, fr);
+	const uint64_t *head = u64map_find(&lf->by_sym, (uintptr_t)fr->sym);
+	for (size_t v = head ? *head : 0; v; v = lf->syms[v - 1].next) {
+		if (!same_sym(&lf->syms[v - 1], fr))
+			continue;
+		struct prof_frame f = lf->syms[v - 1].f;
+		f.ip = fr->ip;
+		return prof_frames_intern_frame(lf->fs, &f);
+	}
+	uint32_t id = frame_id(lf, fr);
+	const struct prof_frame *f = prof_frames_get(lf->fs, id);
+	if (f->kind != PROF_FRAME_SYMBOL || f->addr) /* "[unknown]": addr is identity */
+		return id;
+	const struct proc_map *m = fr->map;
+	struct prof_loc_sym e = { fr->dso, fr->inline_name, m ? m->start : 0, m ? m->end : 0,
+				  m ? m->pgoff : 0, fr->kernel, m != NULL, 0, *f };
+	bool added;
+	uint64_t *h = u64map_put(&lf->by_sym, (uintptr_t)fr->sym, &added);
+	e.next = (uint32_t)*h;
+	XGROW(lf->syms, lf->syms_cap, lf->nsyms + 1);
+	lf->syms[lf->nsyms] = e;
+	*h = ++lf->nsyms;
+	return id;
 }
 
 /* Room for a list of n ids in lf->ids; returns where it starts. */
@@ -189,7 +239,7 @@ static size_t ip_add(struct prof_loc_frames *lf, struct proc_session *ses,
 		size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &fr);
 		at = ids_add(lf, n);
 		for (size_t i = 0; i < n; i++)
-			lf->ids[at + 1 + i] = frame_id(lf, &fr[i]);
+			lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
 	}
 	struct prof_loc_ip e = { 0, 0, 0, 0, (uint32_t)kernel << 1 | (uint32_t)inl, 0, at };
 	if (map) {

@@ -17,6 +17,9 @@
  *    collect.c, uses the same key). A library met at another address in
  *    a new process is not looked up again: its frames are copied with
  *    the new ip and mapping, re-interned by their ids (no string hashed).
+ *  - by symbol, for kernel maps: another address of a symbol met before
+ *    is its first frame with this ip (kernel addresses are the same in
+ *    every process, but many of them are met once).
  *
  *   struct prof_loc_frames lf;
  *   prof_loc_frames_init(&lf, &profile.frames);
@@ -27,7 +30,7 @@
  *
  * Ownership: fs is the caller's and outlives lf; *ids is borrowed until
  * the next call. The memos keep pointers to the session's objects
- * (sym_dso), so lf must not outlive the session whose addresses it was
+ * (sym_dso, sym_entry), so lf must not outlive the session whose addresses it was
  * given. Failure: only allocation (fatal).
  */
 #ifndef SCORCH_PROFILE_LOCFRAMES_H
@@ -61,6 +64,9 @@ struct prof_loc_frames {
 	uint32_t *ids;                  /* per ip or address variant: count, frame ids */
 	struct prof_frame *tframes;     /* per address variant: its frames */
 	size_t ntframes, tframes_cap;
+	struct u64map by_sym;           /* symbol -> index + 1 in syms (kernel maps) */
+	struct prof_loc_sym *syms;
+	size_t nsyms, syms_cap;
 	size_t nids, ids_cap;
 	char hex[2 * SYM_BUILDID_MAX + 1]; /* scratch: a build id */
 	struct prof_loc_mapc mapc[PROF_LOC_MAPC]; /* mapping ids of moved frames,
