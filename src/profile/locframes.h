@@ -30,8 +30,8 @@
  *
  * Ownership: fs is the caller's and outlives lf; *ids is borrowed until
  * the next call. The memos keep pointers to the session's objects
- * (sym_dso, sym_entry), so lf must not outlive the session whose addresses it was
- * given. Failure: only allocation (fatal).
+ * (sym_dso, sym_entry), so lf must not outlive the session whose
+ * addresses it was given. Failure: only allocation (fatal).
  */
 #ifndef SCORCH_PROFILE_LOCFRAMES_H
 #define SCORCH_PROFILE_LOCFRAMES_H
