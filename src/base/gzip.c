@@ -9,17 +9,28 @@
 
 #include "base/xalloc.h"
 
+/* ISA-L's level buffer sizes, by level */
+static const uint32_t level_buf[4] = {
+	ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT,
+	ISAL_DEF_LVL3_DEFAULT,
+};
+
 int gzip_append(const void *in, size_t n, struct strbuf *out)
 {
-	if (n > UINT32_MAX)
+	/* level 3: a sixth smaller than level 0 on a system-wide profile
+	 * (430 -> 363 KB), in no measurable extra time */
+	return gzip_append_level(in, n, 3, out);
+}
+
+int gzip_append_level(const void *in, size_t n, int level, struct strbuf *out)
+{
+	if (n > UINT32_MAX || level < 0 || level > 3)
 		return -1;
 	struct isal_zstream z;
 	isal_deflate_init(&z);
-	/* level 3: a sixth smaller than level 0 on a system-wide profile
-	 * (430 -> 363 KB), in no measurable extra time */
-	z.level = 3;
-	z.level_buf_size = ISAL_DEF_LVL3_DEFAULT;
-	z.level_buf = xmalloc(z.level_buf_size);
+	z.level = (uint32_t)level;
+	z.level_buf_size = level_buf[level];
+	z.level_buf = xmalloc(z.level_buf_size ? z.level_buf_size : 1);
 	z.gzip_flag = IGZIP_GZIP;
 	z.end_of_stream = 1;
 	z.flush = NO_FLUSH;

@@ -14,5 +14,7 @@
 #include "base/strbuf.h"
 
 int gzip_append(const void *in, size_t n, struct strbuf *out);
+/* Same at ISA-L's level 0 (fastest) to 3 (smallest); -1 for another. */
+int gzip_append_level(const void *in, size_t n, int level, struct strbuf *out);
 
 #endif

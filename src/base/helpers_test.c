@@ -1,11 +1,14 @@
 /* Unit tests for the shared helpers that replaced duplicated loops:
- * lines_read_file (base/lines), hmap_sorted (base/hmap) and the fdio
- * calls. */
+ * lines_read_file (base/lines), hmap_sorted (base/hmap), the fdio
+ * calls and gzip_append's levels (base/gzip). */
 #include "base/fdio.h"
+#include "base/gzip.h"
 #include "base/hmap.h"
 #include "base/lines.h"
 #include "base/opt.h"
 #include "unit.h"
+
+#include <isa-l/igzip_lib.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -113,4 +116,39 @@ UNIT_TEST(opt_number_and_integer)
 	CHECK(opt_integer(&cmd, "x", "7", 1, 10, &l) == 0 && l == 7);
 	CHECK(opt_integer(&cmd, "x", "7.5", 1, 10, &l) == 2 && l == 7);
 	CHECK(opt_integer(&cmd, "x", "11", 1, 10, &l) == 2);
+}
+
+/* Every level makes a gzip member that inflates back to the input (a
+ * higher level no larger on repetitive text); another level is -1. */
+UNIT_TEST(gzip_levels)
+{
+	struct strbuf in = SB_INIT;
+	for (int i = 0; i < 4000; i++)
+		sb_addf(&in, "main;f%d;g %d\n", i % 37, i % 11);
+	size_t prev = SIZE_MAX;
+	for (int level = 0; level <= 3; level++) {
+		struct strbuf gz = SB_INIT;
+		CHECK(gzip_append_level(in.buf, in.len, level, &gz) == 0);
+		CHECK(gz.len > 18 && (unsigned char)gz.buf[0] == 0x1f &&
+		      (unsigned char)gz.buf[1] == 0x8b);
+		CHECK(gz.len <= prev);
+		prev = gz.len;
+		char *back = malloc(in.len + 1);
+		struct inflate_state st;
+		isal_inflate_init(&st);
+		st.crc_flag = ISAL_GZIP;
+		st.next_in = (uint8_t *)gz.buf;
+		st.avail_in = (uint32_t)gz.len;
+		st.next_out = (uint8_t *)back;
+		st.avail_out = (uint32_t)in.len + 1;
+		CHECK(isal_inflate(&st) == ISAL_DECOMP_OK);
+		CHECK(st.total_out == in.len && memcmp(back, in.buf, in.len) == 0);
+		free(back);
+		sb_release(&gz);
+	}
+	struct strbuf gz = SB_INIT;
+	CHECK(gzip_append_level(in.buf, in.len, 4, &gz) == -1);
+	CHECK(gzip_append(in.buf, in.len, &gz) == 0 && gz.len == prev); /* level 3 */
+	sb_release(&gz);
+	sb_release(&in);
 }

@@ -97,16 +97,6 @@ int export_read(struct export_run *r, const char *path)
 	return rc;
 }
 
-/* cpu-clock and task-clock periods are nanoseconds (by attr, else name) */
-static bool counts_ns(const struct fold_perfdata_info *in)
-{
-	if (in->have_attr)
-		return in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
-		       (in->config == 0 || in->config == 1);
-	return !strncmp(in->event.buf, "cpu-clock", 9) ||
-	       !strncmp(in->event.buf, "task-clock", 10);
-}
-
 /* Times of perf.data samples: the span of the kept samples, and their
  * start as wall-clock time when the recording has CLOCK_DATA. */
 static void times_of(const struct fold_perfdata_info *in, struct pprof_meta *m)

@@ -206,11 +206,7 @@ static const char *unit_of(const struct ss_run *r)
 	const struct fold_perfdata_info *in = &r->info;
 	if (!r->perf_inputs || r->folded_inputs || !in->weighted || !in->event.len)
 		return "none";
-	bool ns = in->have_attr ? in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
-		  (in->config == 0 || in->config == 1) /* cpu-, task-clock */
-		: !strncmp(in->event.buf, "cpu-clock", 9) ||
-		  !strncmp(in->event.buf, "task-clock", 10);
-	return ns ? "nanoseconds" : "none";
+	return counts_ns(in) ? "nanoseconds" : "none";
 }
 
 static void file_name(char **inputs, int n, struct strbuf *name)

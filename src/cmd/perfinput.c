@@ -26,7 +26,7 @@
 /* ---- labels ---- */
 
 /* cpu-clock and task-clock count nanoseconds (by attr, else by name) */
-static bool counts_ns(const struct fold_perfdata_info *in)
+bool counts_ns(const struct fold_perfdata_info *in)
 {
 	if (in->have_attr)
 		return in->type == 1 /* PERF_TYPE_SOFTWARE */ &&

@@ -8,6 +8,11 @@
 
 #include "cmd/fold_perfdata.h"
 
+/* True when the kept event counts nanoseconds: cpu-clock and task-clock
+ * (by attr, else by name). Whether its counts are periods at all
+ * (in->weighted) is the caller's to check. */
+bool counts_ns(const struct fold_perfdata_info *in);
+
 /* How a flame graph of such counts is labelled: *countname ("samples",
  * "µs" for the cpu-clock and task-clock periods, which are nanoseconds,
  * with *factor 0.001, or the event's name), and title "EVENT: COMMAND"

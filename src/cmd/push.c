@@ -18,6 +18,7 @@ SCORCH_COMMAND(push, "send stacks to a Grafana Pyroscope server (ingest API)")
 #include "base/http.h"
 #include "base/opt.h"
 #include "base/xalloc.h"
+#include "cmd/perfinput.h"
 #include "cmd/sampleinput.h"
 #include "cmd/symopts.h"
 #include "render/pprof.h"
@@ -72,25 +73,18 @@ static bool number(const char *opt, const char *s, uint64_t max, uint64_t *v)
 	return true;
 }
 
-static bool ns_event(const struct fold_perfdata_info *in)
-{
-	if (!in->weighted || !in->event.len)
-		return false;
-	if (in->have_attr)
-		return in->type == 1 && (in->config == 0 || in->config == 1);
-	return !strncmp(in->event.buf, "cpu-clock", 9) || !strncmp(in->event.buf, "task-clock", 10);
-}
-
 /* What the values count: the sample rate Pyroscope divides by, the app
  * name's suffix, the pprof sample type. */
 static void describe(const struct sample_input *in, uint64_t *rate, struct strbuf *app,
 		     struct pprof_meta *m)
 {
 	const struct fold_perfdata_info *pi = &in->info;
-	bool perf = in->perf_inputs > 0, ns = perf && ns_event(pi);
+	bool perf = in->perf_inputs > 0;
+	bool ns = perf && pi->weighted && pi->event.len && counts_ns(pi);
 	*m = (struct pprof_meta){ .type = { "samples" }, .unit = { "count" }, .ntypes = 1,
 				  .comm_label = perf && !in->folded_inputs };
-	*rate = ns ? 1000000000u : perf && pi->sample_freq ? pi->sample_freq : 100;
+	uint64_t freq = pi->freq ? pi->period : 0; /* Hz, 0: every period events */
+	*rate = ns ? 1000000000u : perf && freq ? freq : 100;
 	sb_adds(app, "scorch.");
 	if (ns || !perf || !pi->event.len) {
 		sb_adds(app, "cpu");

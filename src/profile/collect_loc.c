@@ -22,7 +22,7 @@ void prof_loc_collector_init(struct prof_loc_collector *c, const struct collapse
 	c->p = p;
 	c->copts = *o;
 	collapse_opts_finish(&c->copts);
-	hmap_init(&c->frame_ids);
+	prof_loc_frames_init(&c->frames, &p->frames);
 	prof_chain_cache_init(&c->chains, CHAINS_MAX);
 	sb_init(&c->pname);
 	sb_init(&c->scratch);
@@ -30,82 +30,59 @@ void prof_loc_collector_init(struct prof_loc_collector *c, const struct collapse
 
 void prof_loc_collector_release(struct prof_loc_collector *c)
 {
-	hmap_release(&c->frame_ids);
 	prof_chain_cache_release(&c->chains);
+	prof_loc_frames_release(&c->frames);
+	u64map_release(&c->comm_ids);
+	free(c->comms);
 	free(c->ids);
 	sb_release(&c->pname);
 	sb_release(&c->scratch);
 }
 
-/* A resolved frame by the session's pointers and its map's range (map
- * nodes are reused, their ranges are not what a pointer says). */
-struct loc_key {
-	uint64_t ip, start, end, pgoff;
-	uintptr_t sym, dso, inl;
-	uint64_t kernel;
+/* A thread's process frame, by the machine's comm pointer (a name the
+ * chain cache, chain.h, also keys by): each new chain of a thread needs
+ * it, and a system-wide recording has a thread per short process. */
+struct prof_loc_comm {
+	const char *comm;
+	uint32_t id;
 };
 
-static void map_desc(struct prof_loc_collector *c, const struct proc_frame *f,
-		     struct prof_map_desc *m)
+static uint32_t comm_frame(struct prof_loc_collector *c, const struct proc_sample *ps)
 {
-	memset(m, 0, sizeof(*m));
-	m->start = f->map->start;
-	m->limit = f->map->end;
-	m->offset = f->map->pgoff;
-	if (!f->dso)
-		return;
-	m->file = f->dso->name;
-	m->file_len = strlen(f->dso->name);
-	const struct sym_buildid *b = &f->dso->buildid;
-	for (size_t i = 0; i < b->size; i++) {
-		c->hex[2 * i] = "0123456789abcdef"[b->id[i] >> 4];
-		c->hex[2 * i + 1] = "0123456789abcdef"[b->id[i] & 15];
-	}
-	if (b->size) {
-		m->build_id = c->hex;
-		m->build_id_len = 2 * (size_t)b->size;
-	}
-}
-
-static uint32_t frame_id(struct prof_loc_collector *c, const struct proc_frame *f)
-{
-	const struct proc_map *mp = f->map;
-	struct loc_key k = { f->ip, mp ? mp->start : 0, mp ? mp->end : 0,
-			     mp ? mp->pgoff : 0, (uintptr_t)f->sym, (uintptr_t)f->dso,
-			     (uintptr_t)f->inline_name, f->kernel };
 	bool added;
-	size_t at = hmap_put(&c->frame_ids, &k, sizeof(k), &added);
+	uint64_t key = (uint64_t)ps->s->pid << 32 | ps->s->tid;
+	uint64_t *v = u64map_put(&c->comm_ids, key, &added);
 	if (added) {
-		struct prof_frame_desc d;
-		struct prof_map_desc m;
-		prof_desc_of_frame(f, &d);
-		d.flags |= PROF_F_LOC;
-		d.ip = f->ip;
-		if (mp) {
-			map_desc(c, f, &m);
-			d.map = &m;
-		}
-		hmap_at(&c->frame_ids, at)->value = prof_frames_intern(&c->p->frames, &d);
+		XGROW(c->comms, c->comms_cap, c->ncomms + 1);
+		*v = c->ncomms++;
+		c->comms[*v].comm = NULL;
 	}
-	return (uint32_t)hmap_at(&c->frame_ids, at)->value;
+	struct prof_loc_comm *e = &c->comms[*v];
+	if (e->comm != ps->thread->comm) {
+		struct prof_frame_desc d;
+		prof_desc_of_comm(ps->thread->comm, (int32_t)ps->s->pid,
+				  (int32_t)ps->s->tid, &d);
+		e->comm = ps->thread->comm;
+		e->id = prof_frames_intern(&c->p->frames, &d);
+	}
+	return e->id;
 }
 
 /* The process frame: comm, pid, tid; a TEXT frame for tid -1. */
 static bool root_frame(struct prof_loc_collector *c, const struct proc_sample *ps,
 		       const char *ev, uint32_t *id)
 {
-	struct prof_frame_desc d;
-	if ((int)ps->s->tid < 0) {
-		if (!prof_minus_one_pname(&c->copts, ps, ev, &c->scratch, &c->pname))
-			return false;
-		memset(&d, 0, sizeof(d));
-		d.kind = PROF_FRAME_TEXT;
-		d.name = c->pname.buf;
-		d.name_len = c->pname.len;
-	} else {
-		prof_desc_of_comm(ps->thread->comm, (int32_t)ps->s->pid,
-				  (int32_t)ps->s->tid, &d);
+	if ((int)ps->s->tid >= 0) {
+		*id = comm_frame(c, ps);
+		return true;
 	}
+	if (!prof_minus_one_pname(&c->copts, ps, ev, &c->scratch, &c->pname))
+		return false;
+	struct prof_frame_desc d;
+	memset(&d, 0, sizeof(d));
+	d.kind = PROF_FRAME_TEXT;
+	d.name = c->pname.buf;
+	d.name_len = c->pname.len;
 	*id = prof_frames_intern(&c->p->frames, &d);
 	return true;
 }
@@ -123,11 +100,11 @@ static bool build_stack(struct prof_loc_collector *c, struct proc_session *ses,
 		return false;
 	proc_chain_walk_init(ses, ps->s, &w);
 	while (n - 1 < w.max_frames && proc_chain_walk_next(&w, &ip, &kernel, &inl)) {
-		struct proc_frame *fr;
-		size_t k = proc_session_ip_frames(ses, ps->thread, kernel, inl, ip, &fr);
+		const uint32_t *ids;
+		size_t k = prof_loc_frames_of(&c->frames, ses, ps->thread, ip, kernel, inl, &ids);
 		XGROW(c->ids, c->ids_cap, n + k);
-		for (size_t i = 0; i < k; i++)
-			c->ids[n++] = frame_id(c, &fr[i]);
+		memcpy(c->ids + n, ids, k * sizeof(*ids));
+		n += k;
 	}
 	for (size_t i = 1, j = n - 1; i < j; i++, j--) { /* leaf first -> root first */
 		uint32_t t = c->ids[i];

@@ -28,20 +28,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/hmap.h"
 #include "base/strbuf.h"
 #include "process/session.h"
 #include "profile/chain.h"
+#include "profile/locframes.h"
 #include "profile/profile.h"
 
 struct prof_loc_collector {
 	struct profile *p;              /* not owned */
 	struct collapse_opts copts;     /* finished (tid -1 names) */
-	struct hmap frame_ids;          /* resolved frame fields -> frame id */
+	struct prof_loc_frames frames;  /* chain addresses -> frame ids */
 	struct prof_chain_cache chains; /* chain -> stack id in p */
+	struct u64map comm_ids;         /* pid << 32 | tid -> index in comms */
+	struct prof_loc_comm *comms;    /* a thread's comm and process frame */
+	size_t ncomms, comms_cap;
 	uint32_t *ids;                  /* scratch: the stack being built */
 	size_t ids_cap;
-	char hex[2 * SYM_BUILDID_MAX + 1];
 	struct strbuf pname, scratch;
 	uint64_t first_time, last_time; /* of the samples added (with time) */
 	bool have_time;

@@ -75,8 +75,6 @@ static void note_event(struct fold_perfdata_info *in, const struct proc_sample *
 	if (ps->s->attr) {
 		in->type = ps->s->attr->type;
 		in->config = ps->s->attr->config;
-		if (pd_attr_flag(ps->s->attr, PD_ATTR_FREQ))
-			in->sample_freq = ps->s->attr->sample_period;
 		in->freq = pd_attr_flag(ps->s->attr, PD_ATTR_FREQ);
 		in->period = ps->s->attr->sample_period;
 	}

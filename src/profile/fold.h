@@ -93,7 +93,6 @@ struct fold_perfdata_info {
 	bool weighted;           /* counts are periods (else sample counts) */
 	struct strbuf cmdline;   /* CMDLINE feature, words joined by ' ' */
 	struct strbuf hostname;  /* HOSTNAME feature; empty when absent */
-	uint64_t sample_freq;    /* the kept event's frequency (0: a period) */
 	bool freq;               /* the event samples at a frequency ... */
 	uint64_t period;         /* ... of period Hz, else every period events */
 	bool have_clock;         /* CLOCK_DATA: clock_tod_ns is wall time at clock_ns */

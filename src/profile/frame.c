@@ -46,6 +46,23 @@ void prof_frames_release(struct prof_frames *fs)
 	prof_frames_init(fs);
 }
 
+uint32_t prof_frames_intern_map(struct prof_frames *fs, const struct prof_map *m)
+{
+	unsigned char k[32];
+	memcpy(k, &m->start, 8);
+	memcpy(k + 8, &m->limit, 8);
+	memcpy(k + 16, &m->offset, 8);
+	memcpy(k + 24, &m->file, 4);
+	memcpy(k + 28, &m->build_id, 4);
+	bool added;
+	uint32_t id = check_id(hmap_put(&fs->maps, k, sizeof(k), &added));
+	if (added) {
+		XGROW(fs->mv, fs->mcap, (size_t)id + 1);
+		fs->mv[id] = *m;
+	}
+	return id;
+}
+
 static uint32_t map_id(struct prof_frames *fs, const struct prof_map_desc *d)
 {
 	if (!d)
@@ -53,19 +70,7 @@ static uint32_t map_id(struct prof_frames *fs, const struct prof_map_desc *d)
 	struct prof_map m = { d->start, d->limit, d->offset,
 			      str_id(fs, d->file, d->file_len),
 			      str_id(fs, d->build_id, d->build_id_len) };
-	unsigned char k[32];
-	memcpy(k, &m.start, 8);
-	memcpy(k + 8, &m.limit, 8);
-	memcpy(k + 16, &m.offset, 8);
-	memcpy(k + 24, &m.file, 4);
-	memcpy(k + 28, &m.build_id, 4);
-	bool added;
-	uint32_t id = check_id(hmap_put(&fs->maps, k, sizeof(k), &added));
-	if (added) {
-		XGROW(fs->mv, fs->mcap, (size_t)id + 1);
-		fs->mv[id] = m;
-	}
-	return id;
+	return prof_frames_intern_map(fs, &m);
 }
 
 /* A symbol literally named with "[unknown]" takes its address into the
@@ -108,12 +113,17 @@ uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc
 		f.ip = d->ip;
 		f.map = map_id(fs, d->map);
 	}
+	return prof_frames_intern_frame(fs, &f);
+}
+
+uint32_t prof_frames_intern_frame(struct prof_frames *fs, const struct prof_frame *f)
+{
 	unsigned char key[38];
 	bool added;
-	uint32_t id = check_id(hmap_put(&fs->keys, key, pack_key(&f, key), &added));
+	uint32_t id = check_id(hmap_put(&fs->keys, key, pack_key(f, key), &added));
 	if (added) {
 		XGROW(fs->v, fs->cap, (size_t)id + 1);
-		fs->v[id] = f;
+		fs->v[id] = *f;
 	}
 	return id;
 }

@@ -133,6 +133,13 @@ void prof_frames_release(struct prof_frames *fs);
 /* The id of the frame d describes, adding it when new. Only the fields
  * of d's kind count (a SYMBOL's addr is ignored). Cannot fail. */
 uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc *d);
+/* The ids of a frame and of a mapping given in fs's own terms (string
+ * and mapping ids of fs; a frame with only the fields of its kind set,
+ * as prof_frames_get returns them), added when new: a frame of fs with
+ * another ip or mapping costs one hash, where a description hashes each
+ * string again. Cannot fail. */
+uint32_t prof_frames_intern_frame(struct prof_frames *fs, const struct prof_frame *f);
+uint32_t prof_frames_intern_map(struct prof_frames *fs, const struct prof_map *m);
 static inline size_t prof_frames_count(const struct prof_frames *fs)
 {
 	return fs->keys.count;

@@ -304,6 +304,42 @@ UNIT_TEST(profile_frames_exact_locations)
 	prof_frames_release(&fs2);
 }
 
+/* A frame and mapping given by ids (as locframes moves a frame to another
+ * ip and mapping) get the ids their descriptions get, in either order. */
+UNIT_TEST(profile_frames_intern_by_ids)
+{
+	struct prof_frames fs = PROF_FRAMES_INIT;
+	struct prof_map_desc m = { 0x1000, 0x2000, 0x0, "/bin/x", 6, "abcd", 4 };
+	struct prof_frame_desc d = { .kind = PROF_FRAME_SYMBOL, .flags = PROF_F_LOC,
+				     .name = "[unknown]", .name_len = 9, .addr = 0x234,
+				     .dso = "/bin/x", .dso_len = 6, .ip = 0x1234, .map = &m };
+	uint32_t a = prof_frames_intern(&fs, &d);
+	struct prof_frame f = *prof_frames_get(&fs, a);
+	CHECK(prof_frames_intern_frame(&fs, &f) == a);
+	struct prof_map pm = *prof_frames_map(&fs, f.map);
+	CHECK(prof_frames_intern_map(&fs, &pm) == f.map);
+	/* moved: a new mapping and ip by ids, then the same by description */
+	pm.start = 0x5000;
+	pm.limit = 0x6000;
+	f.ip = 0x5234;
+	f.map = prof_frames_intern_map(&fs, &pm);
+	CHECK(f.map == 1 && prof_frames_maps(&fs) == 2);
+	uint32_t b = prof_frames_intern_frame(&fs, &f);
+	CHECK(b != a && prof_frames_count(&fs) == 2);
+	m.start = 0x5000;
+	m.limit = 0x6000;
+	d.ip = 0x5234;
+	CHECK(prof_frames_intern(&fs, &d) == b);
+	CHECK(prof_frames_get(&fs, b)->addr == 0x234); /* "[unknown]": addr kept */
+	/* by description first, then by ids */
+	m.offset = 0x1000;
+	d.ip = 0x5238;
+	uint32_t c = prof_frames_intern(&fs, &d);
+	f = *prof_frames_get(&fs, c);
+	CHECK(prof_frames_intern_frame(&fs, &f) == c && prof_frames_count(&fs) == 3);
+	prof_frames_release(&fs);
+}
+
 /* ---- the folded view against stacks/table on random text frames ---- */
 
 static void random_name(uint64_t *s, struct strbuf *out)

@@ -1,0 +1,270 @@
+/*
+ * locframes: exact frames of chain addresses, memoized (see
+ * locframes.h). Stage: profile. Key invariant: an id list handed out is
+ * what interning proc_session_ip_frames' frames of that ip, in that
+ * thread, would give: a memo is keyed by everything the resolution
+ * reads (the ip, or the map address, and the map's values and object).
+ */
+#include "profile/locframes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "profile/collect.h"
+
+/* An ip in a mapping, and its frames. */
+struct prof_loc_ip {
+	uint64_t start, end, pgoff; /* the map's values; 0 with no map */
+	uintptr_t object;           /* the map's object + 1; 0: no map */
+	uint32_t flags;             /* kernel << 1 | inl */
+	uint32_t next;              /* index + 1 of the ip's previous variant */
+	size_t at;                  /* in ids: count, frame ids leaf first */
+};
+
+/* A map address in a user map's object: the frames first made of it. */
+struct prof_loc_addr {
+	uintptr_t object;           /* the map's object */
+	bool inl;
+	uint32_t next;              /* index + 1 of the address's previous variant */
+	size_t at;                  /* in ids: count, frame ids leaf first */
+	size_t tf;                  /* in tframes: the frames of those ids (read
+				     * there, beside the others, not in fs) */
+};
+
+void prof_loc_frames_init(struct prof_loc_frames *lf, struct prof_frames *fs)
+{
+	memset(lf, 0, sizeof(*lf));
+	lf->fs = fs;
+}
+
+void prof_loc_frames_release(struct prof_loc_frames *lf)
+{
+	u64map_release(&lf->by_ip);
+	u64map_release(&lf->by_addr);
+	free(lf->ips);
+	free(lf->addrs);
+	free(lf->ids);
+	free(lf->tframes);
+	u64map_release(&lf->by_sym);
+	free(lf->syms);
+	prof_loc_frames_init(lf, lf->fs);
+}
+
+static void map_desc(struct prof_loc_frames *lf, const struct proc_frame *f,
+		     struct prof_map_desc *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->start = f->map->start;
+	m->limit = f->map->end;
+	m->offset = f->map->pgoff;
+	if (!f->dso)
+		return;
+	m->file = f->dso->name;
+	m->file_len = strlen(f->dso->name);
+	const struct sym_buildid *b = &f->dso->buildid;
+	for (size_t i = 0; i < b->size; i++) {
+		lf->hex[2 * i] = "0123456789abcdef"[b->id[i] >> 4];
+		lf->hex[2 * i + 1] = "0123456789abcdef"[b->id[i] & 15];
+	}
+	if (b->size) {
+		m->build_id = lf->hex;
+		m->build_id_len = 2 * (size_t)b->size;
+	}
+}
+
+/* A resolved frame, interned from its description. */
+static uint32_t frame_id(struct prof_loc_frames *lf, const struct proc_frame *f)
+{
+	struct prof_frame_desc d;
+	struct prof_map_desc m;
+	prof_desc_of_frame(f, &d);
+	d.flags |= PROF_F_LOC;
+	d.ip = f->ip;
+	if (f->map) {
+		map_desc(lf, f, &m);
+		d.map = &m;
+	}
+	return prof_frames_intern(lf->fs, &d);
+}
+
+/* A symbol's frame in a map (kernel code): another address of the
+ * symbol is the same frame but for its ip. */
+struct prof_loc_sym {
+	const void *dso, *inl;      /* the frame's object and inline name */
+	uint64_t start, end, pgoff; /* its map's values, all 0 with no map */
+	bool kernel, map;
+	uint32_t next;              /* index + 1 of the symbol's previous variant */
+	struct prof_frame f;        /* the frame first made */
+};
+
+static bool same_sym(const struct prof_loc_sym *e, const struct proc_frame *fr)
+{
+	const struct proc_map *m = fr->map;
+	return e->dso == fr->dso && e->inl == fr->inline_name && e->kernel == fr->kernel &&
+	       e->map == (m != NULL) && (!m || (e->start == m->start && e->end == m->end &&
+					       e->pgoff == m->pgoff));
+}
+
+/* frame_id of a frame resolved outside user maps: by its symbol when
+ * an address of it was met (no string hashed), else from its fields. */
+static uint32_t sym_frame(struct prof_loc_frames *lf, const struct proc_frame *fr)
+{
+	if (!fr->sym)
+		return frame_id(lf, fr);
+	const uint64_t *head = u64map_find(&lf->by_sym, (uintptr_t)fr->sym);
+	for (size_t v = head ? *head : 0; v; v = lf->syms[v - 1].next) {
+		if (!same_sym(&lf->syms[v - 1], fr))
+			continue;
+		struct prof_frame f = lf->syms[v - 1].f;
+		f.ip = fr->ip;
+		return prof_frames_intern_frame(lf->fs, &f);
+	}
+	uint32_t id = frame_id(lf, fr);
+	const struct prof_frame *f = prof_frames_get(lf->fs, id);
+	if (f->kind != PROF_FRAME_SYMBOL || f->addr) /* "[unknown]": addr is identity */
+		return id;
+	const struct proc_map *m = fr->map;
+	struct prof_loc_sym e = { fr->dso, fr->inline_name, m ? m->start : 0, m ? m->end : 0,
+				  m ? m->pgoff : 0, fr->kernel, m != NULL, 0, *f };
+	bool added;
+	uint64_t *h = u64map_put(&lf->by_sym, (uintptr_t)fr->sym, &added);
+	e.next = (uint32_t)*h;
+	XGROW(lf->syms, lf->syms_cap, lf->nsyms + 1);
+	lf->syms[lf->nsyms] = e;
+	*h = ++lf->nsyms;
+	return id;
+}
+
+/* Room for a list of n ids in lf->ids; returns where it starts. */
+static size_t ids_add(struct prof_loc_frames *lf, size_t n)
+{
+	size_t at = lf->nids;
+	XGROW(lf->ids, lf->ids_cap, at + n + 1);
+	lf->ids[at] = (uint32_t)n;
+	lf->nids = at + n + 1;
+	return at;
+}
+
+/* Frame id template (a frame of another ip in another mapping of the
+ * same object) with ip and map's values instead. */
+static uint32_t moved_frame(struct prof_loc_frames *lf, const struct prof_frame *template,
+			    uint64_t ip, const struct proc_map *map)
+{
+	struct prof_frame f = *template;
+	/* the mapping: the template's object and build id at map's range,
+	 * most often the one the last address of this map got */
+	struct prof_loc_mapc *c = &lf->mapc[((uintptr_t)map >> 4) % PROF_LOC_MAPC];
+	if (c->map != map || c->tmap != f.map || c->start != map->start ||
+	    c->end != map->end || c->pgoff != map->pgoff) {
+		struct prof_map m = *prof_frames_map(lf->fs, f.map);
+		m.start = map->start;
+		m.limit = map->end;
+		m.offset = map->pgoff;
+		*c = (struct prof_loc_mapc){ map, map->start, map->end, map->pgoff, f.map,
+					     prof_frames_intern_map(lf->fs, &m) };
+	}
+	f.ip = ip;
+	f.map = c->id;
+	return prof_frames_intern_frame(lf->fs, &f);
+}
+
+/* The frames of ip in user map: moved from the frames of its map
+ * address in the same object when met before, else resolved (and kept
+ * by map address when every frame is in that map, as a user map's are). */
+static size_t user_frames(struct prof_loc_frames *lf, struct proc_session *ses,
+			  struct proc_thread *t, uint64_t ip, const struct proc_map *map,
+			  bool inl)
+{
+	uint64_t addr = proc_map_addr(map, ip);
+	const uint64_t *head = u64map_find(&lf->by_addr, addr);
+	for (size_t v = head ? *head : 0; v; v = lf->addrs[v - 1].next) {
+		const struct prof_loc_addr *a = &lf->addrs[v - 1];
+		if (a->object != (uintptr_t)map->dso || a->inl != inl)
+			continue;
+		size_t n = lf->ids[a->at], tf = a->tf, at = ids_add(lf, n);
+		for (size_t i = 0; i < n; i++)
+			lf->ids[at + 1 + i] = moved_frame(lf, &lf->tframes[tf + i], ip, map);
+		return at;
+	}
+	struct proc_frame *fr;
+	size_t n = proc_session_ip_frames(ses, t, false, inl, ip, &fr);
+	size_t at = ids_add(lf, n);
+	bool movable = true;
+	for (size_t i = 0; i < n; i++) {
+		lf->ids[at + 1 + i] = frame_id(lf, &fr[i]);
+		movable &= fr[i].map == map && fr[i].dso == map->dso && fr[i].ip == ip;
+	}
+	if (movable) {
+		bool added;
+		uint64_t *h = u64map_put(&lf->by_addr, addr, &added);
+		XGROW(lf->addrs, lf->addrs_cap, lf->naddrs + 1);
+		XGROW(lf->tframes, lf->tframes_cap, lf->ntframes + n);
+		for (size_t i = 0; i < n; i++)
+			lf->tframes[lf->ntframes + i] = *prof_frames_get(lf->fs, lf->ids[at + 1 + i]);
+		lf->addrs[lf->naddrs] = (struct prof_loc_addr){ (uintptr_t)map->dso, inl,
+								(uint32_t)*h, at, lf->ntframes };
+		lf->ntframes += n;
+		*h = ++lf->naddrs;
+	}
+	return at;
+}
+
+/* The ids entry of ip in map with flags, or SIZE_MAX. */
+static size_t ip_find(const struct prof_loc_frames *lf, uint64_t ip,
+		      const struct proc_map *map, uint32_t flags)
+{
+	const uint64_t *head = u64map_find(&lf->by_ip, ip);
+	uintptr_t object = map ? (uintptr_t)map->dso + 1 : 0;
+	for (size_t v = head ? *head : 0; v; v = lf->ips[v - 1].next) {
+		const struct prof_loc_ip *e = &lf->ips[v - 1];
+		if (e->object == object && e->flags == flags &&
+		    (!map || (e->start == map->start && e->end == map->end &&
+			      e->pgoff == map->pgoff)))
+			return e->at;
+	}
+	return SIZE_MAX;
+}
+
+/* Make the frames of ip in map and keep them by ip. */
+static size_t ip_add(struct prof_loc_frames *lf, struct proc_session *ses,
+		     struct proc_thread *t, uint64_t ip, const struct proc_map *map,
+		     bool kernel, bool inl)
+{
+	size_t at;
+	if (map && !kernel) {
+		at = user_frames(lf, ses, t, ip, map, inl);
+	} else {
+		struct proc_frame *fr;
+		size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &fr);
+		at = ids_add(lf, n);
+		for (size_t i = 0; i < n; i++)
+			lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
+	}
+	struct prof_loc_ip e = { 0, 0, 0, 0, (uint32_t)kernel << 1 | (uint32_t)inl, 0, at };
+	if (map) {
+		e.start = map->start;
+		e.end = map->end;
+		e.pgoff = map->pgoff;
+		e.object = (uintptr_t)map->dso + 1;
+	}
+	bool added;
+	uint64_t *head = u64map_put(&lf->by_ip, ip, &added);
+	e.next = (uint32_t)*head;
+	XGROW(lf->ips, lf->ips_cap, lf->nips + 1);
+	lf->ips[lf->nips] = e;
+	*head = ++lf->nips;
+	return at;
+}
+
+size_t prof_loc_frames_of(struct prof_loc_frames *lf, struct proc_session *ses,
+			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
+			  const uint32_t **ids)
+{
+	const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
+	size_t at = ip_find(lf, ip, map, (uint32_t)kernel << 1 | (uint32_t)inl);
+	if (at == SIZE_MAX)
+		at = ip_add(lf, ses, t, ip, map, kernel, inl);
+	*ids = lf->ids + at + 1;
+	return lf->ids[at];
+}

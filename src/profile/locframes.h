@@ -1,0 +1,85 @@
+/*
+ * locframes: the exact frames (PROF_F_LOC, see frame.h) of a call chain
+ * address, interned in a profile's frames once per address and
+ * mapping. Stage: profile. The exports' collector (collect_loc.h) asks
+ * for every address of every new chain; a system-wide recording makes
+ * a new chain for each new process, and each process maps the same
+ * programs at other addresses (ASLR), so the memos here are what keeps
+ * that collector near fold's cost:
+ *
+ *  - by address: (ip, the values of the map holding it (range, file
+ *    offset, object), kernel, inline) -> its frame ids. What an address
+ *    resolves to depends on nothing else (perf resolves it in that map),
+ *    so a chain of a forked child or a later run of the same mapping
+ *    costs one u64map probe per address.
+ *  - by map address, for user maps: (ip's offset in the object, the
+ *    object, inline) -> the frames resolved the first time (fold's memo,
+ *    collect.c, uses the same key). A library met at another address in
+ *    a new process is not looked up again: its frames are copied with
+ *    the new ip and mapping, re-interned by their ids (no string hashed).
+ *  - by symbol, for kernel maps: another address of a symbol met before
+ *    is its first frame with this ip (kernel addresses are the same in
+ *    every process, but many of them are met once).
+ *
+ *   struct prof_loc_frames lf;
+ *   prof_loc_frames_init(&lf, &profile.frames);
+ *   const uint32_t *ids;
+ *   size_t n = prof_loc_frames_of(&lf, ses, thread, ip, kernel, inl, &ids);
+ *   ... ids[0..n): leaf first (inline rows innermost first) ...
+ *   prof_loc_frames_release(&lf);
+ *
+ * Ownership: fs is the caller's and outlives lf; *ids is borrowed until
+ * the next call. The memos keep pointers to the session's objects
+ * (sym_dso, sym_entry), so lf must not outlive the session whose
+ * addresses it was given. Failure: only allocation (fatal).
+ */
+#ifndef SCORCH_PROFILE_LOCFRAMES_H
+#define SCORCH_PROFILE_LOCFRAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/u64map.h"
+#include "process/session.h"
+#include "profile/frame.h"
+
+/* A mapping id moved frames got: for a map (by pointer and values) and
+ * the template's mapping (its object and build id). */
+struct prof_loc_mapc {
+	const struct proc_map *map;
+	uint64_t start, end, pgoff;
+	uint32_t tmap, id;
+};
+enum { PROF_LOC_MAPC = 64 };
+
+struct prof_loc_frames {
+	struct prof_frames *fs;         /* not owned */
+	struct u64map by_ip;            /* ip -> index + 1 in ips of its latest variant */
+	struct prof_loc_ip *ips;
+	size_t nips, ips_cap;
+	struct u64map by_addr;          /* map address -> index + 1 in addrs */
+	struct prof_loc_addr *addrs;
+	size_t naddrs, addrs_cap;
+	uint32_t *ids;                  /* per ip or address variant: count, frame ids */
+	struct prof_frame *tframes;     /* per address variant: its frames */
+	size_t ntframes, tframes_cap;
+	struct u64map by_sym;           /* symbol -> index + 1 in syms (kernel maps) */
+	struct prof_loc_sym *syms;
+	size_t nsyms, syms_cap;
+	size_t nids, ids_cap;
+	char hex[2 * SYM_BUILDID_MAX + 1]; /* scratch: a build id */
+	struct prof_loc_mapc mapc[PROF_LOC_MAPC]; /* mapping ids of moved frames,
+						  * by map pointer */
+};
+
+void prof_loc_frames_init(struct prof_loc_frames *lf, struct prof_frames *fs);
+void prof_loc_frames_release(struct prof_loc_frames *lf);
+/* The frames of ip as thread t's chain gives it (kernel: in the
+ * kernel's maps; inl: expanded into inline rows), leaf first, as
+ * proc_session_ip_frames resolves them, interned in fs. Returns how many. */
+size_t prof_loc_frames_of(struct prof_loc_frames *lf, struct proc_session *ses,
+			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
+			  const uint32_t **ids);
+
+#endif
