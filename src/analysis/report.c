@@ -392,17 +392,31 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
 }
 
 /* What besides the frame makes a sample's entries: an id for the
- * (comm, tid, cpu, parent) of t, so that a frame's entry is looked up
- * once per context. */
+ * (comm, tid, cpu, parent, trace) of t, so that a frame's entry is
+ * looked up once per context. Only the parts the sort keys use count
+ * (an entry's key holds no others): fewer contexts, fewer lookups. */
 static uint64_t context_id(struct rep *r, const struct rep_entry *t)
 {
 	struct { const char *comm, *parent, *trace; uint32_t tid; int32_t cpu; } k;
 	memset(&k, 0, sizeof(k));
-	k.comm = t->comm;
-	k.trace = t->trace;
-	k.parent = t->parent;
-	k.tid = t->tid;
-	k.cpu = t->cpu;
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		switch (r->o.keys[i]) {
+		case REP_COMM: k.comm = t->comm; break;
+		case REP_PID: k.tid = t->tid; break;
+		case REP_CPU: k.cpu = t->cpu; break;
+		case REP_PARENT: k.parent = t->parent; break;
+		case REP_TRACE: k.trace = t->trace; break;
+		case REP_DSO: case REP_SYM: case REP_SYMSIZE: case REP_IPC:
+			break; /* the frame's */
+		default: /* a key not listed here: the whole context */
+			k.comm = t->comm;
+			k.parent = t->parent;
+			k.trace = t->trace;
+			k.tid = t->tid;
+			k.cpu = t->cpu;
+			break;
+		}
+	}
 	return hmap_put(&r->ctx, &k, sizeof(k), NULL);
 }
 
