@@ -34,7 +34,8 @@ void rep_release(struct rep *r)
 		u64map_release(&r->ev[i].kids);
 		u64map_release(&r->ev[i].fentry);
 		free(r->ev[i].chains);
-		free(r->ev[i].parts);
+		free(r->ev[i].owners);
+		free(r->ev[i].sampled);
 	}
 	free(r->ev);
 	free(r->frames);
@@ -273,12 +274,8 @@ static uint32_t tree_add(struct rep_event *ev, struct rep_entry *e,
 	return at;
 }
 
-static void part_add(struct rep_event *ev, uint32_t entry, size_t off, size_t len,
-		     uint64_t period)
+static void depth_add(struct rep_entry *e, size_t len)
 {
-	XGROW(ev->parts, ev->parts_cap, ev->nparts + 1);
-	ev->parts[ev->nparts++] = (struct rep_part){ entry, (uint32_t)off, (uint32_t)len, period };
-	struct rep_entry *e = &ev->e[entry];
 	if (len > e->max_depth)
 		e->max_depth = (uint32_t)len;
 }
@@ -574,6 +571,8 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 	uint64_t mark = ++r->serial;
 	ev->e[self].mark = mark;
 	char level = t->f.level;
+	if (r->o.chains)
+		XGROW(ev->owners, ev->owners_cap, off + n);
 	for (size_t i = 0; i < n; i++) {
 		const struct rep_frame *f = &r->frames[r->chain[i]];
 		t->f = *f;
@@ -587,12 +586,14 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 			*memo = entry_get(r, ev, t) + 1;
 		uint32_t id = (uint32_t)(*memo - 1);
 		struct rep_entry *e = &ev->e[id];
+		if (r->o.chains)
+			ev->owners[off + i] = e->mark == mark ? REP_NONE : id;
 		if (e->mark == mark)
 			continue;
 		e->mark = mark;
 		e->acc += p;
 		if (r->o.chains)
-			part_add(ev, id, off + i, n - i, p);
+			depth_add(e, n - i);
 	}
 }
 
@@ -617,7 +618,9 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		if (n)
 			memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
 		ev->nchains += n;
-		part_add(ev, self, off, n, p);
+		XGROW(ev->sampled, ev->sampled_cap, ev->nsampled + 1);
+		ev->sampled[ev->nsampled++] = (struct rep_chain){ self, (uint32_t)off, (uint32_t)n, p };
+		depth_add(e, n);
 	}
 	if (r->o.children)
 		add_children(r, ev, &t, self, n, off, p);
@@ -894,34 +897,36 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 	free(t.red);
 }
 
-/* The trees perf would print: an entry under the threshold shows none. */
+/* The trees perf would print: an entry under the threshold shows none.
+ * Each tree gets its chains in sample order (the self chain before the
+ * children's); trees apart share nothing, so walking the samples once
+ * builds every one as building them one by one would. */
 static void build_trees(const struct rep *r, struct rep_event *ev, double min_percent)
 {
 	uint64_t min = min_percent < 0 ? 0 :
 		(uint64_t)((double)ev->total * (min_percent / 100.0));
-	/* an entry's parts together, in sample order (a counting sort):
-	 * each tree is walked in one go */
-	size_t *at = xcalloc(ev->n + 1, sizeof(*at));
-	for (size_t j = 0; j < ev->nparts; j++)
-		at[ev->parts[j].entry + 1]++;
+	bool *shown = xmalloc((ev->n ? ev->n : 1) * sizeof(*shown));
 	for (size_t k = 0; k < ev->n; k++)
-		at[k + 1] += at[k];
-	struct rep_part *sorted = xmalloc((ev->nparts ? ev->nparts : 1) * sizeof(*sorted));
-	for (size_t j = 0; j < ev->nparts; j++)
-		sorted[at[ev->parts[j].entry]++] = ev->parts[j];
-	free(at);
-	free(ev->parts);
-	ev->parts = sorted;
-	for (size_t j = 0; j < ev->nparts; j++) {
-		const struct rep_part *pt = &ev->parts[j];
-		struct rep_entry *e = &ev->e[pt->entry];
-		if ((r->o.children ? e->acc : e->period) < min)
+		shown[k] = (r->o.children ? ev->e[k].acc : ev->e[k].period) >= min;
+	for (size_t j = 0; j < ev->nsampled; j++) {
+		const struct rep_chain *c = &ev->sampled[j];
+		const uint32_t *chain = ev->chains + c->off;
+		if (shown[c->self])
+			tree_add(ev, &ev->e[c->self], chain, c->len, c->period);
+		if (!r->o.children)
 			continue;
-		tree_add(ev, e, ev->chains + pt->off, pt->len, pt->period);
+		const uint32_t *owner = ev->owners + c->off;
+		for (uint32_t i = 0; i < c->len; i++)
+			if (owner[i] != REP_NONE && shown[owner[i]])
+				tree_add(ev, &ev->e[owner[i]], chain + i, c->len - i, c->period);
 	}
-	free(ev->parts);
-	ev->parts = NULL;
-	ev->nparts = ev->parts_cap = 0;
+	free(shown);
+	free(ev->sampled);
+	ev->sampled = NULL;
+	ev->nsampled = ev->sampled_cap = 0;
+	free(ev->owners);
+	ev->owners = NULL;
+	ev->owners_cap = 0;
 }
 
 void rep_sort(struct rep *r, double min_percent)

@@ -94,9 +94,11 @@ struct rep_entry {
 	uint32_t nlast, last_cap;
 };
 
-/* A chain an entry's tree gets: chains[off, off + len) with a period. */
-struct rep_part {
-	uint32_t entry, off, len;
+/* A sample's chain: chains[off, off + len), its self entry, its period.
+ * With children, owners[off + i] is the entry whose tree gets the chain
+ * from i on (REP_NONE: none, the function recurs). */
+struct rep_chain {
+	uint32_t self, off, len;
 	uint64_t period;
 };
 
@@ -112,9 +114,10 @@ struct rep_event {
 				 * nodes of many kids */
 	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
 	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
-	size_t nchains, chains_cap;
-	struct rep_part *parts; /* what each entry's tree gets (rep_sort) */
-	size_t nparts, parts_cap;
+	uint32_t *owners;       /* children: entry ids beside chains */
+	size_t nchains, chains_cap, owners_cap;
+	struct rep_chain *sampled; /* per sample: what the trees get (rep_sort) */
+	size_t nsampled, sampled_cap;
 };
 
 struct rep {
