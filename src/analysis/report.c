@@ -662,6 +662,8 @@ static int64_t dso_cmp(const struct rep_entry *l, const struct rep_entry *r)
 	const struct sym_dso *dl = r->f.dso, *dr = l->f.dso; /* perf swaps */
 	if (!dl || !dr)
 		return cmp_null(dr, dl); /* ... and swaps back */
+	if (dl == dr)
+		return 0;
 	return sgn(strcmp(dl->short_name, dr->short_name));
 }
 
@@ -699,7 +701,8 @@ static int64_t parent_cmp(const struct rep_entry *l, const struct rep_entry *r)
 static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
 {
 	switch (k) {
-	case REP_COMM: return sgn(strcmp(r->comm, l->comm));
+	case REP_COMM: /* the machine's copies: one per name */
+		return r->comm == l->comm ? 0 : sgn(strcmp(r->comm, l->comm));
 	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
 	case REP_DSO: return dso_cmp(l, r);
 	case REP_SYM: return sym_collapse(l, r);
@@ -835,27 +838,30 @@ static int64_t in_cmp(const struct rep *rp, const struct rep_entry *l, const str
 	return 0;
 }
 
-/* Reorder ev's entries as perf's tree lists them after inserting them in
- * their present order: by hist_entry__cmp (entries_in, collapsed) when
- * !out, else by hist_entry__sort (the output). */
-static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
+/* Reorder ord (entry indexes) as perf's tree lists the entries after
+ * inserting them in ord's order: by hist_entry__cmp (entries_in,
+ * collapsed) when !out, else by hist_entry__sort (the output). The
+ * entries stay in place (rep_sort moves them once). */
+static void rb_order(const struct rep *r, const struct rep_event *ev, uint32_t *ord, bool out)
 {
 	size_t n = ev->n;
 	struct rbt t;
-	t.l = xmalloc(n * sizeof(uint32_t));
-	t.r = xmalloc(n * sizeof(uint32_t));
-	t.p = xmalloc(n * sizeof(uint32_t));
-	t.red = xmalloc(n * sizeof(bool));
+	t.l = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	t.r = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	t.p = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	t.red = xmalloc((n ? n : 1) * sizeof(bool));
 	t.root = REP_NONE;
+	/* tree nodes are positions in ord */
 	for (uint32_t i = 0; i < n; i++) {
+		const struct rep_entry *ei = &ev->e[ord[i]];
 		t.l[i] = t.r[i] = t.p[i] = REP_NONE;
 		t.red[i] = true;
 		uint32_t at = t.root, parent = REP_NONE;
 		bool left = false;
 		while (at != REP_NONE) {
 			parent = at;
-			left = out ? out_cmp(r, &ev->e[i], &ev->e[at]) > 0
-				   : in_cmp(r, &ev->e[at], &ev->e[i]) < 0;
+			const struct rep_entry *ea = &ev->e[ord[at]];
+			left = out ? out_cmp(r, ei, ea) > 0 : in_cmp(r, ea, ei) < 0;
 			at = left ? t.l[at] : t.r[at];
 		}
 		t.p[i] = parent;
@@ -868,13 +874,13 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 		fixup(&t, i);
 	}
 	/* in order */
-	struct rep_entry *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
+	uint32_t *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
 	size_t k = 0;
 	uint32_t x = t.root;
 	while (x != REP_NONE && t.l[x] != REP_NONE)
 		x = t.l[x];
 	while (x != REP_NONE) {
-		sorted[k++] = ev->e[x];
+		sorted[k++] = ord[x];
 		if (t.r[x] != REP_NONE) {
 			x = t.r[x];
 			while (t.l[x] != REP_NONE)
@@ -888,13 +894,23 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 			}
 		}
 	}
-	free(ev->e);
-	ev->e = sorted;
-	ev->cap = n;
+	memcpy(ord, sorted, n * sizeof(*ord));
+	free(sorted);
 	free(t.l);
 	free(t.r);
 	free(t.p);
 	free(t.red);
+}
+
+/* Put ev's entries in the order of ord (a permutation of indexes). */
+static void entries_permute(struct rep_event *ev, const uint32_t *ord)
+{
+	struct rep_entry *sorted = xmalloc((ev->n ? ev->n : 1) * sizeof(*sorted));
+	for (size_t k = 0; k < ev->n; k++)
+		sorted[k] = ev->e[ord[k]];
+	free(ev->e);
+	ev->e = sorted;
+	ev->cap = ev->n;
 }
 
 /* The trees perf would print: an entry under the threshold shows none.
@@ -951,10 +967,15 @@ void rep_sort(struct rep *r, double min_percent)
 		}
 		/* perf's three trees: entries as they came, collapsed (when a
 		 * key collapses: comm), output */
-		rb_order(r, ev, false);
+		uint32_t *ord = xmalloc((ev->n ? ev->n : 1) * sizeof(*ord));
+		for (size_t k = 0; k < ev->n; k++)
+			ord[k] = (uint32_t)k;
+		rb_order(r, ev, ord, false);
 		for (size_t k = 0; k < r->o.nkeys; k++)
 			if (r->o.keys[k] == REP_COMM)
-				rb_order(r, ev, false);
-		rb_order(r, ev, true);
+				rb_order(r, ev, ord, false);
+		rb_order(r, ev, ord, true);
+		entries_permute(ev, ord);
+		free(ord);
 	}
 }
