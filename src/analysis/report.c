@@ -913,10 +913,55 @@ static void entries_permute(struct rep_event *ev, const uint32_t *ord)
 	ev->cap = ev->n;
 }
 
+/* A chain a tree gets: chains[pos, end of the sample's chain). */
+struct tree_part {
+	uint32_t pos, sample;
+};
+
+/* Call f(ev, part, entry, ctx) for each chain a shown tree gets, in
+ * sample order (the self chain before the children's). */
+static size_t parts_each(const struct rep *r, const struct rep_event *ev, const bool *shown,
+			 void (*f)(struct tree_part p, uint32_t entry, void *ctx), void *ctx)
+{
+	size_t n = 0;
+	for (uint32_t j = 0; j < ev->nsampled; j++) {
+		const struct rep_chain *c = &ev->sampled[j];
+		if (shown[c->self]) {
+			f((struct tree_part){ c->off, j }, c->self, ctx);
+			n++;
+		}
+		if (!r->o.children)
+			continue;
+		const uint32_t *owner = ev->owners + c->off;
+		for (uint32_t i = 0; i < c->len; i++)
+			if (owner[i] != REP_NONE && shown[owner[i]]) {
+				f((struct tree_part){ c->off + i, j }, owner[i], ctx);
+				n++;
+			}
+	}
+	return n;
+}
+
+struct parts_sort {
+	size_t *at;             /* per entry: its next slot */
+	struct tree_part *out;
+};
+
+static void part_count(struct tree_part p, uint32_t entry, void *ctx)
+{
+	struct parts_sort *ps = ctx;
+	ps->at[entry + 1]++;
+}
+
+static void part_put(struct tree_part p, uint32_t entry, void *ctx)
+{
+	struct parts_sort *ps = ctx;
+	ps->out[ps->at[entry]++] = p;
+}
+
 /* The trees perf would print: an entry under the threshold shows none.
- * Each tree gets its chains in sample order (the self chain before the
- * children's); trees apart share nothing, so walking the samples once
- * builds every one as building them one by one would. */
+ * Each tree gets its chains in sample order, one tree after the other
+ * (a counting sort of the parts by entry): a tree's nodes lie together. */
 static void build_trees(const struct rep *r, struct rep_event *ev, double min_percent)
 {
 	uint64_t min = min_percent < 0 ? 0 :
@@ -924,18 +969,22 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 	bool *shown = xmalloc((ev->n ? ev->n : 1) * sizeof(*shown));
 	for (size_t k = 0; k < ev->n; k++)
 		shown[k] = (r->o.children ? ev->e[k].acc : ev->e[k].period) >= min;
-	for (size_t j = 0; j < ev->nsampled; j++) {
-		const struct rep_chain *c = &ev->sampled[j];
-		const uint32_t *chain = ev->chains + c->off;
-		if (shown[c->self])
-			tree_add(ev, &ev->e[c->self], chain, c->len, c->period);
-		if (!r->o.children)
-			continue;
-		const uint32_t *owner = ev->owners + c->off;
-		for (uint32_t i = 0; i < c->len; i++)
-			if (owner[i] != REP_NONE && shown[owner[i]])
-				tree_add(ev, &ev->e[owner[i]], chain + i, c->len - i, c->period);
+	struct parts_sort ps = { xcalloc(ev->n + 1, sizeof(size_t)), NULL };
+	size_t n = parts_each(r, ev, shown, part_count, &ps);
+	for (size_t k = 0; k < ev->n; k++)
+		ps.at[k + 1] += ps.at[k];
+	ps.out = xmalloc((n ? n : 1) * sizeof(*ps.out));
+	parts_each(r, ev, shown, part_put, &ps);
+	/* at[k] is now the end of entry k's parts */
+	for (size_t k = 0, j = 0; k < ev->n; k++) {
+		for (; j < ps.at[k]; j++) {
+			const struct rep_chain *c = &ev->sampled[ps.out[j].sample];
+			uint32_t pos = ps.out[j].pos;
+			tree_add(ev, &ev->e[k], ev->chains + pos, c->off + c->len - pos, c->period);
+		}
 	}
+	free(ps.at);
+	free(ps.out);
 	free(shown);
 	free(ev->sampled);
 	ev->sampled = NULL;
