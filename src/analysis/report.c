@@ -39,6 +39,7 @@ void rep_release(struct rep *r)
 	}
 	free(r->ev);
 	free(r->frames);
+	free(r->fcache);
 	hmap_release(&r->fmap);
 	arena_release(&r->names);
 	hmap_release(&r->ctx);
@@ -162,9 +163,38 @@ static void key_ptr(struct strbuf *k, const void *p)
 	sb_add(k, &p, sizeof(p));
 }
 
+/* The frame cache's slot of a frame without an inline row: by dso and
+ * function, an unresolved one by dso and address. */
+static struct rep_fslot *fslot_of(struct rep *r, const struct rep_frame *f)
+{
+	if (!r->fcache)
+		r->fcache = xcalloc(REP_FCACHE_SLOTS, sizeof(*r->fcache));
+	uint64_t ip = f->sym ? 0 : f->ip;
+	uint64_t h = (uint64_t)(uintptr_t)f->dso * 0x9E3779B97F4A7C15ull ^
+		     (uint64_t)(uintptr_t)f->sym * 0xff51afd7ed558ccdull ^
+		     ip * 0xc4ceb9fe1a85ec53ull;
+	return &r->fcache[(h >> 40) % REP_FCACHE_SLOTS];
+}
+
+static uint32_t frame_id_slow(struct rep *r, const struct rep_frame *f);
+
 /* Frames merge as perf's chains do: by function, an unresolved one by
- * its address; an inline row by its name. */
+ * its address; an inline row by its name. A direct-mapped cache answers
+ * most lookups (a chain's frames recur from sample to sample). */
 static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
+{
+	if (f->inl)
+		return frame_id_slow(r, f);
+	struct rep_fslot *c = fslot_of(r, f);
+	uint64_t ip = f->sym ? 0 : f->ip;
+	if (c->id && c->dso == f->dso && c->sym == f->sym && c->ip == ip)
+		return c->id - 1;
+	uint32_t id = frame_id_slow(r, f);
+	*c = (struct rep_fslot){ f->dso, f->sym, ip, id + 1 };
+	return id;
+}
+
+static uint32_t frame_id_slow(struct rep *r, const struct rep_frame *f)
 {
 	struct strbuf *k = &r->key;
 	sb_reset(k);

@@ -120,6 +120,15 @@ struct rep_event {
 	size_t nsampled, sampled_cap;
 };
 
+/* A frame cache slot: a frame (no inline row) and its id + 1 (0: empty). */
+struct rep_fslot {
+	const struct sym_dso *dso;
+	const struct sym_entry *sym;
+	uint64_t ip;            /* unresolved: the address, else 0 */
+	uint32_t id;
+};
+#define REP_FCACHE_SLOTS 16384
+
 struct rep {
 	struct rep_opts o;
 	struct rep_event *ev;   /* by attr index */
@@ -127,6 +136,7 @@ struct rep {
 	struct rep_frame *frames; /* shared by all events */
 	size_t nframes, frames_cap;
 	struct hmap fmap;       /* frame key -> index in frames */
+	struct rep_fslot *fcache; /* in front of fmap */
 	struct arena names;     /* inline names (the session's die with it) */
 	struct strbuf key;
 	uint32_t *chain;        /* current sample: frame ids, display order */
