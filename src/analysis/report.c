@@ -223,12 +223,17 @@ uint64_t rep_sym_size(const struct rep_entry *e)
 
 void rep_frame_name(const struct rep_frame *f, struct strbuf *sb)
 {
-	if (f->inl)
-		sb_addf(sb, "%s (inlined)", f->inl);
-	else if (f->sym)
+	if (f->inl) {
+		sb_adds(sb, f->inl);
+		sb_adds(sb, " (inlined)");
+	} else if (f->sym) {
 		sb_adds(sb, f->sym->name);
-	else
-		sb_addf(sb, "%#llx", (unsigned long long)f->ip);
+	} else if (f->ip) { /* "%#llx" without printf */
+		sb_adds(sb, "0x");
+		sb_add_hex(sb, f->ip, 0);
+	} else {
+		sb_addc(sb, '0');
+	}
 }
 
 /* ---- call trees ---- */
