@@ -697,9 +697,8 @@ static int64_t dso_cmp(const struct rep_entry *l, const struct rep_entry *r)
 	const struct sym_dso *dl = r->f.dso, *dr = l->f.dso; /* perf swaps */
 	if (!dl || !dr)
 		return cmp_null(dr, dl); /* ... and swaps back */
-	if (dl == dr)
-		return 0;
-	return sgn(strcmp(dl->short_name, dr->short_name));
+	/* by short name, as ranked at rep_sort */
+	return (int64_t)r->dso_rank - (int64_t)l->dso_rank;
 }
 
 static int64_t sym_collapse(const struct rep_entry *l, const struct rep_entry *r)
@@ -736,8 +735,8 @@ static int64_t parent_cmp(const struct rep_entry *l, const struct rep_entry *r)
 static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
 {
 	switch (k) {
-	case REP_COMM: /* the machine's copies: one per name */
-		return r->comm == l->comm ? 0 : sgn(strcmp(r->comm, l->comm));
+	case REP_COMM: /* as ranked at rep_sort */
+		return (int64_t)r->comm_rank - (int64_t)l->comm_rank;
 	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
 	case REP_DSO: return dso_cmp(l, r);
 	case REP_SYM: return sym_collapse(l, r);
@@ -859,6 +858,75 @@ static void fixup(struct rbt *t, uint32_t z)
 		rot(t, g, !left);
 	}
 	t->red[t->root] = false;
+}
+
+/* Ranks of strings (their distinct pointers: few) in strcmp's order,
+ * equal strings equal. */
+static const char **g_strs;
+
+static int by_str(const void *pa, const void *pb)
+{
+	return strcmp(g_strs[*(const uint32_t *)pa], g_strs[*(const uint32_t *)pb]);
+}
+
+struct ranker {
+	struct u64map ids;      /* pointer -> index in strs */
+	const char **strs;
+	size_t n, cap;
+};
+
+static uint32_t ranker_add(struct ranker *k, const char *s)
+{
+	bool added;
+	uint64_t *v = u64map_put(&k->ids, (uint64_t)(uintptr_t)s, &added);
+	if (added) {
+		XGROW(k->strs, k->cap, k->n + 1);
+		k->strs[k->n] = s;
+		*v = k->n++;
+	}
+	return (uint32_t)*v;
+}
+
+/* Turn the indexes ranker_add gave into ranks: out[index] = rank. */
+static uint32_t *ranker_finish(struct ranker *k)
+{
+	uint32_t *ord = xmalloc((k->n + 1) * sizeof(*ord));
+	uint32_t *rank = xmalloc((k->n + 1) * sizeof(*rank));
+	for (size_t i = 0; i < k->n; i++)
+		ord[i] = (uint32_t)i;
+	g_strs = k->strs;
+	qsort(ord, k->n, sizeof(*ord), by_str);
+	for (size_t i = 0, rk = 0; i < k->n; i++) {
+		if (i && strcmp(k->strs[ord[i - 1]], k->strs[ord[i]]))
+			rk++;
+		rank[ord[i]] = (uint32_t)rk;
+	}
+	free(ord);
+	u64map_release(&k->ids);
+	free(k->strs);
+	return rank;
+}
+
+/* The entries' comm_rank and dso_rank: the sorts compare those, not
+ * the strings (a strcmp per comparison, most of them equal). */
+static void set_ranks(struct rep_event *ev)
+{
+	struct ranker c, d;
+	memset(&c, 0, sizeof(c));
+	memset(&d, 0, sizeof(d));
+	for (size_t j = 0; j < ev->n; j++) {
+		struct rep_entry *e = &ev->e[j];
+		e->comm_rank = ranker_add(&c, e->comm);
+		e->dso_rank = e->f.dso ? ranker_add(&d, e->f.dso->short_name) : 0;
+	}
+	uint32_t *cr = ranker_finish(&c), *dr = ranker_finish(&d);
+	for (size_t j = 0; j < ev->n; j++) {
+		struct rep_entry *e = &ev->e[j];
+		e->comm_rank = cr[e->comm_rank];
+		e->dso_rank = e->f.dso ? dr[e->dso_rank] : 0;
+	}
+	free(cr);
+	free(dr);
 }
 
 /* perf's hist_entry__cmp / __collapse: negative puts r (the new entry)
@@ -1051,6 +1119,7 @@ void rep_sort(struct rep *r, double min_percent)
 		}
 		/* perf's three trees: entries as they came, collapsed (when a
 		 * key collapses: comm), output */
+		set_ranks(ev);
 		uint32_t *ord = xmalloc((ev->n ? ev->n : 1) * sizeof(*ord));
 		for (size_t k = 0; k < ev->n; k++)
 			ord[k] = (uint32_t)k;

@@ -88,6 +88,8 @@ struct rep_entry {
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */
 	uint32_t seq;           /* creation order (last tie break) */
+	uint32_t comm_rank;     /* rep_sort: the comm's and the dso short */
+	uint32_t dso_rank;      /* name's place among the event's (by strcmp) */
 	uint64_t mark;          /* the last sample that added to it */
 	uint32_t *last;         /* the last chain added: (frame, node) pairs,
 				 * freed at rep_sort */
