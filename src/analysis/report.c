@@ -598,10 +598,21 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 
 /* The children view: every function of the chain (r->chain[0, n),
  * stored at off) gets the period once; t is the sample's template. */
-static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,
-			 uint32_t self, size_t n, size_t off, uint64_t p)
+/* The entry of t, whose context is ctx and frame (id) frame, memoized
+ * by both: the entry's key is theirs. */
+static uint32_t entry_of(struct rep *r, struct rep_event *ev, uint64_t ctx, uint32_t frame,
+			 const struct rep_entry *t)
 {
-	uint64_t ctx = context_id(r, t);
+	bool added;
+	uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | frame, &added);
+	if (added)
+		*memo = entry_get(r, ev, t) + 1;
+	return (uint32_t)(*memo - 1);
+}
+
+static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,
+			 uint64_t ctx, uint32_t self, size_t n, size_t off, uint64_t p)
+{
 	/* an entry gets the sample once, however often its function recurs */
 	uint64_t mark = ++r->serial;
 	ev->e[self].mark = mark;
@@ -615,11 +626,7 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 		if (!f->dso && !f->sym)
 			t->f.level = level;
 		level = t->f.level;
-		bool added;
-		uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
-		if (added)
-			*memo = entry_get(r, ev, t) + 1;
-		uint32_t id = (uint32_t)(*memo - 1);
+		uint32_t id = entry_of(r, ev, ctx, r->chain[i], t);
 		struct rep_entry *e = &ev->e[id];
 		if (r->o.chains)
 			ev->owners[off + i] = e->mark == mark ? REP_NONE : id;
@@ -640,7 +647,8 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	uint64_t p = ps->s->period;
 	ev->total += p;
 	ev->samples++;
-	uint32_t self = entry_get(r, ev, &t);
+	uint64_t ctx = context_id(r, &t);
+	uint32_t self = entry_of(r, ev, ctx, frame_id(r, &t.f), &t);
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;
@@ -658,7 +666,7 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		depth_add(e, n);
 	}
 	if (r->o.children)
-		add_children(r, ev, &t, self, n, off, p);
+		add_children(r, ev, &t, ctx, self, n, off, p);
 }
 
 /* ---- output order ----
