@@ -129,7 +129,7 @@ struct rep_fslot {
 	uint64_t ip;            /* unresolved: the address, else 0 */
 	uint32_t id;
 };
-#define REP_FCACHE_SLOTS 16384
+#define REP_FCACHE_SLOTS 65536
 
 struct rep {
 	struct rep_opts o;
