@@ -27,11 +27,8 @@ void rep_release(struct rep *r)
 {
 	for (size_t i = 0; i < r->nev; i++) {
 		hmap_release(&r->ev[i].map);
-		for (size_t j = 0; j < r->ev[i].n; j++)
-			free(r->ev[i].e[j].last);
 		free(r->ev[i].e);
 		free(r->ev[i].nodes);
-		u64map_release(&r->ev[i].kids);
 		u64map_release(&r->ev[i].fentry);
 		free(r->ev[i].chains);
 		free(r->ev[i].owners);
@@ -248,65 +245,6 @@ static uint32_t node_new(struct rep_event *ev, uint32_t frame)
 	n->parent = REP_NONE;
 	n->hit = n->cumul = 0;
 	return (uint32_t)ev->nnodes++;
-}
-
-enum { SCAN_KIDS = 12 }; /* up to this many kids, a list is faster */
-
-static uint32_t node_kid(struct rep_event *ev, uint32_t node, uint32_t frame)
-{
-	struct rep_node *n = &ev->nodes[node];
-	if (n->nkids <= SCAN_KIDS) {
-		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
-			if (ev->nodes[c].frame == frame)
-				return c;
-	} else {
-		uint64_t *v = u64map_find(&ev->kids, (uint64_t)node << 32 | frame);
-		if (v)
-			return (uint32_t)*v;
-	}
-	uint32_t k = node_new(ev, frame);
-	ev->nodes[k].parent = node;
-	n = &ev->nodes[node];
-	ev->nodes[k].next = n->kid;
-	n->kid = k;
-	n->nkids++;
-	bool added;
-	if (n->nkids == SCAN_KIDS + 1) {
-		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
-			*u64map_put(&ev->kids, (uint64_t)node << 32 | ev->nodes[c].frame, &added) = c;
-	} else if (n->nkids > SCAN_KIDS + 1) {
-		*u64map_put(&ev->kids, (uint64_t)node << 32 | frame, &added) = k;
-	}
-	return k;
-}
-
-/* Add a chain to e's tree: its end node gets the period (the nodes'
- * cumul is summed up at rep_sort). Returns the end node. */
-static uint32_t tree_add(struct rep_event *ev, struct rep_entry *e,
-			 const uint32_t *chain, size_t n, uint64_t period)
-{
-	if (e->root == REP_NONE)
-		e->root = node_new(ev, REP_NONE);
-	/* the part shared with the entry's last chain is walked already */
-	size_t i = 0;
-	uint32_t at = e->root;
-	while (i < n && i < e->nlast && e->last[2 * i] == chain[i]) {
-		at = e->last[2 * i + 1];
-		i++;
-	}
-	if (2 * n > e->last_cap) {
-		size_t cap = e->last_cap;
-		XGROW(e->last, cap, 2 * n);
-		e->last_cap = (uint32_t)cap;
-	}
-	for (; i < n; i++) {
-		at = node_kid(ev, at, chain[i]);
-		e->last[2 * i] = chain[i];
-		e->last[2 * i + 1] = at;
-	}
-	e->nlast = (uint32_t)n;
-	ev->nodes[at].hit += period;
-	return at;
 }
 
 static void depth_add(struct rep_entry *e, size_t len)
@@ -1070,9 +1008,114 @@ static void part_put(struct tree_part p, uint32_t entry, void *ctx)
 	ps->out[ps->at[entry]++] = p;
 }
 
+/* A chain of a tree being built: chains[pos, end), its period. */
+struct tpart {
+	uint32_t pos, end;
+	uint64_t period;
+};
+
+/* A node to expand: its chains are tree.p[lo, hi), depth frames in. */
+struct tjob {
+	uint32_t node, depth;
+	size_t lo, hi;
+};
+
+struct tree {
+	struct tpart *p, *tmp;  /* the entry's chains, scratch */
+	size_t cap;
+	uint32_t *gid, *stamp;  /* per frame: its group at the node stamped */
+	uint32_t now;           /* the node's stamp */
+	uint32_t *gfirst;       /* per group: its frame, count, start, sum */
+	size_t *gcount, *gat;
+	uint64_t *gsum;
+	size_t gcap, gcap2;     /* of gfirst; of the others */
+	struct tjob *jobs;
+	size_t njobs, jobs_cap;
+};
+
+/* Kids of job j's node: its chains grouped by their next frame, in the
+ * order each first comes (perf's order of creation, which breaks ties
+ * among siblings); a chain ending here adds to the node's hit. A kid
+ * under min is made (a parent's count of kids matters) but not
+ * expanded: no graph shows it or anything below it. */
+static void tree_expand(struct rep_event *ev, struct tree *t, struct tjob j, uint64_t min)
+{
+	const uint32_t *chains = ev->chains;
+	size_t ng = 0, kept = j.lo;
+	t->now++;
+	for (size_t i = j.lo; i < j.hi; i++) {
+		const struct tpart *p = &t->p[i];
+		if (p->pos + j.depth >= p->end) {
+			ev->nodes[j.node].hit += p->period;
+			continue;
+		}
+		uint32_t f = chains[p->pos + j.depth];
+		if (t->stamp[f] != t->now) {
+			t->stamp[f] = t->now;
+			XGROW(t->gfirst, t->gcap, ng + 1);
+			t->gid[f] = (uint32_t)ng;
+			t->gfirst[ng] = f;
+			ng++;
+		}
+		t->tmp[kept++] = *p; /* the chains going on, in order */
+	}
+	if (t->gcap + 1 > t->gcap2) {
+		t->gcap2 = t->gcap + 1;
+		t->gcount = xreallocarray(t->gcount, t->gcap2, sizeof(*t->gcount));
+		t->gat = xreallocarray(t->gat, t->gcap2, sizeof(*t->gat));
+		t->gsum = xreallocarray(t->gsum, t->gcap2, sizeof(*t->gsum));
+	}
+	memset(t->gcount, 0, (ng + 1) * sizeof(*t->gcount));
+	memset(t->gsum, 0, (ng + 1) * sizeof(*t->gsum));
+	for (size_t i = j.lo; i < kept; i++) {
+		uint32_t g = t->gid[chains[t->tmp[i].pos + j.depth]];
+		t->gcount[g]++;
+		t->gsum[g] += t->tmp[i].period;
+	}
+	for (size_t g = 0, at = j.lo; g < ng; g++) {
+		t->gat[g] = at;
+		at += t->gcount[g];
+	}
+	for (size_t i = j.lo; i < kept; i++) {
+		uint32_t g = t->gid[chains[t->tmp[i].pos + j.depth]];
+		t->p[t->gat[g]++] = t->tmp[i];
+	}
+	for (size_t g = 0, at = j.lo; g < ng; g++) {
+		uint32_t k = node_new(ev, t->gfirst[g]);
+		struct rep_node *n = &ev->nodes[j.node], *x = &ev->nodes[k];
+		x->parent = j.node;
+		x->cumul = t->gsum[g];
+		x->next = n->kid;
+		n->kid = k;
+		n->nkids++;
+		if (x->cumul >= min) {
+			XGROW(t->jobs, t->jobs_cap, t->njobs + 1);
+			t->jobs[t->njobs++] = (struct tjob){ k, j.depth + 1, at, at + t->gcount[g] };
+		}
+		at += t->gcount[g];
+	}
+}
+
+/* Entry e's tree from its chains t->p[0, n): top down, as perf's
+ * merged chains with their periods; only what can show is expanded. */
+static void tree_build(struct rep_event *ev, struct rep_entry *e, struct tree *t, size_t n,
+		       uint64_t min)
+{
+	e->root = node_new(ev, REP_NONE);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += t->p[i].period;
+	ev->nodes[e->root].cumul = sum;
+	t->njobs = 0;
+	XGROW(t->jobs, t->jobs_cap, 1);
+	t->jobs[t->njobs++] = (struct tjob){ e->root, 0, 0, n };
+	while (t->njobs)
+		tree_expand(ev, t, t->jobs[--t->njobs], min);
+}
+
 /* The trees perf would print: an entry under the threshold shows none.
- * Each tree gets its chains in sample order, one tree after the other
- * (a counting sort of the parts by entry): a tree's nodes lie together. */
+ * Each tree gets its chains in sample order (a counting sort of the
+ * parts by entry), one tree after the other. */
 static void build_trees(const struct rep *r, struct rep_event *ev, double min_percent)
 {
 	uint64_t min = min_percent < 0 ? 0 :
@@ -1086,14 +1129,35 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 		ps.at[k + 1] += ps.at[k];
 	ps.out = xmalloc((n ? n : 1) * sizeof(*ps.out));
 	parts_each(r, ev, shown, part_put, &ps);
+	struct tree t;
+	memset(&t, 0, sizeof(t));
+	t.gid = xcalloc(r->nframes + 1, sizeof(*t.gid));
+	t.stamp = xcalloc(r->nframes + 1, sizeof(*t.stamp));
 	/* at[k] is now the end of entry k's parts */
 	for (size_t k = 0, j = 0; k < ev->n; k++) {
-		for (; j < ps.at[k]; j++) {
-			const struct rep_chain *c = &ev->sampled[ps.out[j].sample];
-			uint32_t pos = ps.out[j].pos;
-			tree_add(ev, &ev->e[k], ev->chains + pos, c->off + c->len - pos, c->period);
+		size_t m = ps.at[k] - j;
+		if (!m)
+			continue;
+		if (m > t.cap) {
+			t.cap = m;
+			t.p = xreallocarray(t.p, m, sizeof(*t.p));
+			t.tmp = xreallocarray(t.tmp, m, sizeof(*t.tmp));
 		}
+		for (size_t i = 0; i < m; i++, j++) {
+			const struct rep_chain *c = &ev->sampled[ps.out[j].sample];
+			t.p[i] = (struct tpart){ ps.out[j].pos, c->off + c->len, c->period };
+		}
+		tree_build(ev, &ev->e[k], &t, m, min);
 	}
+	free(t.p);
+	free(t.tmp);
+	free(t.gid);
+	free(t.stamp);
+	free(t.gfirst);
+	free(t.gcount);
+	free(t.gat);
+	free(t.gsum);
+	free(t.jobs);
 	free(ps.at);
 	free(ps.out);
 	free(shown);
@@ -1114,17 +1178,6 @@ void rep_sort(struct rep *r, double min_percent)
 		/* the map's ids are entry indexes: no lookups after this */
 		hmap_release(&ev->map);
 		hmap_init(&ev->map);
-		for (size_t j = 0; j < ev->n; j++) {
-			free(ev->e[j].last);
-			ev->e[j].last = NULL;
-			ev->e[j].nlast = ev->e[j].last_cap = 0;
-		}
-		for (size_t j = ev->nnodes; j-- > 0; ) {
-			struct rep_node *x = &ev->nodes[j];
-			x->cumul += x->hit;
-			if (x->parent != REP_NONE)
-				ev->nodes[x->parent].cumul += x->cumul;
-		}
 		/* perf's three trees: entries as they came, collapsed (when a
 		 * key collapses: comm), output */
 		set_ranks(ev);

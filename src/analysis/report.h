@@ -70,7 +70,7 @@ struct rep_frame {
 struct rep_node {
 	uint32_t frame;         /* index in frames; REP_NONE for a root */
 	uint32_t kid, next;     /* first child, next sibling (REP_NONE) */
-	uint32_t nkids;         /* beyond a few, kids are in the event's map */
+	uint32_t nkids;
 	uint32_t parent;        /* REP_NONE for a root */
 	uint64_t hit;           /* period of chains ending here */
 	uint64_t cumul;         /* period of chains through here (rep_sort) */
@@ -91,9 +91,6 @@ struct rep_entry {
 	uint32_t comm_rank;     /* rep_sort: the comm's and the dso short */
 	uint32_t dso_rank;      /* name's place among the event's (by strcmp) */
 	uint64_t mark;          /* the last sample that added to it */
-	uint32_t *last;         /* the last chain added: (frame, node) pairs,
-				 * freed at rep_sort */
-	uint32_t nlast, last_cap;
 };
 
 /* A sample's chain: chains[off, off + len), its self entry, its period.
@@ -112,8 +109,6 @@ struct rep_event {
 	uint64_t total, samples;
 	struct rep_node *nodes;
 	size_t nnodes, nodes_cap;
-	struct u64map kids;     /* parent node << 32 | frame -> node, for
-				 * nodes of many kids */
 	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
 	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
 	uint32_t *owners;       /* children: entry ids beside chains */
