@@ -951,15 +951,26 @@ static void rb_order(const struct rep *r, const struct rep_event *ev, uint32_t *
 	free(t.red);
 }
 
-/* Put ev's entries in the order of ord (a permutation of indexes). */
-static void entries_permute(struct rep_event *ev, const uint32_t *ord)
+/* Put ev's entries in the order of ord (a permutation of indexes, used
+ * up): in place, cycle by cycle (a copy of the entries was 12 MB of
+ * fresh pages on the bench recording). */
+static void entries_permute(struct rep_event *ev, uint32_t *ord)
 {
-	struct rep_entry *sorted = xmalloc((ev->n ? ev->n : 1) * sizeof(*sorted));
-	for (size_t k = 0; k < ev->n; k++)
-		sorted[k] = ev->e[ord[k]];
-	free(ev->e);
-	ev->e = sorted;
-	ev->cap = ev->n;
+	for (size_t k = 0; k < ev->n; k++) {
+		if (ord[k] == REP_NONE || ord[k] == k)
+			continue;
+		/* position k gets entry ord[k], which gets entry ord[ord[k]], ... */
+		struct rep_entry first = ev->e[k];
+		size_t at = k;
+		while (ord[at] != k) {
+			size_t from = ord[at];
+			ev->e[at] = ev->e[from];
+			ord[at] = REP_NONE;
+			at = from;
+		}
+		ev->e[at] = first;
+		ord[at] = REP_NONE;
+	}
 }
 
 /* A chain a tree gets: chains[pos, end of the sample's chain). */
