@@ -42,6 +42,15 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 	return 0;
 }
 
+/* n spaces */
+static void add_spaces(struct strbuf *sb, size_t n)
+{
+	static const char sp[] = "                                ";
+	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
+		sb_add(sb, sp, sizeof(sp) - 1);
+	sb_add(sb, sp, n);
+}
+
 static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 		 size_t width, bool last)
 {
@@ -83,8 +92,8 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	}
 	/* perf pads every column but a symbol or trace column that comes
 	 * last */
-	while (!(last && (k == REP_SYM || k == REP_TRACE)) && sb->len - start < width)
-		sb_addc(sb, ' ');
+	if (!(last && (k == REP_SYM || k == REP_TRACE)) && sb->len - start < width)
+		add_spaces(sb, width - (sb->len - start));
 }
 
 static void units(uint64_t n, uint64_t *v, char *u)
@@ -103,14 +112,6 @@ static double pct(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
-/* n spaces */
-static void add_spaces(struct strbuf *sb, size_t n)
-{
-	static const char sp[] = "                                ";
-	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
-		sb_add(sb, sp, sizeof(sp) - 1);
-	sb_add(sb, sp, n);
-}
 
 /* ---- call graphs ---- */
 
