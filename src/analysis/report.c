@@ -36,7 +36,7 @@ void rep_release(struct rep *r)
 	}
 	free(r->ev);
 	free(r->frames);
-	free(r->fcache);
+	free(r->ftab);
 	hmap_release(&r->fmap);
 	arena_release(&r->names);
 	hmap_release(&r->ctx);
@@ -160,57 +160,78 @@ static void key_ptr(struct strbuf *k, const void *p)
 	sb_add(k, &p, sizeof(p));
 }
 
-/* The frame cache's slot of a frame without an inline row: by dso and
- * function, an unresolved one by dso and address. */
-static struct rep_fslot *fslot_of(struct rep *r, const struct rep_frame *f)
+static uint32_t frame_new(struct rep *r, const struct rep_frame *f)
 {
-	if (!r->fcache)
-		r->fcache = xcalloc(REP_FCACHE_SLOTS, sizeof(*r->fcache));
-	uint64_t ip = f->sym ? 0 : f->ip;
-	uint64_t h = (uint64_t)(uintptr_t)f->dso * 0x9E3779B97F4A7C15ull ^
-		     (uint64_t)(uintptr_t)f->sym * 0xff51afd7ed558ccdull ^
-		     ip * 0xc4ceb9fe1a85ec53ull;
-	return &r->fcache[(h >> 40) % REP_FCACHE_SLOTS];
-}
-
-static uint32_t frame_id_slow(struct rep *r, const struct rep_frame *f);
-
-/* Frames merge as perf's chains do: by function, an unresolved one by
- * its address; an inline row by its name. A direct-mapped cache answers
- * most lookups (a chain's frames recur from sample to sample). */
-static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
-{
+	XGROW(r->frames, r->frames_cap, r->nframes + 1);
+	r->frames[r->nframes] = *f;
 	if (f->inl)
-		return frame_id_slow(r, f);
-	struct rep_fslot *c = fslot_of(r, f);
-	uint64_t ip = f->sym ? 0 : f->ip;
-	if (c->id && c->dso == f->dso && c->sym == f->sym && c->ip == ip)
-		return c->id - 1;
-	uint32_t id = frame_id_slow(r, f);
-	*c = (struct rep_fslot){ f->dso, f->sym, ip, id + 1 };
-	return id;
+		r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
+	return (uint32_t)r->nframes++;
 }
 
-static uint32_t frame_id_slow(struct rep *r, const struct rep_frame *f)
+static size_t fslot_hash(const struct rep_fslot *c)
+{
+	uint64_t h = (uint64_t)(uintptr_t)c->dso * 0x9E3779B97F4A7C15ull ^
+		     (uint64_t)(uintptr_t)c->sym * 0xff51afd7ed558ccdull ^
+		     c->ip * 0xc4ceb9fe1a85ec53ull;
+	return (size_t)(h >> 32);
+}
+
+static void ftab_grow(struct rep *r)
+{
+	size_t cap = r->ftab_cap ? 2 * r->ftab_cap : 4096;
+	struct rep_fslot *t = xcalloc(cap, sizeof(*t));
+	for (size_t i = 0; i < r->ftab_cap; i++) {
+		if (!r->ftab[i].id)
+			continue;
+		size_t j = fslot_hash(&r->ftab[i]) & (cap - 1);
+		while (t[j].id)
+			j = (j + 1) & (cap - 1);
+		t[j] = r->ftab[i];
+	}
+	free(r->ftab);
+	r->ftab = t;
+	r->ftab_cap = cap;
+}
+
+/* An inline row's frame: by dso, function and the inlined name. */
+static uint32_t frame_id_inline(struct rep *r, const struct rep_frame *f)
 {
 	struct strbuf *k = &r->key;
 	sb_reset(k);
 	key_ptr(k, f->dso);
 	key_ptr(k, f->sym);
-	if (f->inl)
-		sb_adds(k, f->inl);
-	else if (!f->sym)
-		sb_add(k, &f->ip, sizeof(f->ip));
+	sb_adds(k, f->inl);
 	bool added;
 	size_t id = hmap_put(&r->fmap, k->buf, k->len, &added);
-	if (added) {
-		XGROW(r->frames, r->frames_cap, r->nframes + 1);
-		r->frames[r->nframes] = *f;
-		if (f->inl)
-			r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
-		r->nframes++;
+	if (added)
+		hmap_at(&r->fmap, id)->value = frame_new(r, f);
+	return (uint32_t)hmap_at(&r->fmap, id)->value;
+}
+
+/* Frames merge as perf's chains do: by function, an unresolved one by
+ * its address; an inline row by its name. Frames without an inline row
+ * (nearly all) are in a table of their own, found in a probe or two:
+ * a chain's every frame is looked up. */
+static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
+{
+	if (f->inl)
+		return frame_id_inline(r, f);
+	if (2 * (r->ftab_used + 1) > r->ftab_cap)
+		ftab_grow(r);
+	struct rep_fslot k = { f->dso, f->sym, f->sym ? 0 : f->ip, 0 };
+	size_t mask = r->ftab_cap - 1;
+	for (size_t i = fslot_hash(&k) & mask; ; i = (i + 1) & mask) {
+		struct rep_fslot *c = &r->ftab[i];
+		if (!c->id) {
+			k.id = frame_new(r, f) + 1;
+			*c = k;
+			r->ftab_used++;
+			return k.id - 1;
+		}
+		if (c->dso == k.dso && c->sym == k.sym && c->ip == k.ip)
+			return c->id - 1;
 	}
-	return (uint32_t)id;
 }
 
 uint64_t rep_sym_size(const struct rep_entry *e)

@@ -117,14 +117,13 @@ struct rep_event {
 	size_t nsampled, sampled_cap;
 };
 
-/* A frame cache slot: a frame (no inline row) and its id + 1 (0: empty). */
+/* A frame table slot: a frame (no inline row) and its id + 1 (0: empty). */
 struct rep_fslot {
 	const struct sym_dso *dso;
 	const struct sym_entry *sym;
 	uint64_t ip;            /* unresolved: the address, else 0 */
 	uint32_t id;
 };
-#define REP_FCACHE_SLOTS 65536
 
 struct rep {
 	struct rep_opts o;
@@ -132,8 +131,9 @@ struct rep {
 	size_t nev;
 	struct rep_frame *frames; /* shared by all events */
 	size_t nframes, frames_cap;
-	struct hmap fmap;       /* frame key -> index in frames */
-	struct rep_fslot *fcache; /* in front of fmap */
+	struct hmap fmap;       /* inline rows: frame key -> (value) index in frames */
+	struct rep_fslot *ftab; /* other frames, open addressing */
+	size_t ftab_cap, ftab_used;
 	struct arena names;     /* inline names (the session's die with it) */
 	struct strbuf key;
 	uint32_t *chain;        /* current sample: frame ids, display order */
