@@ -15,7 +15,8 @@
  * display order); entries sort by children period, then callers above
  * callees of a thread, then self period, then keys ascending (or by the
  * -F fields), ties falling where perf's red-black trees put them; call
- * trees are built at rep_sort, only for the entries perf shows one for.
+ * trees are built at rep_sort, only for the entries perf shows one for,
+ * and only as deep as a graph can show.
  * Ownership: the rep owns its arrays and inline names; entries and
  * frames borrow symbol names and dsos from the session, which must
  * outlive the rep's use.
@@ -159,7 +160,9 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 /* Build the call trees of the entries whose period (children's in that
  * view) reaches min_percent of their event's total (a negative value:
  * every entry; perf prints no graph under its threshold), then sort
- * every event's entries in perf's output order. */
+ * every event's entries in perf's output order. A tree node whose cumul
+ * is under that share is a leaf (its hit 0, its own chains not
+ * expanded): it only counts among its parent's kids. */
 void rep_sort(struct rep *r, double min_percent);
 
 /* The size of the entry's symbol (0 unresolved), as perf's symbol_size. */
