@@ -26,9 +26,10 @@
 # Measured (2 shared cores; see docs/profile-model.md): SECS=15 (17 MB,
 # 46,766 samples, 12,731 FORK): scorch fold 0.29 s / 111 MiB; pipeline
 # 1.94 s / 141 MiB; perf report 3.52 s / 2.9 GiB. Full size (123 MB,
-# 285k samples, 125k FORK): scorch fold 1.1-1.3 s / 148 MiB (symbol
-# tables of the programs met are most of it), pipeline 9.7 s, perf
-# report 10.9 s / 1.6 GiB.
+# 285k samples, 125k FORK): scorch fold 0.95-1.1 s / 86 MiB (symbol
+# tables of the programs met are most of it; 1.1-1.3 s / 148 MiB
+# before the second pass in docs/profile-model.md), pipeline 9.7-10.4 s,
+# perf report 10.9-11.1 s / 1.6 GiB.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

@@ -9,10 +9,12 @@
 #   1. records it with `perf record -F FREQ --call-graph dwarf` until the
 #      file has at least MB megabytes (default 200; ~8 KB per sample);
 #   2. puts the file in the page cache the usual way (see warm), then
-#      runs `perf script > /dev/null` and `scorch fold` on that file REPS
-#      times each (default 5, alternating: one run of either can be 30%
-#      off on a shared machine) and compares their median CPU time (perf
-#      stat task-clock, children such as perf's addr2line included);
+#      runs `perf script > /dev/null`, `scorch fold` and `cat FILE >
+#      /dev/null` on that file REPS times each (default 5, alternating:
+#      one run of either can be 30% off on a shared machine) and compares
+#      their median CPU time (perf stat task-clock, children such as
+#      perf's addr2line included; issue #13 wants scorch fold within
+#      1.5x of cat's);
 #   3. checks that both give the same stacks: scorch fold of perf.data
 #      against perf script's text folded by stackcollapse-perf.pl (from
 #      FLAMEGRAPH_DIR; without it by scorch's text path, the collapser
@@ -113,15 +115,17 @@ run_case() { # NAME
 	dir=$base/$1
 	mkdir -p "$dir"
 	record "$1"
-	local data=$dir/perf.data perf_runs= scorch_runs=
+	local data=$dir/perf.data perf_runs= scorch_runs= cat_runs=
 	warm "$data"
 	for _ in $(seq "$REPS"); do
 		perf_runs="$perf_runs $(cpu /dev/null perf --buildid-dir "$dir/buildid" script -i "$data")"
 		scorch_runs="$scorch_runs $(cpu "$dir/scorch.folded" "$SCORCH" fold --buildid-dir "$dir/buildid" "$data")"
+		cat_runs="$cat_runs $(cpu /dev/null cat "$data")"
 	done
-	local p s
+	local p s c
 	p=$(echo "$perf_runs" | median)
 	s=$(echo "$scorch_runs" | median)
+	c=$(echo "$cat_runs" | median)
 	perf --buildid-dir "$dir/buildid" script -i "$data" 2> /dev/null > "$dir/perf-script.txt"
 	local how=stackcollapse-perf.pl
 	if [ -n "$collapse" ]; then
@@ -135,8 +139,10 @@ run_case() { # NAME
 	echo "== $1: $(( $(stat -c %s "$data") / 1000000 )) MB, $samples samples (perf record -F $FREQ --call-graph dwarf)"
 	echo "perf script > /dev/null : ${p} s CPU (median of$perf_runs)"
 	echo "scorch fold             : ${s} s CPU (median of$scorch_runs)"
-	awk -v p="$p" -v s="$s" -v n="$samples" 'BEGIN {
+	echo "cat FILE > /dev/null    : ${c} s CPU (median of$cat_runs)"
+	awk -v p="$p" -v s="$s" -v c="$c" -v n="$samples" 'BEGIN {
 		if (s > 0) printf "ratio perf/scorch      : %.1fx less CPU\n", p / s
+		if (c > 0) printf "ratio scorch/cat       : %.2fx (issue #13 goal: <= 1.5x)\n", s / c
 		if (s > 0) printf "samples unwound per s  : %.0f (scorch), %.0f (perf script)\n", n / s, (p > 0 ? n / p : 0)
 	}'
 	compare "stacks against perf script | $how" "$dir/perf.folded" "$dir/scorch.folded"

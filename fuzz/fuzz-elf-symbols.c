@@ -47,8 +47,18 @@ static void plt_tree(struct sym_elf_file *f)
 	sym_table_finish(&plt, false);
 	struct sym_rbt r;
 	sym_rbt_build(&r, &t, &objs, &plt);
-	for (size_t i = 0; i < plt.n && i < 16; i++)
-		(void)sym_rbt_find(&r, plt.syms[i].start + 8);
+	struct sym_rbt_spans sp;
+	const struct sym_table *keep[2] = { &t, &plt };
+	uint64_t lo = plt.n ? plt.syms[0].start : 0, hi = plt.n ? plt.syms[plt.n - 1].end : 0;
+	sym_rbt_spans_build(&sp, &r, lo, hi, keep, 2);
+	for (size_t i = 0; i < plt.n && i < 16; i++) {
+		const struct sym_entry *e = sym_rbt_find(&r, plt.syms[i].start + 8);
+		const struct sym_entry *g = sym_rbt_spans_find(&sp, plt.syms[i].start + 8);
+		if (plt.syms[i].start + 8 >= lo && plt.syms[i].start + 8 < hi &&
+		    (!e) != (!g))
+			abort(); /* the spans answer as the tree */
+	}
+	sym_rbt_spans_release(&sp);
 	sym_rbt_release(&r);
 	sym_table_release(&t);
 	sym_table_release(&objs);

@@ -6,7 +6,9 @@
 # counts over the folded lines (each sample once); the top functions'
 # first self value equals python's largest self; the URL hash restores
 # zoom and search after a reload; focus/merge/hide of a function and
-# collapsing recursion and [unknown] runs; a 5000-frame stack draws and zooms with
+# collapsing recursion and [unknown] runs; the sandwich's callers and callees;
+# screenshots of each view (PNG decoded in node) are not blank, and a
+# cleared canvas's is; a 5000-frame stack draws and zooms with
 # a viewport-sized canvas; hostile names stay text; --diff and Swap.
 # Skips only when chromium or node are missing.
 . "$ROOT/tests/lib-corpus.sh"
@@ -37,6 +39,9 @@ check "view writes the page" "$SCORCH" view main.folded -o main.html
 "$SCORCH" flame main.folded > main.svg 2>/dev/null
 check "view of a deep stack" "$SCORCH" view deep.folded -o deep.html
 check "view --diff" "$SCORCH" view --diff before.folded after.folded -o diff.html
+# 1000 functions: the table sorts and shows its first 200 of them
+awk -v STACKS=3000 -v NAMES=1000 -v MIN=2 -v MAX=6 -f "$ROOT/bench/view-gen.awk" > gen.folded
+check "view of a generated profile" "$SCORCH" view gen.folded -o gen.html
 : > empty.folded
 check "view of an empty profile" "$SCORCH" view empty.folded -o empty.html
 "$SCORCH" diff before.folded after.folded > diff.txt 2>/dev/null
@@ -87,6 +92,13 @@ e = {"main": {"html": "main.html", "folded": "main.folded", "total": t, "regex":
               "lines": [[l.split(" ")[0].split(";")[1], int(l.split(" ")[1]), int(l.split(" ")[2])]
                         for l in open("diff.txt").read().splitlines()]},
      "empty": "empty.html", "perf": []}
+gself, gtotal = {}, {}
+for frames, n in lines("gen.folded"):
+    gself[frames[-1]] = gself.get(frames[-1], 0) + n
+    for f in set(frames):
+        gtotal[f] = gtotal.get(f, 0) + n
+e["gen"] = {"html": "gen.html", "self": sorted(gself.values(), reverse=True)[:200],
+            "total": sorted(gtotal.values(), reverse=True)[:200], "nfun": len(gtotal)}
 scorch, fix = sys.argv[1], sys.argv[2]
 for c in sys.argv[3:]:
     t, m, s = facts(c + ".folded", "^[a-m]")

@@ -6,7 +6,7 @@
 set -u
 build_pkgs="gcc g++ make pkg-config libiberty-dev libelf-dev libdw-dev libzstd-dev libisal-dev libtraceevent-dev"
 run_pkgs="linux-perf"
-test_pkgs="clang libclang-rt-14-dev libxml2-utils libc6-dbg zstd perl python3:python3 groff node:nodejs npm:npm chromium go:golang-go clickhouse-server clickhouse-client"
+test_pkgs="clang libclang-rt-14-dev libxml2-utils libc6-dbg zstd perl python3:python3 groff node:nodejs npm:npm chromium firefox-esr go:golang-go clickhouse-server clickhouse-client"
 want="$build_pkgs $run_pkgs"
 [ "${1:-}" = --test ] && want="$want $test_pkgs"
 

@@ -19,8 +19,11 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	arena_init(&r->names);
 	hmap_init(&r->ctx);
 	hmap_init(&r->traces);
+	hmap_init(&r->provmap);
 	sb_init(&r->key);
 	sb_init(&r->text);
+	for (size_t i = 0; i < o->nkeys; i++)
+		r->srcline |= o->keys[i] == REP_SRCLINE;
 }
 
 void rep_release(struct rep *r)
@@ -48,11 +51,16 @@ void rep_release(struct rep *r)
 	sb_release(&r->text);
 	sb_release(&r->key);
 	free(r->chain);
+	free(r->chain_src);
+	sym_inline_free(r->inl);
+	free(r->provs);
+	hmap_release(&r->provmap);
+	u64map_release(&r->a2l);
 	memset(r, 0, sizeof(*r));
 }
 
 static const char *const key_names[REP_NKEY] = {
-	"comm", "pid", "dso", "sym", "cpu", "parent", "trace", "symbol_size", "",
+	"comm", "pid", "dso", "sym", "cpu", "parent", "trace", "symbol_size", "", "srcline",
 };
 
 static int key_of(const char *p, size_t n)
@@ -126,6 +134,49 @@ int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t nbad)
 			break;
 		p = c + 1;
 	}
+	return 0;
+}
+
+static bool has(const int *v, size_t n, int x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+int rep_parse_sort_fields(struct rep_opts *o, const char *sort, const char *fields,
+			  char *bad, size_t nbad)
+{
+	struct rep_opts s = *o;
+	if (rep_parse_keys(&s, sort, bad, nbad) < 0 || rep_parse_fields(o, fields, bad, nbad) < 0)
+		return -1;
+	int keys[REP_MAX_FIELDS];
+	size_t nkeys = 0;
+	o->nsort = 0;
+	for (size_t i = 0; i < s.nkeys; i++)
+		o->sort[o->nsort++] = keys[nkeys++] = s.keys[i];
+	for (size_t i = 0; i < o->nkeys; i++)
+		if (!has(keys, nkeys, o->keys[i]))
+			keys[nkeys++] = o->keys[i];
+	for (size_t i = 0; i < o->nfields; i++)
+		if (!has(o->sort, o->nsort, o->fields[i]))
+			o->sort[o->nsort++] = o->fields[i];
+	for (size_t i = 0; i < s.nkeys; i++)
+		if (!has(o->fields, o->nfields, s.keys[i])) {
+			if (o->nfields == REP_MAX_FIELDS) {
+				snprintf(bad, nbad, "%s", sort);
+				return -1;
+			}
+			o->fields[o->nfields++] = s.keys[i];
+		}
+	if (nkeys > REP_MAX_KEYS) {
+		snprintf(bad, nbad, "%s", sort);
+		return -1;
+	}
+	o->nkeys = nkeys;
+	for (size_t i = 0; i < nkeys; i++)
+		o->keys[i] = (enum rep_key)keys[i];
 	return 0;
 }
 
@@ -285,20 +336,23 @@ static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
 	return xa < xb ? -1 : xa > xb;
 }
 
-static const struct rep *g_rep;
-static const struct rep_event *g_ev;
+/* what by_cumul compares with (qsort_r's argument) */
+struct kids_cmp {
+	const struct rep *r;
+	const struct rep_event *ev;
+	bool cumul;
+};
 
-static bool g_cumul;
-
-static int by_cumul(const void *pa, const void *pb)
+static int by_cumul(const void *pa, const void *pb, void *arg)
 {
-	const struct rep_node *a = &g_ev->nodes[*(const uint32_t *)pa];
-	const struct rep_node *b = &g_ev->nodes[*(const uint32_t *)pb];
-	if (g_cumul && a->cumul != b->cumul)
+	const struct kids_cmp *k = arg;
+	const struct rep_node *a = &k->ev->nodes[*(const uint32_t *)pa];
+	const struct rep_node *b = &k->ev->nodes[*(const uint32_t *)pb];
+	if (k->cumul && a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
 	/* perf's tree of children keeps equal ones in its match order,
 	 * largest first */
-	int c = frame_match_cmp(&g_rep->frames[a->frame], &g_rep->frames[b->frame]);
+	int c = frame_match_cmp(&k->r->frames[a->frame], &k->r->frames[b->frame]);
 	if (c)
 		return -c;
 	return a < b ? -1 : a > b;
@@ -315,11 +369,9 @@ size_t rep_node_kids(const struct rep *r, const struct rep_event *ev,
 		XGROW(k, cap, n + 1);
 		k[n++] = c;
 	}
-	g_rep = r;
-	g_ev = ev;
-	g_cumul = cumul;
+	struct kids_cmp arg = { r, ev, cumul };
 	if (n > 1)
-		qsort(k, n, sizeof(*k), by_cumul);
+		qsort_r(k, n, sizeof(*k), by_cumul, &arg);
 	*out = k;
 	return n;
 }
@@ -358,6 +410,7 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 		case REP_CPU: sb_add(k, &e->cpu, sizeof(e->cpu)); break;
 		case REP_PARENT: key_ptr(k, e->parent); break;
 		case REP_TRACE: key_ptr(k, e->trace); break;
+		case REP_SRCLINE: key_ptr(k, e->srcline); break;
 		case REP_SYMSIZE: {
 			uint64_t n = rep_sym_size(e);
 			sb_add(k, &n, sizeof(n));
@@ -378,6 +431,9 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
 		ev->e[ev->n] = *tmpl;
 		ev->e[ev->n].seq = (uint32_t)ev->n;
 		ev->n++;
+	} else if (r->srcline) {
+		/* perf compared it with its like: srcline computed */
+		ev->e[id].src_known = true;
 	}
 	return (uint32_t)id;
 }
@@ -432,6 +488,184 @@ static bool starts_address(const struct proc_sample *ps, size_t i)
 	       ps->frames[i - 1].ip != ps->frames[i].ip;
 }
 
+/* ---- srcline ----
+ * perf 6.1 asks addr2line for the entry's address (the map address of a
+ * sampled one, the recorded address of a chain's, which in a PIE or a
+ * library lies beyond its file); its answer printed as basename:line,
+ * "??:0" when the file knows the function but no line; no answer, or no
+ * file to ask (the kernel, [vdso]): the symbol and the offset of the
+ * address in it, without a symbol dso[address], without a map "??:0".
+ * A DWARF-unwound chain's rows carry addr2line -i's answers instead.
+ */
+
+static const char *intern_text(struct rep *r)
+{
+	size_t id = hmap_put(&r->traces, r->text.len ? r->text.buf : "", r->text.len, NULL);
+	return hmap_at(&r->traces, id)->key;
+}
+
+/* A user dso's file address less its map address (perf's symbols and
+ * map addresses are file offsets: in a non-PIE executable 0x400000). */
+static uint64_t vaddr_delta(const struct proc_frame *pf)
+{
+	if (!pf->dso || pf->dso->kind != SYM_DSO_USER || !pf->dso->nsegs)
+		return 0;
+	return sym_segments_to_vaddr(pf->dso->segs, pf->dso->nsegs, pf->addr) - pf->addr;
+}
+
+/* Whether addr2line names sym's function without a line ("??:0"):
+ * binutils finds an ELF symbol of its own size; perf's PLT symbols are
+ * its own. */
+static bool a2l_knows(const struct sym_entry *sym)
+{
+	return sym && sym->sized && !strstr(sym->name, "@plt");
+}
+
+/* The text perf falls back to: name+offset of ip (file addresses) in
+ * sym, dso[addr] without one, ??:0 without a dso. */
+static const char *srcline_fallback(struct rep *r, const struct sym_dso *dso,
+				    const struct sym_entry *sym, const char *name,
+				    uint64_t ip, uint64_t addr)
+{
+	sb_reset(&r->text);
+	if (sym)
+		sb_addf(&r->text, "%s+%llu", name, (unsigned long long)(ip - sym->start));
+	else if (dso)
+		sb_addf(&r->text, "%s[%llx]", dso->short_name, (unsigned long long)addr);
+	else
+		sb_adds(&r->text, "??:0");
+	return intern_text(r);
+}
+
+/* addr2line's answer for row of file address vaddr: 1 with the text
+ * in r->text, else rc of sym_inline_srcline */
+static int srcline_ask(struct rep *r, const struct sym_dso *dso, uint64_t vaddr, size_t row)
+{
+	struct sym_inline_frame fr;
+	if (!r->inl)
+		r->inl = sym_inline_new();
+	int rc = sym_inline_srcline(r->inl, dso, vaddr, row, &fr);
+	sb_reset(&r->text);
+	if (rc > 0) {
+		const char *b = strrchr(fr.file, '/');
+		sb_addf(&r->text, "%s:%u", b ? b + 1 : fr.file, fr.line);
+	}
+	return rc;
+}
+
+enum { A2L_FAIL_LIMIT = 123 }; /* perf's */
+
+/* The srclines of (kind, dso, addr), looked up once: their index,
+ * created with *added set (the caller fills good and fallback). */
+static uint32_t prov_of(struct rep *r, char kind, const struct sym_dso *dso, uint64_t addr,
+			bool *added)
+{
+	struct { const void *dso; uint64_t addr; char kind; } k;
+	memset(&k, 0, sizeof(k));
+	k.dso = dso;
+	k.addr = addr;
+	k.kind = kind;
+	size_t id = hmap_put(&r->provmap, &k, sizeof(k), added);
+	if (*added) {
+		XGROW(r->provs, r->provs_cap, r->nprovs + 1);
+		struct rep_prov *p = &r->provs[r->nprovs++];
+		memset(p, 0, sizeof(*p));
+		p->dso = dso;
+	}
+	return (uint32_t)id;
+}
+
+/* One addr2line question of perf's for p's dso. */
+static void a2l_ask(struct rep *r, const struct rep_prov *p)
+{
+	if (!p->dso)
+		return;
+	bool added;
+	uint64_t *fails = u64map_put(&r->a2l, p->dso->id, &added);
+	if (added)
+		*fails = 1;
+	if (*fails == UINT64_MAX)
+		return;
+	if (p->good)
+		*fails = 0;
+	else if (*fails && ++*fails > A2L_FAIL_LIMIT)
+		*fails = UINT64_MAX;
+}
+
+/* The srcline perf computes for p's address now: addr2line's answer
+ * unless it gave up on the file; a question asked either way. */
+static const char *prov_now(struct rep *r, uint32_t id)
+{
+	const struct rep_prov *p = &r->provs[id];
+	uint64_t *fails = p->dso ? u64map_find(&r->a2l, p->dso->id) : NULL;
+	const char *s = p->good && !(fails && *fails == UINT64_MAX) ? p->good : p->fallback;
+	a2l_ask(r, p);
+	return s;
+}
+
+static const char *self_srcline(struct rep *r, const struct proc_frame *pf)
+{
+	bool added;
+	uint32_t id = prov_of(r, 's', pf->map ? pf->dso : NULL, pf->map ? pf->addr : 0, &added);
+	if (!added)
+		return prov_now(r, id);
+	const char *good = NULL, *fallback;
+	if (!pf->map) {
+		fallback = srcline_fallback(r, NULL, NULL, NULL, 0, 0);
+	} else {
+		uint64_t vaddr = pf->addr + vaddr_delta(pf);
+		int rc = pf->dso ? srcline_ask(r, pf->dso, vaddr, 0) : -1;
+		if (rc == 0 && a2l_knows(pf->sym))
+			sb_adds(&r->text, "??:0");
+		if (rc > 0 || (rc == 0 && r->text.len))
+			good = intern_text(r);
+		fallback = srcline_fallback(r, pf->dso, pf->sym, pf->sym ? pf->sym->name : NULL,
+					    vaddr, vaddr);
+	}
+	r->provs[id].good = good;
+	r->provs[id].fallback = fallback;
+	return prov_now(r, id);
+}
+
+/* The srcline of frame i (leaf first) of a chain. perf 6.1 gives a
+ * DWARF-unwound frame the line addr2line -i gave its row (the address's
+ * for the innermost, a call site's for the others); without an answer,
+ * and for other frames, it asks for the recorded address, which is
+ * beyond the file (a PIE's or library's address, or a non-PIE's plus
+ * its 0x400000 again), and falls back to name+offset of that address. */
+static void chain_srcline(struct rep *r, const struct proc_sample *ps, size_t i,
+			  struct rep_src *out)
+{
+	const struct proc_frame *pf = &ps->frames[i];
+	out->known = false;
+	uint64_t delta = vaddr_delta(pf);
+	const char *name = pf->sym ? (pf->inline_name ? pf->inline_name : pf->sym->name) : NULL;
+	if (r->dwarf_part && pf->dso && pf->sym) {
+		size_t row = 0;
+		while (row < i && ps->frames[i - row - 1].inline_name &&
+		       ps->frames[i - row - 1].ip == pf->ip)
+			row++;
+		int rc = srcline_ask(r, pf->dso, pf->addr + delta, row);
+		if (rc == 0 && (row > 0 || a2l_knows(pf->sym)))
+			sb_adds(&r->text, "??:0");
+		if (rc > 0 || r->text.len) {
+			out->known = true;
+			out->s = intern_text(r);
+			return;
+		}
+	}
+	bool none = !pf->map && !pf->dso && !pf->sym, added;
+	uint32_t id = prov_of(r, pf->inline_name ? 'i' : 'c', none ? NULL : pf->dso,
+			      none ? 0 : pf->ip, &added);
+	if (added)
+		r->provs[id].fallback = none ? srcline_fallback(r, NULL, NULL, NULL, 0, 0)
+			: srcline_fallback(r, pf->dso, pf->sym, name, pf->ip + delta, pf->ip + delta);
+	/* asked twice: perf's check for a repeat within the sample, then
+	 * its entry lookup */
+	out->s = prov_now(r, id);
+	a2l_ask(r, &r->provs[id]);
+}
+
 /* Frame i of the sample (leaf first) as r->chain[at]. */
 static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, size_t at)
 {
@@ -441,6 +675,8 @@ static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, siz
 	struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
 			       pf->ip, level_of(kernel, ps->s->cpumode) };
 	r->chain[at] = frame_id(r, &f);
+	if (r->srcline && r->o.children)
+		chain_srcline(r, ps, i, &r->chain_src[at]);
 }
 
 /* Of frames [lo, hi) (leaf first), the max addresses perf keeps: from
@@ -489,10 +725,14 @@ static size_t sample_chain(struct rep *r, struct proc_session *ses, const struct
 	}
 	n = (part[1] - part[0]) + (part[3] - part[2]);
 	XGROW(r->chain, r->chain_cap, n + 1);
+	if (r->srcline)
+		XGROW(r->chain_src, r->chain_src_cap, n + 1);
 	size_t at = 0;
-	for (int p = 0; p < 4; p += 2)
+	for (int p = 0; p < 4; p += 2) {
+		r->dwarf_part = p == 2;
 		for (size_t i = part[p]; i < part[p + 1]; i++)
 			add_frame(r, ps, i, callee ? at++ : n - 1 - at++);
+	}
 	return n;
 }
 
@@ -551,6 +791,8 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 			t->parent = parent_of(ps);
 		if (r->o.keys[i] == REP_TRACE)
 			t->trace = trace_of(r, ses, s);
+		if (r->o.keys[i] == REP_SRCLINE)
+			t->srcline = self_srcline(r, &pf);
 	}
 	t->root = REP_NONE;
 }
@@ -585,7 +827,14 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 		if (!f->dso && !f->sym)
 			t->f.level = level;
 		level = t->f.level;
-		uint32_t id = entry_of(r, ev, ctx, r->chain[i], t);
+		uint32_t id;
+		if (r->srcline) { /* the entry depends on the address */
+			t->srcline = r->chain_src[i].s;
+			t->src_known = r->chain_src[i].known;
+			id = entry_get(r, ev, t);
+		} else {
+			id = entry_of(r, ev, ctx, r->chain[i], t);
+		}
 		struct rep_entry *e = &ev->e[id];
 		if (r->o.chains)
 			ev->owners[off + i] = e->mark == mark ? REP_NONE : id;
@@ -607,7 +856,10 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	ev->total += p;
 	ev->samples++;
 	uint64_t ctx = context_id(r, &t);
-	uint32_t self = entry_of(r, ev, ctx, frame_id(r, &t.f), &t);
+	/* with srcline the entry depends on the address (and perf marks a
+	 * found one as compared): no memo */
+	uint32_t self = r->srcline ? entry_get(r, ev, &t)
+				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t);
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;
@@ -711,6 +963,7 @@ static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r
 	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
 	case REP_PARENT: return parent_cmp(l, r);
 	case REP_TRACE: return sgn(strcmp(r->trace, l->trace));
+	case REP_SRCLINE: return sgn(strcmp(r->srcline, l->srcline));
 	case REP_SYMSIZE: return u64_cmp(rep_sym_size(r), rep_sym_size(l));
 	case REP_NKEY: break;
 	}
@@ -751,8 +1004,10 @@ static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const str
 	const struct rep_opts *o = &r->o;
 	int64_t c = 0;
 	if (o->nfields) {
-		for (size_t i = 0; i < o->nfields && !c; i++) {
-			int f = o->fields[i];
+		const int *order = o->nsort ? o->sort : o->fields;
+		size_t n = o->nsort ? o->nsort : o->nfields;
+		for (size_t i = 0; i < n && !c; i++) {
+			int f = order[i];
 			if (f == REP_F_CHILDREN)
 				c = o->children ? children_cmp(o, a, b) : 0;
 			else if (f == REP_F_OVERHEAD || f == REP_F_PERIOD)
@@ -908,11 +1163,47 @@ static int64_t in_cmp(const struct rep *rp, const struct rep_entry *l, const str
 	return 0;
 }
 
+/* perf computes an entry's srcline when a comparison reaches that key
+ * (and sizes the column only with the ones it has): mark a and b when
+ * in_cmp (!out) or out_cmp would. */
+static void note_srcline(const struct rep *r, struct rep_entry *a, struct rep_entry *b, bool out)
+{
+	const struct rep_opts *o = &r->o;
+	if (out && !o->nfields) {
+		if ((o->children && children_cmp(o, a, b)) || a->period != b->period)
+			return;
+	}
+	const int *order = o->nsort ? o->sort : o->fields;
+	size_t n = o->nsort ? o->nsort : o->nfields;
+	if (!out || !o->nfields) {
+		order = (const int *)o->keys; /* enum rep_key is an int */
+		n = o->nkeys;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int f = order[i];
+		if (f == REP_SRCLINE) {
+			a->src_known = b->src_known = true;
+			return;
+		}
+		int64_t c;
+		if (f == REP_F_CHILDREN)
+			c = o->children ? children_cmp(o, a, b) : 0;
+		else if (f == REP_F_OVERHEAD || f == REP_F_PERIOD)
+			c = u64_cmp(a->period, b->period);
+		else if (f == REP_F_SAMPLE)
+			c = u64_cmp(a->samples, b->samples);
+		else
+			c = out ? key_sort(a, b, (enum rep_key)f) : key_collapse(b, a, (enum rep_key)f);
+		if (c)
+			return;
+	}
+}
+
 /* Reorder ord (entry indexes) as perf's tree lists the entries after
  * inserting them in ord's order: by hist_entry__cmp (entries_in,
  * collapsed) when !out, else by hist_entry__sort (the output). The
  * entries stay in place (rep_sort moves them once). */
-static void rb_order(const struct rep *r, const struct rep_event *ev, uint32_t *ord, bool out)
+static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out)
 {
 	size_t n = ev->n;
 	struct rbt t;
@@ -930,7 +1221,9 @@ static void rb_order(const struct rep *r, const struct rep_event *ev, uint32_t *
 		bool left = false;
 		while (at != REP_NONE) {
 			parent = at;
-			const struct rep_entry *ea = &ev->e[ord[at]];
+			struct rep_entry *ea = &ev->e[ord[at]];
+			if (r->srcline)
+				note_srcline(r, &ev->e[ord[i]], ea, out);
 			left = out ? out_cmp(r, ei, ea) > 0 : in_cmp(r, ea, ei) < 0;
 			at = left ? t.l[at] : t.r[at];
 		}
@@ -1203,7 +1496,6 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 
 void rep_sort(struct rep *r, double min_percent)
 {
-	g_rep = r;
 	for (size_t i = 0; i < r->nev; i++) {
 		struct rep_event *ev = &r->ev[i];
 		build_trees(r, ev, min_percent);
@@ -1218,7 +1510,7 @@ void rep_sort(struct rep *r, double min_percent)
 			ord[k] = (uint32_t)k;
 		rb_order(r, ev, ord, false);
 		for (size_t k = 0; k < r->o.nkeys; k++)
-			if (r->o.keys[k] == REP_COMM)
+			if (r->o.keys[k] == REP_COMM || r->o.keys[k] == REP_SRCLINE)
 				rb_order(r, ev, ord, false);
 		rb_order(r, ev, ord, true);
 		entries_permute(ev, ord);

@@ -1,7 +1,7 @@
 /*
  * report: the histogram `perf report` builds from samples: one entry
  * per distinct sort key (comm, pid, dso, sym, cpu, parent, trace,
- * symbol_size), its self
+ * symbol_size, srcline), its self
  * period and sample count, and, with call chains, the children period
  * (every function on a chain gets the sample's period once) and a call
  * tree per entry, merged as perf merges chains (by function, an
@@ -33,11 +33,12 @@
 #include "base/strbuf.h"
 #include "base/u64map.h"
 #include "process/session.h"
+#include "symbols/inline.h"
 
 /* REP_IPC is no key of its own: perf 6.1 adds it after symbol_size, an
  * "IPC" column of dashes that separates entries by symbol */
 enum rep_key { REP_COMM, REP_PID, REP_DSO, REP_SYM, REP_CPU, REP_PARENT, REP_TRACE,
-	       REP_SYMSIZE, REP_IPC, REP_NKEY };
+	       REP_SYMSIZE, REP_IPC, REP_SRCLINE, REP_NKEY };
 #define REP_MAX_KEYS 8
 #define REP_NONE UINT32_MAX
 /* -F fields besides the keys (a field is a key or one of these) */
@@ -56,6 +57,9 @@ struct rep_opts {
 				 * callee first, else from the root (perf) */
 	int fields[REP_MAX_FIELDS]; /* -F: the columns and the sort order */
 	size_t nfields;         /* 0: perf's default columns and order */
+	int sort[REP_MAX_FIELDS]; /* -F with -s: the sort order (-s keys,
+				 * then the other fields); 0: fields' */
+	size_t nsort;
 };
 
 /* One place, as a hist entry or a callchain entry holds it. */
@@ -85,6 +89,8 @@ struct rep_entry {
 	int32_t cpu;
 	const char *parent;     /* parent symbol (-s parent), NULL: [other] */
 	const char *trace;      /* the tracepoint's fields as perf prints them */
+	const char *srcline;    /* -s srcline: file:line, sym+off, ... as perf */
+	bool src_known;         /* perf had it before sizing the column */
 	uint64_t period, acc, samples;
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */
@@ -92,6 +98,14 @@ struct rep_entry {
 	uint32_t comm_rank;     /* rep_sort: the comm's and the dso short */
 	uint32_t dso_rank;      /* name's place among the event's (by strcmp) */
 	uint64_t mark;          /* the last sample that added to it */
+};
+
+/* The srclines of an address: perf's answer from addr2line, if any,
+ * and its fallback. */
+struct rep_prov {
+	const char *good;       /* addr2line's answer, NULL: none */
+	const char *fallback;   /* sym+off, dso[addr] or ??:0 */
+	const struct sym_dso *dso;
 };
 
 /* A sample's chain: chains[off, off + len), its self entry, its period.
@@ -143,7 +157,23 @@ struct rep {
 	uint64_t serial;        /* samples added */
 	struct an_tp *tp;       /* tracepoint formats (-s trace), loaded once */
 	bool tp_loaded;
-	struct hmap traces;     /* trace texts (their keys are the copies) */
+	struct hmap traces;     /* trace and srcline texts (their keys are
+				 * the copies) */
+	bool srcline;           /* a srcline key: entries by address */
+	struct rep_src { const char *s; bool known; } *chain_src; /* ... then
+				 * the chain's srclines */
+	size_t chain_src_cap;
+	bool dwarf_part;        /* frames being added were DWARF-unwound */
+	struct sym_inline *inl; /* line tables (-s srcline) */
+	/* perf computes a srcline each time it compares a sample's entry,
+	 * and stops asking addr2line about a file after 123 failures before
+	 * a first answer: the answers and fallbacks by address, and the
+	 * failures by dso */
+	struct rep_prov *provs;
+	size_t nprovs, provs_cap;
+	struct hmap provmap;    /* kind, dso, address -> index in provs */
+	struct u64map a2l;      /* dso id -> failures, 0: answered once,
+				 * UINT64_MAX: no more asked */
 	struct strbuf text;
 };
 
@@ -155,6 +185,11 @@ int rep_parse_keys(struct rep_opts *o, const char *s, char *bad, size_t n);
 /* Parse a perf -F list (overhead, overhead_children, period, sample and
  * the sort keys) into o->fields, its keys into o->keys. Same returns. */
 int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t n);
+/* -F and -s together, as perf: entries by the -s keys and then the
+ * keys of -F, the columns -F's fields followed by the -s keys it lacks,
+ * sorted by the -s keys and then -F's fields. Same returns. */
+int rep_parse_sort_fields(struct rep_opts *o, const char *sort, const char *fields,
+			  char *bad, size_t n);
 /* Add one sample (frames resolved, leaf first). Cannot fail. */
 void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps);
 /* Build the call trees of the entries whose period (children's in that

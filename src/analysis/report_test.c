@@ -17,6 +17,8 @@ UNIT_TEST(analysis_report_keys)
 	/* perf 6.1 follows symbol_size with its IPC column */
 	CHECK(rep_parse_keys(&o, "symbol_size,dso", bad, sizeof(bad)) == 0);
 	CHECK(o.nkeys == 3 && o.keys[0] == REP_SYMSIZE && o.keys[1] == REP_DSO && o.keys[2] == REP_IPC);
+	CHECK(rep_parse_keys(&o, "srcline,sym", bad, sizeof(bad)) == 0);
+	CHECK(o.nkeys == 2 && o.keys[0] == REP_SRCLINE && o.keys[1] == REP_SYM);
 	CHECK(rep_parse_keys(&o, "sym,sym", bad, sizeof(bad)) < 0);
 	CHECK_EQ_STR(bad, "sym");
 	CHECK(rep_parse_keys(&o, "pid,tid", bad, sizeof(bad)) < 0); /* no tid in perf 6.1 */
@@ -37,6 +39,24 @@ UNIT_TEST(analysis_report_fields)
 	CHECK(rep_parse_fields(&o, "overhead_children,overhead", bad, sizeof(bad)) == 0);
 	CHECK(o.nfields == 2 && o.fields[0] == REP_F_CHILDREN && o.nkeys == 0);
 	CHECK(rep_parse_fields(&o, "overhead,bogus", bad, sizeof(bad)) < 0);
+	CHECK_EQ_STR(bad, "bogus");
+}
+
+UNIT_TEST(analysis_report_sort_fields)
+{
+	struct rep_opts o;
+	char bad[32];
+	memset(&o, 0, sizeof(o));
+	/* perf: sorted by -s, then -F; columns -F's, then -s's missing keys */
+	CHECK(rep_parse_sort_fields(&o, "dso,comm", "overhead,sym,comm", bad, sizeof(bad)) == 0);
+	CHECK(o.nkeys == 3 && o.keys[0] == REP_DSO && o.keys[1] == REP_COMM && o.keys[2] == REP_SYM);
+	CHECK(o.nfields == 4 && o.fields[0] == REP_F_OVERHEAD && o.fields[1] == REP_SYM &&
+	      o.fields[2] == REP_COMM && o.fields[3] == REP_DSO);
+	CHECK(o.nsort == 4 && o.sort[0] == REP_DSO && o.sort[1] == REP_COMM &&
+	      o.sort[2] == REP_F_OVERHEAD && o.sort[3] == REP_SYM);
+	CHECK(rep_parse_sort_fields(&o, "bogus", "overhead", bad, sizeof(bad)) < 0);
+	CHECK_EQ_STR(bad, "bogus");
+	CHECK(rep_parse_sort_fields(&o, "dso", "overhead,bogus", bad, sizeof(bad)) < 0);
 	CHECK_EQ_STR(bad, "bogus");
 }
 

@@ -11,7 +11,10 @@ struct arena_chunk {
 	char data[];
 };
 
-enum { ARENA_CHUNK = 64 * 1024 };
+/* Chunks start small and double up to ARENA_CHUNK: a process keeps
+ * hundreds of arenas (three tables per object met, its interning
+ * maps), most holding a few hundred bytes. */
+enum { ARENA_CHUNK = 64 * 1024, ARENA_FIRST = 1024 };
 
 void arena_init(struct arena *a)
 {
@@ -38,7 +41,10 @@ void *arena_alloc(struct arena *a, size_t size)
 	if (size == 0)
 		size = 8;
 	if (size > a->left) {
-		size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+		size_t next = !a->head ? ARENA_FIRST
+			      : a->head->size < ARENA_CHUNK / 2 ? a->head->size * 2
+			      : ARENA_CHUNK;
+		size_t want = size > ARENA_CHUNK / 4 ? size : size > next ? ARENA_CHUNK : next;
 		if (want > (size_t)-1 - sizeof(struct arena_chunk))
 			xmalloc((size_t)-1);
 		struct arena_chunk *c = xmalloc(sizeof(*c) + want);

@@ -100,6 +100,25 @@ UNIT_TEST(arena_strings)
 	arena_release(&a);
 }
 
+/* An arena holding a few bytes takes a small chunk (processes keep
+ * hundreds of such arenas); chunks grow as it fills, to 64 KiB. */
+UNIT_TEST(arena_chunks_grow)
+{
+	struct arena a = ARENA_INIT;
+	arena_strdup(&a, "x");
+	CHECK(a.left < 1024);
+	size_t most = 0;
+	for (int i = 0; i < 20000; i++) {
+		arena_alloc(&a, 24);
+		most = a.left > most ? a.left : most;
+	}
+	CHECK(most > 32 * 1024 && most < 64 * 1024);
+	char *mid = arena_alloc(&a, 20000); /* a big block keeps the chunk */
+	mid[19999] = 1;
+	CHECK(a.total == 8 + 20000 * 24 + 20000);
+	arena_release(&a);
+}
+
 UNIT_TEST(hmap_ids)
 {
 	struct hmap h = HMAP_INIT;

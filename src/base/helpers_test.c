@@ -4,6 +4,7 @@
 #include "base/fdio.h"
 #include "base/hmap.h"
 #include "base/lines.h"
+#include "base/opt.h"
 #include "unit.h"
 
 #include <errno.h>
@@ -97,4 +98,19 @@ UNIT_TEST(fdio_calls)
 	CHECK(fd_pread(fd, buf, 4, 6) == 4 && memcmp(buf, "6789", 4) == 0);
 	CHECK(fd_pread(fd, buf, 4, 10) == 0 && fd_pread(-1, buf, 1, 0) == -EBADF);
 	fclose(f);
+}
+
+/* Option values with ranges: whole numbers, bounds, text that is not a number. */
+UNIT_TEST(opt_number_and_integer)
+{
+	static const struct opt_spec none[] = { OPT_END_SPEC };
+	static const struct opt_cmd cmd = { "unit", "unit", "unit", none, false };
+	double d = 0;
+	long l = 0;
+	CHECK(opt_number(&cmd, "x", "2.5", 0, &d) == 0 && d == 2.5);
+	CHECK(opt_number(&cmd, "x", "-1", 0, &d) == 2 && d == 2.5);
+	CHECK(opt_number(&cmd, "x", "inf", 0, &d) == 2);
+	CHECK(opt_integer(&cmd, "x", "7", 1, 10, &l) == 0 && l == 7);
+	CHECK(opt_integer(&cmd, "x", "7.5", 1, 10, &l) == 2 && l == 7);
+	CHECK(opt_integer(&cmd, "x", "11", 1, 10, &l) == 2);
 }

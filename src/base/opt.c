@@ -4,7 +4,9 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +163,30 @@ int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
 	fprintf(stderr, "\nTry 'scorch %s --help' for more information.\n",
 		cmd->name);
 	return 2;
+}
+
+int opt_number(const struct opt_cmd *cmd, const char *name, const char *v,
+	       double min, double *out)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (end == v || *end || errno || !isfinite(d) || d < min)
+		return opt_usage_error(cmd, "--%s: bad value '%s'", name, v);
+	*out = d;
+	return 0;
+}
+
+int opt_integer(const struct opt_cmd *cmd, const char *name, const char *v,
+		long min, long max, long *out)
+{
+	double d;
+	if (opt_number(cmd, name, v, (double)min, &d))
+		return 2;
+	if (d != trunc(d) || d > (double)max)
+		return opt_usage_error(cmd, "--%s: bad value '%s'", name, v);
+	*out = (long)d;
+	return 0;
 }
 
 bool opt_list_has(const char *list, const char *item)

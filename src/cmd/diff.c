@@ -15,17 +15,15 @@ SCORCH_COMMAND(diff, "compare two folded profiles (difffolded.pl), optionally as
 #include "cmd/perfinput.h"
 
 #include "base/diag.h"
-#include "base/hmap.h"
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
-#include "base/xalloc.h"
 #include "render/flame.h"
 #include "render/tree.h"
+#include "stacks/diff.h"
 #include "stacks/folded.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,54 +49,24 @@ static const struct opt_cmd diff_cmd = {
 };
 
 struct diff_run {
-	struct hmap stacks;   /* stack -> id */
-	double *counts;       /* two per id: before, after */
-	size_t cap;
-	double total[2];
-	bool normalize, strip_hex, svg, negate;
+	struct stack_diff df; /* the stacks of both sides */
+	bool normalize, svg, negate;
 	const char *title;
 	const char *sample_type;  /* --sample-type */
-	size_t bad;
-	char first_bad[512];
-	struct strbuf tmp;
+	struct stack_folded_bad bad; /* lines without a count */
 	struct fold_perfdata_info info;  /* AFTER's, when it was perf input */
 	bool after_perf;
 };
 
-/* Copy of s with every 0x[0-9a-fA-F]+ replaced by "0x...". */
-static void strip_hex(struct strbuf *out, const char *s, size_t len)
-{
-	sb_reset(out);
-	for (size_t i = 0; i < len;) {
-		if (i + 2 < len && s[i] == '0' && s[i + 1] == 'x' &&
-		    strchr("0123456789abcdefABCDEF", s[i + 2]) && s[i + 2]) {
-			size_t j = i + 2;
-			while (j < len && s[j] && strchr("0123456789abcdefABCDEF", s[j]))
-				j++;
-			sb_adds(out, "0x...");
-			i = j;
-		} else {
-			sb_addc(out, s[i++]);
-		}
-	}
-}
+struct side_ctx {
+	struct diff_run *r;
+	int side;
+};
 
-static void add(struct diff_run *r, int side, const char *stack, size_t len, double v)
+static void add_line(void *ctx, const struct stack_folded *f)
 {
-	if (r->strip_hex) {
-		strip_hex(&r->tmp, stack, len);
-		stack = r->tmp.buf;
-		len = r->tmp.len;
-	}
-	bool added;
-	size_t id = hmap_put(&r->stacks, stack, len, &added);
-	if (2 * id + 2 > r->cap) {
-		size_t old = r->cap;
-		XGROW(r->counts, r->cap, 2 * id + 2);
-		memset(r->counts + old, 0, (r->cap - old) * sizeof(*r->counts));
-	}
-	r->counts[2 * id + side] += v;
-	r->total[side] += v;
+	struct side_ctx *sc = ctx;
+	stack_diff_add(&sc->r->df, sc->side, f->stack, f->stack_len, f->count);
 }
 
 /* perf.data or perf script text: fold it, then take its stacks. */
@@ -113,7 +81,7 @@ static int read_perf(struct diff_run *r, int side, struct lines *lr,
 	for (size_t id = 0; !rc && id < stack_table_count(&t); id++) {
 		size_t len;
 		const char *k = stack_table_key(&t, id, &len);
-		add(r, side, k, len, (double)stack_table_value(&t, id));
+		stack_diff_add(&r->df, side, k, len, (double)stack_table_value(&t, id));
 	}
 	r->after_perf |= side == 1 && !rc;
 	stack_table_release(&t);
@@ -124,81 +92,28 @@ static int read_perf(struct diff_run *r, int side, struct lines *lr,
 static int read_side(struct diff_run *r, int side, const char *path)
 {
 	struct lines lr;
-	int rc = lines_open(&lr, path);
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	if (rc < 0) {
-		diag_error("%s: %s", name, strerror(-rc));
+	const char *name;
+	enum fold_input_kind kind;
+	if (fold_input_open(&lr, path, "diff", &name, &kind))
 		return 1;
-	}
-	enum fold_input_kind kind = fold_input_kind(&lr);
-	if (kind == FOLD_INPUT_BINARY) {
-		fold_input_binary_error(&lr, name, "diff");
-		lines_close(&lr);
-		return 1;
-	}
+	int rc;
 	if (kind != FOLD_INPUT_FOLDED) {
 		rc = read_perf(r, side, &lr, path, kind);
 		lines_close(&lr);
 		return rc;
 	}
-	const char *line;
-	size_t len, good = 0;
-	unsigned long long first_bad = 0;
-	struct stack_folded f;
-	while ((rc = lines_next(&lr, &line, &len)) > 0) {
-		if (len == 0)
-			continue;
-		if (stack_folded_parse(line, len, &f) < 0) {
-			if (!first_bad)
-				first_bad = lr.lineno;
-			if (r->bad++ == 0)
-				snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", name,
-					 (unsigned long long)lr.lineno);
-			continue;
-		}
-		good++;
-		add(r, side, f.stack, f.stack_len, f.count);
-	}
+	struct side_ctx sc = { r, side };
+	struct stack_folded_file ff = { 0 };
+	rc = stack_folded_read(&lr, name, false, add_line, &sc, &r->bad, &ff);
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
 			   rc == -E2BIG ? "line too long" : strerror(-rc));
-	else if (first_bad && !good)
+	else if (ff.first_bad && !ff.good)
 		/* not an empty profile: the wrong kind of file (perf.data, perf script) */
 		diag_error("%s: line %llu: no folded stacks (\"frame;frame count\" lines) "
-			   "in the file", name, first_bad);
+			   "in the file", name, ff.first_bad);
 	lines_close(&lr);
-	return rc < 0 || (first_bad && !good) ? 1 : 0;
-}
-
-/* difffolded.pl -n: int(before * total_after / total_before). */
-static void normalize(struct diff_run *r)
-{
-	if (!r->normalize || r->total[0] == r->total[1] || r->total[0] == 0)
-		return;
-	for (size_t id = 0; id < r->stacks.count; id++)
-		r->counts[2 * id] = trunc(r->counts[2 * id] * r->total[1] / r->total[0]);
-}
-
-static int print_folded(struct diff_run *r, const size_t *order)
-{
-	struct strbuf sb = SB_INIT;
-	char a[40], b[40];
-	int rc = 0;
-	for (size_t i = 0; i < r->stacks.count && !rc; i++) {
-		const struct hmap_entry *e = hmap_at(&r->stacks, order[i]);
-		stack_folded_format_count(r->counts[2 * order[i]], a);
-		stack_folded_format_count(r->counts[2 * order[i] + 1], b);
-		sb_add(&sb, e->key, e->len);
-		sb_addf(&sb, " %s %s\n", a, b);
-		if (sb.len > (1 << 20))
-			rc = sb_flush(&sb, stdout);
-	}
-	if (rc == 0)
-		rc = sb_flush(&sb, stdout);
-	sb_release(&sb);
-	if (rc < 0)
-		diag_write_error(NULL, -rc);
-	return rc < 0;
+	return rc < 0 || (ff.first_bad && !ff.good) ? 1 : 0;
 }
 
 static int print_svg(struct diff_run *r, const size_t *order)
@@ -213,10 +128,12 @@ static int print_svg(struct diff_run *r, const size_t *order)
 		fold_perfdata_labels(&r->info, NULL, &o.countname, &o.factor, &title);
 	o.negate = r->negate;
 	render_tree_init(&t, false, false);
-	for (size_t i = 0; i < r->stacks.count; i++) {
-		const struct hmap_entry *e = hmap_at(&r->stacks, order[i]);
-		double before = r->counts[2 * order[i]], after = r->counts[2 * order[i] + 1];
-		render_tree_add(&t, e->key, e->len, after, after - before, true);
+	for (size_t i = 0; i < stack_diff_count(&r->df); i++) {
+		size_t len;
+		const char *k = stack_diff_key(&r->df, order[i], &len);
+		double before = stack_diff_before(&r->df, order[i]);
+		double after = stack_diff_after(&r->df, order[i]);
+		render_tree_add(&t, k, len, after, after - before, true);
 	}
 	int rc = 0;
 	if (t.nodes[0].value <= 0) {
@@ -236,12 +153,19 @@ static int run(struct diff_run *r, const char *before, const char *after)
 {
 	if (read_side(r, 0, before) || read_side(r, 1, after))
 		return 1;
-	if (r->bad)
-		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
-			  r->bad == 1 ? "" : "s", r->first_bad);
-	normalize(r);
-	size_t *order = hmap_sorted(&r->stacks);
-	int rc = r->svg ? print_svg(r, order) : print_folded(r, order);
+	if (r->bad.n)
+		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad.n,
+			  r->bad.n == 1 ? "" : "s", r->bad.first);
+	if (r->normalize)
+		stack_diff_normalize(&r->df);
+	size_t *order = stack_diff_sorted(&r->df);
+	int rc = 0;
+	if (r->svg)
+		rc = print_svg(r, order);
+	else if ((rc = stack_diff_write(&r->df, order, stdout)) < 0) {
+		diag_write_error(NULL, -rc);
+		rc = 1;
+	}
 	free(order);
 	return rc;
 }
@@ -250,8 +174,7 @@ int cmd_diff(int argc, char **argv)
 {
 	struct diff_run r;
 	memset(&r, 0, sizeof(r));
-	hmap_init(&r.stacks);
-	sb_init(&r.tmp);
+	stack_diff_init(&r.df, false);
 	r.info = (struct fold_perfdata_info)FOLD_PERFDATA_INFO_INIT;
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
@@ -259,7 +182,7 @@ int cmd_diff(int argc, char **argv)
 	while ((id = opt_next(&st, argc, argv, &diff_cmd, &arg)) > 0) {
 		switch (id) {
 		case O_NORMALIZE: r.normalize = true; break;
-		case O_STRIP_HEX: r.strip_hex = true; break;
+		case O_STRIP_HEX: r.df.strip_hex = true; break;
 		case O_SVG: r.svg = true; break;
 		case O_TITLE: r.title = arg; break;
 		case O_NEGATE: r.negate = true; break;
@@ -274,9 +197,7 @@ int cmd_diff(int argc, char **argv)
 		rc = opt_usage_error(&diff_cmd, "expected two folded files, BEFORE and AFTER");
 	else
 		rc = run(&r, argv[st.ind], argv[st.ind + 1]);
-	hmap_release(&r.stacks);
-	free(r.counts);
-	sb_release(&r.tmp);
+	stack_diff_release(&r.df);
 	fold_perfdata_info_release(&r.info);
 	return rc;
 }

@@ -25,28 +25,20 @@ SCORCH_COMMAND(export, "write stacks for other viewers and stores (pprof, speeds
 #include "base/strbuf.h"
 #include "cmd/export_input.h"
 #include "cmd/input.h"
+#include "cmd/namingopts.h"
 #include "cmd/export_speedscope.h"
 #include "cmd/exporttsv.h"
 #include "cmd/symopts.h"
 
 enum {
-	O_FORMAT = 1, O_OUTPUT, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS,
-	O_INLINE, O_NO_INLINE, O_EVENT_FILTER, O_CPU_LABEL, O_HOST, O_BUCKET,
+	O_FORMAT = 1, O_OUTPUT, O_CPU_LABEL, O_HOST, O_BUCKET,
 	O_PER, O_TIMELINE,
 };
 
 static const struct opt_spec opts[] = {
 	{ "format", 'f', OPT_REQ, "FMT", "output format: pprof (gzip'd profile.proto), speedscope (JSON), tsv (fleet rows for ClickHouse)", O_FORMAT },
 	{ "output", 'o', OPT_REQ, "FILE", "write FILE (default, or -: standard output)", O_OUTPUT },
-	{ "pid", 0, OPT_NONE, NULL, "process names as comm-PID (as scorch fold)", O_PID },
-	{ "tid", 0, OPT_NONE, NULL, "process names as comm-PID/TID", O_TID },
-	{ "kernel", 0, OPT_NONE, NULL, "annotate kernel frames with _[k]", O_KERNEL },
-	{ "jit", 0, OPT_NONE, NULL, "annotate JIT frames (/tmp/perf-N.map) with _[j]", O_JIT },
-	{ "all", 0, OPT_NONE, NULL, "all annotations (--kernel --jit)", O_ALL },
-	{ "addrs", 0, OPT_NONE, NULL, "unknown symbols as [dso <addr>] instead of [dso]", O_ADDRS },
-	{ "inline", 0, OPT_NONE, NULL, "perf.data: inlined functions of every frame (not only DWARF ones)", O_INLINE },
-	{ "no-inline", 0, OPT_NONE, NULL, "perf.data: no inlined functions", O_NO_INLINE },
-	{ "event-filter", 0, OPT_REQ, "EVENT", "keep samples of EVENT only (default: the first event seen)", O_EVENT_FILTER },
+	NAMING_SPECS,
 	{ "cpu-label", 0, OPT_NONE, NULL, "perf.data: a cpu label on each sample", O_CPU_LABEL },
 	SYMOPTS_SPECS,
 	{ "host", 0, OPT_REQ, "NAME", "tsv: the host column (default: the recording's hostname)", O_HOST },
@@ -64,23 +56,6 @@ static const struct opt_cmd export_cmd = {
 	"a speedscope file or fleet rows for ClickHouse.",
 	opts, true,
 };
-
-static void naming_option(struct export_opts *e, int id, const char *arg)
-{
-	struct collapse_opts *c = &e->fold.collapse;
-	switch (id) {
-	case O_PID: c->pid = true; break;
-	case O_TID: c->tid = true; break;
-	case O_KERNEL: c->kernel = true; break;
-	case O_JIT: c->jit = true; break;
-	case O_ALL: c->all = true; break;
-	case O_ADDRS: c->addrs = true; break;
-	case O_INLINE: c->inline_ = true; break;
-	case O_NO_INLINE: e->fold.no_inline = true; break;
-	case O_EVENT_FILTER: c->event_filter = arg; break;
-	case O_CPU_LABEL: e->cpu_label = true; break;
-	}
-}
 
 /* The symbol options and filters, as the perf.data commands take them. */
 int cmd_export(int argc, char **argv)
@@ -105,12 +80,14 @@ int cmd_export(int argc, char **argv)
 			tsv.bucket = arg;
 		else if (id == O_TIMELINE)
 			timeline = true;
+		else if (id == O_CPU_LABEL)
+			e.cpu_label = true;
 		else if (id == O_PER) {
 			if (export_speedscope_per(arg, &per))
 				return opt_usage_error(&export_cmd, "--per: '%s' is not "
 						       "thread, process or none", arg);
 		} else if (!symopts_option(&so, id, arg))
-			naming_option(&e, id, arg);
+			namingopts_option(&e.fold, id, arg);
 	}
 	if (id == OPT_HELP)
 		return 0;

@@ -85,8 +85,7 @@ struct flame_run {
 	const char *palette_file;
 	const char *nameattr_file;
 	bool reverse;
-	size_t bad, lines;
-	char first_bad[512];
+	struct stack_folded_bad bad; /* lines without a count */
 	const char *only_input;   /* named when nothing is drawn; NULL: several */
 	bool title_set, countname_set, factor_set;
 	size_t perf_inputs;       /* perf.data or perf script inputs folded */
@@ -94,50 +93,6 @@ struct flame_run {
 	struct fold_perfdata_info info;  /* of the first of them */
 	struct strbuf title;      /* the title made from info */
 };
-
-static int parse_num(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int set_minwidth(struct render_flame_opts *o, const char *s)
-{
-	size_t n = strlen(s);
-	char buf[64];
-	if (n == 0 || n >= sizeof(buf) || strspn(s, "0123456789.%") != n ||
-	    (strchr(s, '%') && strchr(s, '%') != s + n - 1))
-		return -EINVAL;
-	memcpy(buf, s, n + 1);
-	o->minwidth_pct = buf[n - 1] == '%';
-	if (o->minwidth_pct)
-		buf[n - 1] = '\0';
-	return parse_num(buf, 0, 1e9, &o->minwidth);
-}
-
-/* Numeric options; returns 0, -EINVAL for a bad value, or 1 when id is
- * not a numeric option. */
-static int set_number(struct render_flame_opts *o, int id, const char *arg)
-{
-	double v = 0;
-	int bad = 0;
-	switch (id) {
-	case O_WIDTH: bad = parse_num(arg, 40, 1e6, &v); o->width = (int)v; break;
-	case O_HEIGHT: bad = parse_num(arg, 2, 1000, &v); o->frameheight = (int)v; break;
-	case O_MINWIDTH: bad = set_minwidth(o, arg); break;
-	case O_FONTSIZE: bad = parse_num(arg, 0.5, 1000, &o->fontsize); break;
-	case O_FONTWIDTH: bad = parse_num(arg, 0.01, 10, &o->fontwidth); break;
-	case O_FACTOR: bad = parse_num(arg, 0, 1e300, &o->factor); break;
-	case O_TOTAL: bad = parse_num(arg, 0, 1e300, &o->total); break;
-	default: return 1;
-	}
-	return bad;
-}
 
 /* Text, name and flag options. */
 static int set_other(struct flame_run *r, int id, const char *arg)
@@ -178,7 +133,7 @@ static int set_option(struct flame_run *r, int id, const char *arg)
 	r->title_set |= id == O_TITLE;
 	r->countname_set |= id == O_COUNTNAME;
 	r->factor_set |= id == O_FACTOR;
-	int bad = set_number(&r->o, id, arg);
+	int bad = render_flame_opts_number(&r->o, flame_opts[id - 1].name, arg);
 	if (bad == 1)
 		bad = set_other(r, id, arg);
 	if (bad && id == O_COLORS)
@@ -190,20 +145,11 @@ static int set_option(struct flame_run *r, int id, const char *arg)
 	return 0;
 }
 
-static void read_line(struct flame_run *r, const char *line, size_t len,
-		      const char *file, unsigned long long lineno)
+static void add_line(void *ctx, const struct stack_folded *f)
 {
-	struct stack_folded f;
-	if (len == 0 || (len == 1 && line[0] == '\r') || line[0] == '#')
-		return; /* blank, or a comment (austin writes "# mode: wall") */
-	if (stack_folded_parse(line, len, &f) < 0) {
-		if (r->bad++ == 0)
-			snprintf(r->first_bad, sizeof(r->first_bad), "%s:%llu", file, lineno);
-		return;
-	}
-	r->lines++;
-	render_tree_add(&r->tree, f.stack, f.stack_len, f.count,
-			f.count - f.count1, f.two);
+	struct flame_run *r = ctx;
+	render_tree_add(&r->tree, f->stack, f->stack_len, f->count,
+			f->count - f->count1, f->two);
 }
 
 /* perf.data or perf script text: fold it, then draw its stacks. */
@@ -215,49 +161,28 @@ static int read_perf(struct flame_run *r, struct lines *lr, const char *path,
 	stack_table_init(&t);
 	int rc = fold_perf_input(lr, path ? path : "-", kind, &t, &info,
 				 r->sample_type);
-	size_t *ids = rc ? NULL : stack_table_sorted(&t);
-	for (size_t i = 0; ids && i < stack_table_count(&t); i++) {
-		size_t len;
-		const char *k = stack_table_key(&t, ids[i], &len);
-		render_tree_add(&r->tree, k, len, (double)stack_table_value(&t, ids[i]),
-				0, false);
-		r->lines++;
-	}
-	free(ids);
+	if (!rc)
+		render_tree_add_table(&r->tree, &t);
 	stack_table_release(&t);
-	if (!rc && r->perf_inputs++ == 0) {
-		fold_perfdata_info_release(&r->info);
-		r->info = info;
-	} else {
-		fold_perfdata_info_release(&info);
-	}
+	fold_perfdata_info_keep_first(&r->info, &info, !rc, &r->perf_inputs);
 	return rc;
 }
 
 static int read_input(struct flame_run *r, const char *path)
 {
 	struct lines lr;
-	int rc = lines_open(&lr, path);
-	const char *name = path && strcmp(path, "-") ? path : "<stdin>";
-	if (rc < 0) {
-		diag_error("%s: %s", name, strerror(-rc));
+	const char *name;
+	enum fold_input_kind kind;
+	if (fold_input_open(&lr, path, "flame", &name, &kind))
 		return 1;
-	}
-	enum fold_input_kind kind = fold_input_kind(&lr);
-	if (kind == FOLD_INPUT_BINARY) {
-		fold_input_binary_error(&lr, name, "flame");
-		lines_close(&lr);
-		return 1;
-	}
+	int rc;
 	if (kind != FOLD_INPUT_FOLDED) {
 		rc = read_perf(r, &lr, path, kind);
 		lines_close(&lr);
 		return rc;
 	}
-	const char *line;
-	size_t len;
-	while ((rc = lines_next(&lr, &line, &len)) > 0)
-		read_line(r, line, len, name, (unsigned long long)lr.lineno);
+	struct stack_folded_file ff = { 0 };
+	rc = stack_folded_read(&lr, name, true, add_line, r, &r->bad, &ff);
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
 			   rc == -E2BIG ? "line too long" : strerror(-rc));
@@ -312,9 +237,9 @@ static int draw(struct flame_run *r)
 {
 	struct diag d = DIAG_INIT;
 	perf_labels(r);
-	if (r->bad)
-		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad,
-			  r->bad == 1 ? "" : "s", r->first_bad);
+	if (r->bad.n)
+		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad.n,
+			  r->bad.n == 1 ? "" : "s", r->bad.first);
 	if (!isfinite(r->tree.nodes[0].value)) {
 		diag_error("the counts add up to more than a double can hold");
 		return 1;

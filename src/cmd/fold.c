@@ -3,8 +3,8 @@
  * stackcollapse-perf.pl, stackcollapse-stap.pl and stackcollapse.pl.
  * Stage: command. Reads each input once, streaming: the format is
  * detected from its first bytes (or --format), text goes line by line to
- * the stacks/ parsers, perf.data to fold_perfdata; all inputs merge into
- * one stack table printed sorted ("stack count" lines, as the Perl
+ * the text collapsers (stacks/collapse_text.h), perf.data to
+ * fold_perfdata; all inputs merge into one stack table printed sorted ("stack count" lines, as the Perl
  * scripts print them). Key invariant: memory grows with distinct stacks,
  * never with input size; messages name the file and line.
  */
@@ -13,15 +13,16 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 
 #include "cmd/fold_perfdata.h"
 #include "cmd/input.h"
+#include "cmd/namingopts.h"
 #include "cmd/perfinput.h"
+#include "cmd/symopts.h"
 
 #include "base/diag.h"
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
-#include "stacks/collapse_counted.h"
 #include "stacks/collapse_parallel.h"
-#include "stacks/collapse_perf.h"
+#include "stacks/collapse_text.h"
 #include "stacks/detect.h"
 #include "stacks/table.h"
 
@@ -31,37 +32,24 @@ SCORCH_COMMAND(fold, "fold stacks (perf script, SystemTap, DTrace text or perf.d
 #include <string.h>
 
 enum {
-	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_CONTEXT, O_INLINE,
-	O_SRCLINE, O_EVENT_FILTER, O_FORMAT, O_TIME, O_CPU, O_COMM, O_EVENT,
-	O_BUILDID_DIR, O_SYMFS, O_KALLSYMS, O_JIT_DIR, O_NO_INLINE, O_OUTPUT,
-	O_JOBS,
-	O_VDSO, O_VMLINUX,
-	O_SAMPLE_TYPE,
+	O_CONTEXT = 1, O_SRCLINE, O_FORMAT, O_OUTPUT, O_JOBS, O_SAMPLE_TYPE,
 };
 
 static const struct opt_spec opts[] = {
-	{ "pid", 0, OPT_NONE, NULL, "process names as comm-PID", O_PID },
-	{ "tid", 0, OPT_NONE, NULL, "process names as comm-PID/TID", O_TID },
-	{ "kernel", 0, OPT_NONE, NULL, "annotate kernel frames with _[k]", O_KERNEL },
-	{ "jit", 0, OPT_NONE, NULL, "annotate JIT frames (/tmp/perf-N.map) with _[j]", O_JIT },
-	{ "all", 0, OPT_NONE, NULL, "all annotations (--kernel --jit)", O_ALL },
-	{ "addrs", 0, OPT_NONE, NULL, "unknown symbols as [dso <addr>] instead of [dso]", O_ADDRS },
+	NAMING_SPECS,
 	{ "context", 0, OPT_NONE, NULL, "with --inline: add :file:line to frames", O_CONTEXT },
-	{ "inline", 0, OPT_NONE, NULL, "expand inlined functions (perf.data input; accepted for text)", O_INLINE },
 	{ "srcline", 0, OPT_NONE, NULL, "input is perf script -F+srcline: add the source line to frames", O_SRCLINE },
-	{ "event-filter", 0, OPT_REQ, "EVENT", "keep samples of EVENT only (default: the first event seen)", O_EVENT_FILTER },
 	{ "format", 0, OPT_REQ, "FMT", "input format: perf-script, stap, dtrace, perf.data (default: detect)", O_FORMAT },
-	{ "time", 0, OPT_REQ, "START,END", "perf.data: keep samples in this time range (seconds)", O_TIME },
-	{ "cpu", 0, OPT_REQ, "LIST", "perf.data: keep samples of these CPUs (e.g. 0-3,6)", O_CPU },
-	{ "comm", 0, OPT_REQ, "LIST", "perf.data: keep samples of these process names (comma-separated)", O_COMM },
-	{ "event", 0, OPT_REQ, "EVENT", "perf.data: keep samples of EVENT only", O_EVENT },
-	{ "buildid-dir", 0, OPT_REQ, "DIR", "perf.data: build-id cache directory (default ~/.debug)", O_BUILDID_DIR },
-	{ "symfs", 0, OPT_REQ, "DIR", "perf.data: look for binaries under DIR first", O_SYMFS },
-	{ "kallsyms", 0, OPT_REQ, "FILE", "perf.data: kernel symbols from FILE", O_KALLSYMS },
-	{ "vmlinux", 'k', OPT_REQ, "FILE", "perf.data: kernel symbols from this vmlinux ELF file", O_VMLINUX },
-	{ "jit-dir", 0, OPT_REQ, "DIR", "perf.data: directory holding perf-PID.map files (default /tmp)", O_JIT_DIR },
-	{ "vdso", 0, OPT_REQ, "FILE", "perf.data: the recording kernel's vdso image (when no build id was recorded)", O_VDSO },
-	{ "no-inline", 0, OPT_NONE, NULL, "perf.data: do not add inlined frames", O_NO_INLINE },
+	{ "time", 0, OPT_REQ, "START,END", "perf.data: keep samples in this time range (seconds)", SYMOPT_TIME },
+	{ "cpu", 0, OPT_REQ, "LIST", "perf.data: keep samples of these CPUs (e.g. 0-3,6)", SYMOPT_CPU },
+	{ "comm", 0, OPT_REQ, "LIST", "perf.data: keep samples of these process names (comma-separated)", SYMOPT_COMM },
+	{ "event", 0, OPT_REQ, "EVENT", "perf.data: keep samples of EVENT only", SYMOPT_EVENT },
+	{ "buildid-dir", 0, OPT_REQ, "DIR", "perf.data: build-id cache directory (default ~/.debug)", SYMOPT_BUILDID_DIR },
+	{ "symfs", 0, OPT_REQ, "DIR", "perf.data: look for binaries under DIR first", SYMOPT_SYMFS },
+	{ "kallsyms", 0, OPT_REQ, "FILE", "perf.data: kernel symbols from FILE", SYMOPT_KALLSYMS },
+	{ "vmlinux", 'k', OPT_REQ, "FILE", "perf.data: kernel symbols from this vmlinux ELF file", SYMOPT_VMLINUX },
+	{ "jit-dir", 0, OPT_REQ, "DIR", "perf.data: directory holding perf-PID.map files (default /tmp)", SYMOPT_JIT_DIR },
+	{ "vdso", 0, OPT_REQ, "FILE", "perf.data: the recording kernel's vdso image (when no build id was recorded)", SYMOPT_VDSO },
 	{ "output", 'o', OPT_REQ, "FILE", "write to FILE instead of standard output", O_OUTPUT },
 	{ "jobs", 'j', OPT_REQ, "N", "fold one perf script file with N threads (same output)", O_JOBS },
 	{ "sample-type", 0, OPT_REQ, "NAME", "pprof input: the sample type to fold (default: the profile's)", O_SAMPLE_TYPE },
@@ -87,11 +75,8 @@ struct fold_run {
 	enum stack_format forced;      /* FMT_UNKNOWN: detect per input */
 	const char *output;
 	struct stack_table table;
-	struct collapse_perf perf;
-	struct collapse_counted stap, dtrace;
+	struct collapse_text text;     /* the text collapsers, into table */
 	bool filter_reported;
-	struct lines *cur;             /* input being read (for srcline) */
-	struct strbuf line_copy;       /* srcline: the frame line, kept */
 	const char *last_perf_input;   /* for the end-of-input note */
 	int jobs;                      /* --jobs: threads for one text file */
 	const char *sample_type;       /* --sample-type (pprof input) */
@@ -105,35 +90,20 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 	struct opt_state st = OPT_STATE_INIT;
 	struct collapse_opts *c = &r->pd.collapse;
 	const char *arg, *bad_format = NULL, *bad_jobs = NULL;
+	struct symopts so; /* the perf.data options, as the other commands' */
+	memset(&so, 0, sizeof(so));
 	int id;
 	while ((id = opt_next(&st, argc, argv, &fold_cmd, &arg)) > 0) {
+		if (namingopts_option(&r->pd, id, arg) || symopts_option(&so, id, arg))
+			continue;
 		switch (id) {
-		case O_PID: c->pid = true; break;
-		case O_TID: c->tid = true; break;
-		case O_KERNEL: c->kernel = true; break;
-		case O_JIT: c->jit = true; break;
-		case O_ALL: c->all = true; break;
-		case O_ADDRS: c->addrs = true; break;
 		case O_CONTEXT: c->context = true; break;
-		case O_INLINE: c->inline_ = true; break;
 		case O_SRCLINE: c->srcline = true; break;
-		case O_EVENT_FILTER: c->event_filter = arg; break;
 		case O_FORMAT:
 			r->forced = stack_format_parse(arg);
 			if (r->forced == FMT_UNKNOWN)
 				bad_format = arg; /* reported once parsing is done */
 			break;
-		case O_TIME: r->pd.time = arg; break;
-		case O_CPU: r->pd.cpu = arg; break;
-		case O_COMM: r->pd.comm = arg; break;
-		case O_EVENT: r->pd.event = arg; break;
-		case O_BUILDID_DIR: r->pd.buildid_dir = arg; break;
-		case O_SYMFS: r->pd.symfs = arg; break;
-		case O_KALLSYMS: r->pd.kallsyms = arg; break;
-		case O_VMLINUX: r->pd.vmlinux = arg; break;
-		case O_JIT_DIR: r->pd.jit_dir = arg; break;
-		case O_VDSO: r->pd.vdso = arg; break;
-		case O_NO_INLINE: r->pd.no_inline = true; break;
 		case O_OUTPUT: r->output = arg; break;
 		case O_SAMPLE_TYPE: r->sample_type = arg; break;
 		case O_JOBS:
@@ -152,6 +122,7 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 				       "stap, dtrace, perf.data)", bad_format);
 	if (bad_jobs)
 		return opt_usage_error(&fold_cmd, "--jobs takes 1 to 64, not '%s'", bad_jobs);
+	symopts_to_fold(&so, &r->pd);
 	collapse_opts_finish(c);
 	*first = st.ind;
 	return -1; /* go on */
@@ -159,30 +130,9 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 
 /* ---- text inputs ---- */
 
-static const char *srcline_next(void *ctx, size_t *len)
-{
-	struct fold_run *r = ctx;
-	const char *line;
-	if (!r->cur || lines_next(r->cur, &line, len) != 1)
-		return NULL;
-	return line;
-}
-
-static void perf_line(struct fold_run *r, const char *s, size_t len,
-		      uint64_t lineno)
-{
-	if (r->perf.opts.srcline) {
-		/* the srcline reader moves the buffer under this line */
-		sb_reset(&r->line_copy);
-		sb_add(&r->line_copy, s, len);
-		s = r->line_copy.buf;
-	}
-	collapse_perf_line(&r->perf, s, len, lineno);
-}
-
 static void report_bad_lines(struct fold_run *r, const char *name)
 {
-	struct collapse_perf *p = &r->perf;
+	struct collapse_perf *p = &r->text.perf;
 	if (p->bad_lines) {
 		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu: "
 			  "'%s')", name, (unsigned long long)p->bad_lines,
@@ -212,21 +162,8 @@ static int read_error(struct lines *lr, int rc)
 
 static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt)
 {
-	const char *s;
-	size_t len;
-	int rc;
-	r->cur = lr;
-	while ((rc = lines_next(lr, &s, &len)) == 1) {
-		if (fmt == FMT_PERF_SCRIPT)
-			perf_line(r, s, len, lr->lineno);
-		else if (fmt == FMT_STAP)
-			collapse_counted_line(&r->stap, s, len);
-		else
-			collapse_counted_line(&r->dtrace, s, len);
-	}
-	r->cur = NULL;
+	int rc = collapse_text_read(&r->text, lr, fmt);
 	if (fmt == FMT_PERF_SCRIPT) {
-		collapse_perf_flush(&r->perf);
 		report_bad_lines(r, lr->name);
 		r->last_perf_input = lr->name;
 	}
@@ -237,7 +174,7 @@ static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt
 static int fold_parallel(struct fold_run *r, const char *path)
 {
 	struct diag d = DIAG_INIT;
-	int rc = collapse_parallel_file(&r->perf, path, r->jobs, &d);
+	int rc = collapse_parallel_file(&r->text.perf, path, r->jobs, &d);
 	if (rc == -EAGAIN)
 		return rc;
 	if (rc < 0) {
@@ -269,17 +206,10 @@ static enum stack_format input_format(struct fold_run *r, struct cmd_input *in)
 {
 	if (cmd_input_is_perfdata(in))
 		return FMT_PERF_DATA;
-	const char *head;
+	const char *head = NULL;
 	size_t n = in->dir ? 0 : cmd_input_peek(in, PEEK_BYTES, &head);
 	struct diag d = DIAG_INIT;
-	if (r->forced != FMT_UNKNOWN) {
-		if (n && !stack_format_is_text(head, n, &d)) {
-			diag_print(&d, in->name);
-			return FMT_UNKNOWN;
-		}
-		return r->forced;
-	}
-	enum stack_format fmt = stack_format_detect(head, n, n < PEEK_BYTES, &d);
+	enum stack_format fmt = stack_format_choose(head, n, n < PEEK_BYTES, r->forced, &d);
 	if (fmt == FMT_UNKNOWN)
 		diag_print(&d, in->name);
 	return fmt;
@@ -336,22 +266,22 @@ static int write_output(struct fold_run *r)
 
 static void final_notes(struct fold_run *r)
 {
-	uint64_t open = collapse_perf_open_sample(&r->perf);
+	uint64_t open = collapse_perf_open_sample(&r->text.perf);
 	if (open && r->last_perf_input)
 		diag_warn("%s: the sample at line %llu is not ended by a blank line; "
 			  "left out, as stackcollapse-perf.pl does",
 			  r->last_perf_input, (unsigned long long)open);
-	if (r->perf.truncated_line)
+	if (r->text.perf.truncated_line)
 		diag_warn("%s: line %llu: a sample of over %u frames (no blank line "
 			  "ends it); later frames left out", r->last_perf_input,
-			  (unsigned long long)r->perf.truncated_line, COLLAPSE_MAX_FRAMES);
-	if (r->last_perf_input && r->perf.samples == 0 && r->perf.headers > 0)
+			  (unsigned long long)r->text.perf.truncated_line, COLLAPSE_MAX_FRAMES);
+	if (r->last_perf_input && r->text.perf.samples == 0 && r->text.perf.headers > 0)
 		diag_warn("no call chains in the perf script input; "
 			  "was 'perf record' run with -g?");
 	if (r->pd.collapse.inline_ && r->last_perf_input)
 		diag_warn("--inline needs the binaries: with perf script text, "
 			  "frames are kept as perf printed them");
-	if (collapse_counted_pending(&r->stap) || collapse_counted_pending(&r->dtrace))
+	if (collapse_text_pending(&r->text))
 		diag_warn("frames after the last count line were left out");
 }
 
@@ -365,12 +295,7 @@ int cmd_fold(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	stack_table_init(&r.table);
-	sb_init(&r.line_copy);
-	collapse_perf_init(&r.perf, &r.pd.collapse, &r.table);
-	r.perf.next_line = srcline_next;
-	r.perf.next_line_ctx = &r;
-	collapse_counted_init(&r.stap, COUNTED_STAP, &r.table);
-	collapse_counted_init(&r.dtrace, COUNTED_DTRACE, &r.table);
+	collapse_text_init(&r.text, &r.pd.collapse, &r.table);
 
 	rc = 0;
 	r.single = argc - first == 1 && strcmp(argv[first], "-") != 0;
@@ -382,10 +307,7 @@ int cmd_fold(int argc, char **argv)
 		final_notes(&r);
 		rc = write_output(&r);
 	}
-	collapse_counted_release(&r.stap);
-	collapse_counted_release(&r.dtrace);
-	collapse_perf_release(&r.perf);
-	sb_release(&r.line_copy);
+	collapse_text_release(&r.text);
 	stack_table_release(&r.table);
 	return rc;
 }

@@ -21,7 +21,6 @@ SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or c
 #include "render/subsecond.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,24 +77,12 @@ struct args {
 
 static int number(const char *name, const char *v, double min, double *out)
 {
-	char *end;
-	errno = 0;
-	double d = strtod(v, &end);
-	if (end == v || *end || errno || !isfinite(d) || d < min)
-		return opt_usage_error(&heatmap_cmd, "--%s: bad value '%s'", name, v);
-	*out = d;
-	return 0;
+	return opt_number(&heatmap_cmd, name, v, min, out);
 }
 
 static int integer(const char *name, const char *v, long min, long max, long *out)
 {
-	double d;
-	if (number(name, v, (double)min, &d))
-		return 2;
-	if (d != trunc(d) || d > (double)max)
-		return opt_usage_error(&heatmap_cmd, "--%s: bad value '%s'", name, v);
-	*out = (long)d;
-	return 0;
+	return opt_integer(&heatmap_cmd, name, v, min, max, out);
 }
 
 static int time_units(const char *v, double *factor)
@@ -162,16 +149,12 @@ static int write_out(struct strbuf *sb)
 static int draw_latency(struct heatmap *hm, bool cells, const char *name)
 {
 	struct diag d = DIAG_INIT;
-	if (heatmap_build(hm, &d) < 0) {
-		diag_print(&d, name);
-		return 1;
-	}
 	struct strbuf out = SB_INIT;
-	if (cells)
-		heatmap_write_cells(hm, &out);
+	int rc = 1;
+	if (heatmap_render(hm, cells, &out, &d) < 0)
+		diag_print(&d, name);
 	else
-		heatmap_write_svg(hm, &out);
-	int rc = write_out(&out);
+		rc = write_out(&out);
 	sb_release(&out);
 	return rc;
 }
@@ -179,9 +162,8 @@ static int draw_latency(struct heatmap *hm, bool cells, const char *name)
 /* ---- latency from text ---- */
 
 struct text_stats {
-	uint64_t bad, first_bad_line;
+	struct heatmap_text t;
 	const char *first_bad_file;
-	bool first_line_seen;
 };
 
 static int read_text(struct heatmap *hm, struct cmd_input *in, struct text_stats *ts)
@@ -199,24 +181,10 @@ static int read_text(struct heatmap *hm, struct cmd_input *in, struct text_stats
 			   "latency\" text or perf.data", in->name, byte, bin);
 		return 1;
 	}
-	const char *line;
-	size_t len;
-	int rc;
-	while ((rc = lines_next(lr, &line, &len)) > 0) {
-		if (!ts->first_line_seen) {
-			ts->first_line_seen = true;
-			if (heatmap_is_header(line, len))
-				continue;
-		}
-		double t, lat;
-		int p = heatmap_parse_line(line, len, &t, &lat);
-		if (p < 0 && ts->bad++ == 0) {
-			ts->first_bad_line = lr->lineno;
-			ts->first_bad_file = in->name;
-		}
-		if (p > 0 && (rc = heatmap_add(hm, t, lat)) < 0)
-			break;
-	}
+	uint64_t bad = ts->t.bad;
+	int rc = heatmap_read_text(hm, lr, &ts->t);
+	if (!bad && ts->t.bad)
+		ts->first_bad_file = in->name;
 	if (rc < 0)
 		diag_error("%s: line %llu: %s", in->name, (unsigned long long)lr->lineno + 1,
 			   rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
@@ -238,10 +206,10 @@ static int latency_text(struct args *a, struct cmd_input *first, int nfiles,
 			rc = read_text(&hm, &in, &ts);
 		cmd_input_close(&in);
 	}
-	if (ts.bad)
+	if (ts.t.bad)
 		diag_warn("%s: line %llu: %llu line(s) without two numbers skipped",
-			  ts.first_bad_file, (unsigned long long)ts.first_bad_line,
-			  (unsigned long long)ts.bad);
+			  ts.first_bad_file, (unsigned long long)ts.t.first_bad_line,
+			  (unsigned long long)ts.t.bad);
 	if (rc == 0)
 		rc = draw_latency(&hm, a->cells, nfiles > 1 ? NULL
 				  : nfiles == 1 ? files[0] : "<stdin>");
@@ -250,35 +218,6 @@ static int latency_text(struct args *a, struct cmd_input *first, int nfiles,
 }
 
 /* ---- latency from perf.data ---- */
-
-struct pair_ctx {
-	struct heatmap *hm;    /* NULL: print the pairs */
-	struct strbuf out;
-	bool ns;
-	int err;
-	int write_err;         /* -errno of a failed write of the pairs */
-};
-
-/* time_us = floor(end/1000), latency_us = floor(end/1000) - floor(start/1000):
- * what perf script's truncated microseconds give (../shared/heatmap §3.3). */
-static int on_pair(void *ctx, uint64_t start, uint64_t end)
-{
-	struct pair_ctx *pc = ctx;
-	uint64_t t = pc->ns ? end : end / 1000;
-	uint64_t lat = pc->ns ? end - start : end / 1000 - start / 1000;
-	if (end < start)
-		lat = 0;
-	if (pc->hm) {
-		int rc = heatmap_add(pc->hm, (double)t, (double)lat);
-		if (rc < 0)
-			pc->err = rc;
-		return rc;
-	}
-	sb_addf(&pc->out, "%llu %llu\n", (unsigned long long)t, (unsigned long long)lat);
-	if (pc->out.len > 65536 && (pc->write_err = sb_flush(&pc->out, stdout)) < 0)
-		return pc->err = pc->write_err;
-	return 0;
-}
 
 static void report_pairing(const char *path, const struct an_latency *lat)
 {
@@ -303,7 +242,7 @@ static int latency_perfdata(struct args *a, struct cmd_input *in)
 		return 1;
 	}
 	struct heatmap hm;
-	struct pair_ctx pc = { NULL, SB_INIT, a->ns, 0, 0 };
+	struct heatmap_pairs pc = { NULL, SB_INIT, stdout, a->ns, 0, 0 };
 	if (a->hm.timefactor == 1)
 		a->hm.timefactor = a->ns ? 1e9 : 1e6;
 	if (!*a->hm.unitslabel)
@@ -316,7 +255,7 @@ static int latency_perfdata(struct args *a, struct cmd_input *in)
 		.start = a->start ? a->start : "block:block_rq_issue",
 		.end = a->end ? a->end : "block:block_rq_complete",
 		.key = a->key ? a->key : "dev,sector",
-		.on_pair = on_pair, .ctx = &pc,
+		.on_pair = heatmap_pairs_add, .ctx = &pc,
 	};
 	an_latency_init(&lat, &lo);
 	int rc = an_latency_read(&lat, r, &d);

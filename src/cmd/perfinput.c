@@ -19,17 +19,11 @@
 #include "base/lines.h"
 #include "base/strbuf.h"
 #include "stacks/collapse_perf.h"
+#include "stacks/collapse_text.h"
 #include "stacks/folded.h"
 #include "stacks/pprof_read.h"
 
 /* ---- labels ---- */
-
-void fold_perfdata_info_release(struct fold_perfdata_info *in)
-{
-	sb_release(&in->event);
-	sb_release(&in->cmdline);
-	sb_release(&in->hostname);
-}
 
 /* cpu-clock and task-clock count nanoseconds (by attr, else by name) */
 static bool counts_ns(const struct fold_perfdata_info *in)
@@ -110,32 +104,46 @@ void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd
 		   name, byte, at < 0 ? 0 : at, cmd);
 }
 
+int fold_input_open(struct lines *lr, const char *path, const char *cmd,
+		    const char **name, enum fold_input_kind *kind)
+{
+	int rc = lines_open(lr, path);
+	*name = path && strcmp(path, "-") ? path : "<stdin>";
+	if (rc < 0) {
+		diag_error("%s: %s", *name, strerror(-rc));
+		return 1;
+	}
+	*kind = fold_input_kind(lr);
+	if (*kind == FOLD_INPUT_BINARY) {
+		fold_input_binary_error(lr, *name, cmd);
+		lines_close(lr);
+		return 1;
+	}
+	return 0;
+}
+
 int fold_perf_script(struct lines *lr, const struct collapse_opts *o,
 		     struct stack_table *out, struct fold_perfdata_info *info)
 {
-	struct collapse_perf p;
-	const char *s;
-	size_t len;
-	int rc;
-	collapse_perf_init(&p, o, out);
-	while ((rc = lines_next(lr, &s, &len)) == 1)
-		collapse_perf_line(&p, s, len, lr->lineno);
-	collapse_perf_flush(&p);
+	struct collapse_text ct;
+	collapse_text_init(&ct, o, out);
+	int rc = collapse_text_read(&ct, lr, FMT_PERF_SCRIPT);
+	const struct collapse_perf *p = &ct.perf;
 	if (rc < 0)
 		diag_error("%s: read error after line %llu: %s", lr->name,
 			   (unsigned long long)lr->lineno,
 			   rc == -E2BIG ? "line too long" : strerror(-rc));
-	else if (p.bad_lines)
+	else if (p->bad_lines)
 		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu)",
-			  lr->name, (unsigned long long)p.bad_lines,
-			  p.bad_lines == 1 ? "" : "s",
-			  (unsigned long long)p.first_bad_line);
-	if (info && p.filter_set) {
+			  lr->name, (unsigned long long)p->bad_lines,
+			  p->bad_lines == 1 ? "" : "s",
+			  (unsigned long long)p->first_bad_line);
+	if (info && p->filter_set) {
 		sb_reset(&info->event);
-		sb_add(&info->event, p.filter.buf, p.filter.len);
+		sb_add(&info->event, p->filter.buf, p->filter.len);
 		info->weighted = true;
 	}
-	collapse_perf_release(&p);
+	collapse_text_release(&ct);
 	return rc < 0 ? 1 : 0;
 }
 

@@ -35,6 +35,12 @@ enum fold_input_kind fold_input_kind(struct lines *lr);
 /* The message for FOLD_INPUT_BINARY: "NAME: binary data (byte 0xNN at
  * offset N), not folded stacks (CMD reads ...)". */
 void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd);
+/* Open path (NULL or "-": standard input) into lr and tell its kind;
+ * name gets how messages name it ("<stdin>" for standard input).
+ * Returns 0, or 1 after a message (cannot open; binary data that is
+ * none of the kinds, "CMD reads ..."), lr then closed. */
+int fold_input_open(struct lines *lr, const char *path, const char *cmd,
+		    const char **name, enum fold_input_kind *kind);
 /* Fold lr (kind PERF_DATA, PERF_SCRIPT or PPROF, as fold_input_kind
  * said; path as given to lines_open) into out with default options (a
  * pprof profile by sample_type, NULL: its default); info may be NULL.

@@ -12,19 +12,14 @@
 #include "cmd/viewpage.h"
 #include "base/diag.h"
 #include "base/opt.h"
-#include "base/xalloc.h"
 #include "record/record.h"
 #include "render/flame.h"
-#include "render/tree.h"
 #include "stacks/table.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 SCORCH_COMMAND(record, "sample a command or processes with perf_event_open and write perf.data")
@@ -80,65 +75,12 @@ struct record_args {
 
 /* ---- option parsing ---- */
 
-static bool parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-')
-		return false;
-	*v = x;
-	return true;
-}
-
 static int add_events(struct record_args *a, const char *list)
 {
-	char *copy = xstrdup(list), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		struct diag d = DIAG_INIT;
-		a->o.events = xreallocarray(a->o.events, a->o.nr_events + 1,
-					    sizeof(*a->o.events));
-		if (rec_event_parse(&a->o.events[a->o.nr_events], t, &d) < 0) {
-			diag_print(&d, NULL);
-			free(copy);
-			return -1;
-		}
-		a->o.nr_events++;
-	}
-	free(copy);
-	return 0;
-}
-
-static int add_pids(pid_t **list, size_t *n, const char *s)
-{
-	char *copy = xstrdup(s), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-		if (!parse_u64(t, &v) || v == 0 || v > 0x7fffffff) {
-			free(copy);
-			return -1;
-		}
-		*list = xreallocarray(*list, *n + 1, sizeof(**list));
-		(*list)[(*n)++] = (pid_t)v;
-	}
-	free(copy);
-	return 0;
-}
-
-static int parse_callgraph(struct record_args *a, const char *m)
-{
-	if (!strcmp(m, "fp")) {
-		a->o.callgraph = REC_CG_FP;
-		return 0;
-	}
-	if (strncmp(m, "dwarf", 5) || (m[5] && m[5] != ','))
+	struct diag d = DIAG_INIT;
+	if (rec_opts_add_events(&a->o, list, &d) < 0) {
+		diag_print(&d, NULL);
 		return -1;
-	a->o.callgraph = REC_CG_DWARF;
-	if (m[5] == ',') {
-		uint64_t size;
-		if (!parse_u64(m + 6, &size) || size == 0 || size > 65528)
-			return -1;
-		a->o.stack_size = (uint32_t)((size + 7) & ~7ULL);
 	}
 	return 0;
 }
@@ -150,13 +92,13 @@ static int one_option(struct record_args *a, int id, const char *arg)
 	case O_EVENT:
 		return add_events(a, arg) < 0 ? 1 : 0;
 	case O_FREQ:
-		if (!parse_u64(arg, &v) || v == 0)
+		if (!rec_parse_u64(arg, &v) || v == 0)
 			return opt_usage_error(&cmd, "bad -F '%s'", arg);
 		a->o.freq = v;
 		a->o.freq_given = true;
 		return 0;
 	case O_COUNT:
-		if (!parse_u64(arg, &v) || v == 0)
+		if (!rec_parse_u64(arg, &v) || v == 0)
 			return opt_usage_error(&cmd, "bad -c '%s'", arg);
 		a->o.period = v;
 		return 0;
@@ -164,7 +106,7 @@ static int one_option(struct record_args *a, int id, const char *arg)
 		a->o.callgraph = REC_CG_FP;
 		return 0;
 	case O_CALLGRAPH:
-		if (parse_callgraph(a, arg) < 0)
+		if (rec_opts_callgraph(&a->o, arg) < 0)
 			return opt_usage_error(&cmd, "bad --call-graph '%s' (fp or dwarf[,SIZE], SIZE up to 65528)", arg);
 		return 0;
 	case O_ALL:
@@ -179,11 +121,11 @@ static int one_option(struct record_args *a, int id, const char *arg)
 		a->o.cpu_list = arg;
 		return 0;
 	case O_PID:
-		if (add_pids(&a->o.pids, &a->o.nr_pids, arg) < 0)
+		if (rec_opts_add_pids(&a->o.pids, &a->o.nr_pids, arg) < 0)
 			return opt_usage_error(&cmd, "bad -p '%s'", arg);
 		return 0;
 	case O_TID:
-		if (add_pids(&a->o.tids, &a->o.nr_tids, arg) < 0)
+		if (rec_opts_add_pids(&a->o.tids, &a->o.nr_tids, arg) < 0)
 			return opt_usage_error(&cmd, "bad -t '%s'", arg);
 		return 0;
 	case O_NO_INHERIT:
@@ -194,13 +136,13 @@ static int one_option(struct record_args *a, int id, const char *arg)
 		return 0;
 	case O_COMPRESS:
 		a->zlevel = 1;
-		if (arg && (!parse_u64(arg, &v) || v < 1 || v > 22))
+		if (arg && (!rec_parse_u64(arg, &v) || v < 1 || v > 22))
 			return opt_usage_error(&cmd, "bad compression level '%s' (1-22)", arg);
 		if (arg)
 			a->zlevel = (int)v;
 		return 0;
 	case O_MMAP:
-		if (!parse_u64(arg, &v) || v == 0 || (v & (v - 1)) || v > (1u << 20))
+		if (!rec_parse_u64(arg, &v) || v == 0 || (v & (v - 1)) || v > (1u << 20))
 			return opt_usage_error(&cmd, "bad -m '%s' (a power of two)", arg);
 		a->o.mmap_pages = (size_t)v;
 		a->mmap_set = true;
@@ -238,10 +180,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
 	int id, r;
-	a->o.freq = 4000;
-	a->o.inherit = true;
-	a->o.stack_size = 8192;
-	a->o.mmap_pages = 128;
+	rec_opts_init(&a->o);
 	a->output = "perf.data";
 	int bad = 0;
 	/* read every option even after a bad one: opt_next frees its
@@ -261,13 +200,11 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		return opt_usage_error(&cmd, "nothing to record: give a command, -p, -t or -a");
 	if (a->o.system_wide && (a->o.nr_pids || a->o.nr_tids))
 		return opt_usage_error(&cmd, "-a cannot be combined with -p or -t");
-	if (!a->o.nr_events) {
-		if (add_events(a, "cycles") < 0)
-			return 1;
-		a->o.events[0].is_default = true;
+	struct diag d = DIAG_INIT;
+	if (rec_opts_finish(&a->o, a->mmap_set, &d) < 0) {
+		diag_print(&d, NULL);
+		return 1;
 	}
-	if (a->o.callgraph == REC_CG_DWARF && !a->mmap_set)
-		a->o.mmap_pages = 512;
 	if (!strcmp(a->output, "-") && (a->svg || a->folded || a->html))
 		return opt_usage_error(&cmd, "--svg, --folded and --html need a file, not -o -");
 	if (!a->svg && (a->title || a->countname))
@@ -275,96 +212,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* ---- signals ---- */
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-static void on_child(int sig)
-{
-	(void)sig;
-}
-
-static void set_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_child;
-	sigaction(SIGCHLD, &sa, NULL);
-	/* a reader that goes away (-o - | head) is a write error we report,
-	 * not a reason to die with the workload left running */
-	signal(SIGPIPE, SIG_IGN);
-}
-
 /* ---- output ---- */
-
-static int open_output(const char *path, bool *pipe_mode)
-{
-	*pipe_mode = !strcmp(path, "-");
-	if (*pipe_mode)
-		return STDOUT_FILENO;
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		char old[4096];
-		if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old)) {
-			diag_error("%s: name too long to keep the old recording", path);
-			return -1;
-		}
-		/* as perf: a recording that cannot be kept is not overwritten */
-		if (rename(path, old) < 0) {
-			diag_error("cannot move %s to %s: %s; %s is left as it was",
-				   path, old, strerror(errno), path);
-			return -1;
-		}
-	}
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		diag_error("%s: %s", path, strerror(errno));
-	/* a FIFO or device cannot take the header rewrite: stream instead */
-	else if (lseek(fd, 0, SEEK_CUR) < 0)
-		*pipe_mode = true;
-	return fd;
-}
-
-static int setup_writer(struct record_args *a, struct rec_session *s,
-			struct pd_writer *w, int fd, bool pipe_mode,
-			int argc, char **argv)
-{
-	pd_writer_open(w, fd, pipe_mode);
-	if (a->zlevel) {
-		uint32_t mmap_len = (uint32_t)(a->o.mmap_pages * (size_t)sysconf(_SC_PAGESIZE));
-		if (pd_writer_compress(w, a->zlevel, mmap_len) < 0) {
-			diag_error("zstd compression is not available");
-			return -1;
-		}
-	}
-	rec_sysinfo_features(w, argc, argv);
-	bool tracepoints = false;
-	for (size_t i = 0; i < a->o.nr_events; i++)
-		tracepoints |= a->o.events[i].type == PERF_TYPE_TRACEPOINT;
-	if (tracepoints) {
-		struct strbuf sb = SB_INIT;
-		struct diag d = DIAG_INIT;
-		if (rec_tracing_data(&sb, a->o.events, a->o.nr_events, &d) < 0) {
-			diag_print(&d, NULL);
-			sb_release(&sb);
-			return -1;
-		}
-		pd_writer_tracing_data(w, sb.buf, sb.len);
-		sb_release(&sb);
-	}
-	if (!pipe_mode && !a->no_buildid)
-		s->dsos = rec_dsos_new();
-	return 0;
-}
 
 static void summary(struct record_args *a, struct rec_session *s,
 		    uint64_t size)
@@ -417,30 +265,15 @@ static int write_svg(const struct record_args *a, const struct stack_table *t,
 		     const struct fold_perfdata_info *info)
 {
 	const char *path = a->svg;
-	struct render_tree tree;
 	struct render_flame_opts o;
 	struct strbuf title = SB_INIT;
 	struct diag d = DIAG_INIT;
-	size_t *ids = stack_table_sorted(t);
-	render_tree_init(&tree, false, false);
-	for (size_t i = 0; i < stack_table_count(t); i++) {
-		size_t len;
-		const char *k = stack_table_key(t, ids[i], &len);
-		render_tree_add(&tree, k, len, (double)stack_table_value(t, ids[i]),
-				0, false);
-	}
-	free(ids);
 	render_flame_opts_init(&o);
 	svg_labels(a, info, &o, &title);
 	FILE *f = fopen(path, "w");
-	int r = f ? 0 : -errno;
-	if (f && stack_table_count(t) == 0)
-		r = render_flame_write_empty(&o, f);
-	else if (f)
-		r = render_flame_write(&tree, &o, f, &d);
+	int r = f ? render_flame_write_table(t, &o, f, &d) : -errno;
 	if (f && fclose(f) != 0 && r == 0)
 		r = -errno;
-	render_tree_release(&tree);
 	sb_release(&title);
 	if (r < 0) {
 		diag_error("%s: %s", path, d.set ? d.msg : strerror(-r));
@@ -510,7 +343,7 @@ static int record(struct record_args *a, int argc, char **argv)
 	bool pipe_mode;
 	int status = -1, fd = -1, rc = 1;
 
-	set_signals();
+	rec_signals_install();
 	if (a->argv && rec_workload_prepare(&wl, a->argv, !strcmp(a->output, "-")) < 0) {
 		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
 		return 1;
@@ -523,11 +356,18 @@ static int record(struct record_args *a, int argc, char **argv)
 		diag_print(&s.diag, NULL);
 		goto out_session;
 	}
-	fd = open_output(a->output, &pipe_mode);
-	if (fd < 0)
+	struct diag d = DIAG_INIT;
+	fd = rec_output_open(a->output, &pipe_mode, &d);
+	if (fd < 0) {
+		diag_print(&d, NULL);
 		goto out_session;
-	if (setup_writer(a, &s, &w, fd, pipe_mode, argc, argv) < 0 ||
-	    rec_session_start(&s, &w) < 0) {
+	}
+	int so = rec_output_setup(&w, fd, pipe_mode, &a->o, a->zlevel, argc, argv, &d);
+	if (so == 0 && !pipe_mode && !a->no_buildid)
+		s.dsos = rec_dsos_new();
+	if (so < 0 || rec_session_start(&s, &w) < 0) {
+		if (d.set)
+			diag_print(&d, NULL);
 		diag_print(&w.diag, a->output);
 		pd_writer_release(&w);
 		goto out_session;
@@ -541,7 +381,7 @@ static int record(struct record_args *a, int argc, char **argv)
 			rc = 127;
 		}
 	}
-	int r = rec_workload_run(&s, &wl, &stop_signal, &status);
+	int r = rec_workload_run(&s, &wl, &rec_stop_signal, &status);
 	if (r == 0)
 		r = rec_session_stop(&s, !a->no_cache);
 	if (r < 0 && !w.err)
@@ -576,8 +416,6 @@ int cmd_record(int argc, char **argv)
 		r = 0;
 	else if (r == 0)
 		r = record(&a, argc, argv);
-	free(a.o.events);
-	free(a.o.pids);
-	free(a.o.tids);
+	rec_opts_release(&a.o);
 	return r;
 }

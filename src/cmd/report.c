@@ -1,7 +1,8 @@
 /*
  * report: `perf report --stdio` for a perf.data file: the children view
  * with call graphs when the file has call chains (as perf 6.1 decides),
- * else the flat table; sort keys comm, pid, dso, sym, cpu, parent; call
+ * else the flat table; sort keys comm, pid, dso, sym, cpu, parent,
+ * trace, symbol_size, srcline; call
  * graphs in perf's graph, fractal, flat and folded forms, caller or
  * callee first. The engine is analysis/report.c, the text
  * render/reporttext.c; this file is options and calls.
@@ -23,16 +24,20 @@ SCORCH_COMMAND(report, "perf report --stdio: entries, children, call graphs, sor
 #include "process/session.h"
 #include "render/reporttext.h"
 
-enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_INVERTED,
+enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_NO_GRAPH, O_INVERTED,
        O_MAX_STACK, O_SAMPLES, O_PERCENT_LIMIT, O_STDIO, O_FIELDS };
+
+/* perf's bare -g (last, or before another option) */
+#define GRAPH_DEFAULT "graph,0.5,caller,function,percent"
 
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
-	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
-	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys", O_FIELDS },
+	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size,srcline (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
+	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys (with -s: after its keys)", O_FIELDS },
 	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
 	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
-	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,ORDER", "graph (default), fractal, flat, folded or none; threshold % (0.5); caller or callee", O_GRAPH },
+	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,LIMIT,ORDER,VALUE", "graph (default), fractal, flat, folded or none; threshold % (0.5); lines per level; caller or callee; percent or period; alone: " GRAPH_DEFAULT, O_GRAPH },
+	{ "no-call-graph", 0, OPT_NONE, NULL, "no call graphs (-g none)", O_NO_GRAPH },
 	{ "inverted", 'G', OPT_NONE, NULL, "call graphs caller first (-g caller)", O_INVERTED },
 	{ "max-stack", 0, OPT_REQ, "N", "use at most N frames of each chain (default 127)", O_MAX_STACK },
 	{ "show-nr-samples", 'n', OPT_NONE, NULL, "show a Samples column", O_SAMPLES },
@@ -61,8 +66,20 @@ struct report {
 struct graph_opts {
 	enum rep_graph mode;
 	double min;
+	unsigned long limit;   /* lines per level, 0: all */
 	int order;             /* -1: perf's default for the view */
+	bool period;           /* values as periods */
 };
+
+/* perf's -g takes the next argument unless it is last or an option:
+ * then it is GRAPH_DEFAULT (given here as --call-graph=...) */
+static void bare_graph(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if ((!strcmp(argv[i], "-g") || !strcmp(argv[i], "--call-graph")) &&
+		    (i + 1 == argc || argv[i + 1][0] == '-'))
+			argv[i] = (char *)"--call-graph=" GRAPH_DEFAULT;
+}
 
 static int parse_graph(const char *s, struct graph_opts *g)
 {
@@ -80,8 +97,12 @@ static int parse_graph(const char *s, struct graph_opts *g)
 		else if (!strcmp(tok, "none")) g->mode = REP_G_NONE;
 		else if (!strcmp(tok, "caller")) g->order = REP_CALLER;
 		else if (!strcmp(tok, "callee")) g->order = REP_CALLEE;
-		else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) continue;
-		else if (numbers++ == 0 && (g->min = strtod(tok, &end), end != tok && !*end)) continue;
+		else if (!strcmp(tok, "function")) continue;
+		else if (!strcmp(tok, "percent")) g->period = false;
+		else if (!strcmp(tok, "period")) g->period = true;
+		else if (numbers == 0 && (g->min = strtod(tok, &end), end != tok && !*end)) numbers++;
+		else if (numbers == 1 && *tok != '-' &&
+			 (g->limit = strtoul(tok, &end, 0), end != tok && !*end)) numbers++;
 		else return -1;
 	}
 	return 0;
@@ -156,10 +177,11 @@ int cmd_report(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.children = -1;
 	const char *input = NULL, *sort = NULL, *fields = NULL;
-	struct graph_opts g = { REP_G_GRAPH, 0.5, -1 };
+	struct graph_opts g = { REP_G_GRAPH, 0.5, 0, -1, false };
 	struct rep_text_opts t;
 	memset(&t, 0, sizeof(t));
 	size_t max_stack = PROC_SESSION_MAX_STACK;
+	bare_graph(argc, argv);
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
 	char *end;
@@ -172,8 +194,9 @@ int cmd_report(int argc, char **argv)
 		case O_NO_CHILDREN: r.children = 0; break;
 		case O_GRAPH:
 			if (parse_graph(arg, &g))
-				return opt_usage_error(&report_cmd, "bad -g '%s': MODE (graph, fractal, flat, folded, none), threshold, caller or callee, comma-separated", arg);
+				return opt_usage_error(&report_cmd, "bad -g '%s': MODE (graph, fractal, flat, folded, none), threshold, print limit, caller or callee, function, percent or period, comma-separated (address and count are not supported)", arg);
 			break;
+		case O_NO_GRAPH: g.mode = REP_G_NONE; break;
 		case O_INVERTED: g.order = REP_CALLER; break;
 		case O_MAX_STACK:
 			max_stack = strtoul(arg, &end, 10);
@@ -201,17 +224,20 @@ int cmd_report(int argc, char **argv)
 	struct rep_opts ro;
 	memset(&ro, 0, sizeof(ro));
 	char bad[64];
-	if (fields && sort)
-		return opt_usage_error(&report_cmd, "-F with -s is not supported: give the keys in -F");
-	if (fields && rep_parse_fields(&ro, fields, bad, sizeof(bad)) < 0)
+	if (fields && sort && rep_parse_sort_fields(&ro, sort, fields, bad, sizeof(bad)) < 0)
+		return opt_usage_error(&report_cmd, "bad -F '%s' with -s '%s' at '%s': -s takes sort keys, -F fields and keys, each once", fields, sort, bad);
+	if (fields && !sort && rep_parse_fields(&ro, fields, bad, sizeof(bad)) < 0)
 		return opt_usage_error(&report_cmd, "bad -F field '%s': use overhead, overhead_children, period, sample and sort keys, each once", bad);
 	if (fields)
 		r.sorted = true;
 	else if (rep_parse_keys(&ro, sort ? sort : "comm,dso,sym", bad, sizeof(bad)) < 0)
-		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent, trace and symbol_size, each once", bad);
-	t.skip_first = sort && !strncmp(sort, "sym", 3);
+		return opt_usage_error(&report_cmd, "bad --sort key '%s': use comm, pid, dso, sym, cpu, parent, trace, symbol_size and srcline, each once", bad);
+	/* perf: only without -F */
+	t.skip_first = !fields && sort && !strncmp(sort, "sym", 3);
 	t.mode = g.mode;
 	t.min_percent = g.min;
+	t.print_limit = g.limit;
+	t.period_values = g.period;
 	r.graph_none = g.mode == REP_G_NONE;
 	if (symopts_filter(&r.filter, so.time, so.cpu, so.comm, so.event))
 		return 2;

@@ -34,31 +34,6 @@ static int named_file_exists(const char *option, const char *path)
 	return 1;
 }
 
-/* An archive on a pipe (<(...), a FIFO): the unpacker reads its magic and
- * starts again, so it gets a copy in an unlinked temporary file, named by
- * its /proc path; NULL (errno set) when the copy fails. */
-static FILE *copy_pipe(const char *path, char *name, size_t size)
-{
-	FILE *in = fopen(path, "rb"), *out = in ? tmpfile() : NULL;
-	char buf[65536];
-	size_t n;
-	bool ok = out != NULL;
-	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		ok = fwrite(buf, 1, n, out) == n;
-	int err = errno;
-	ok = ok && !ferror(in) && fflush(out) == 0;
-	if (in)
-		fclose(in);
-	if (!ok) {
-		if (out)
-			fclose(out);
-		errno = err ? err : EIO;
-		return NULL;
-	}
-	snprintf(name, size, "/proc/%d/fd/%d", (int)getpid(), fileno(out));
-	return out;
-}
-
 /* --buildid-dir names an archive: a file, or a pipe that is not a
  * directory (a FIFO, <(...)). Unpacked into so->tmpdir; 0 or 1 after a
  * message. */
@@ -68,7 +43,7 @@ static int unpack_archive(struct symopts *so, const char *path)
 	char name[64];
 	FILE *copy = NULL;
 	if (!sym_fs_is_file(path)) {
-		copy = copy_pipe(path, name, sizeof(name));
+		copy = sym_fs_copy_pipe(path, name, sizeof(name));
 		if (!copy) {
 			diag_error("%s: %s", path, strerror(errno));
 			return 1;
@@ -115,7 +90,7 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 	cfg->vdso = so->vdso;
 	if (so->vdso && !sym_fs_is_file(so->vdso)) {
 		/* an ELF image is read with seeks: a pipe's is copied first */
-		so->vdso_copy = copy_pipe(so->vdso, so->vdso_name, sizeof(so->vdso_name));
+		so->vdso_copy = sym_fs_copy_pipe(so->vdso, so->vdso_name, sizeof(so->vdso_name));
 		if (!so->vdso_copy) {
 			diag_error("--vdso %s: %s", so->vdso, strerror(errno));
 			symopts_release(so); /* the unpacked archive, if any */

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 enum { SRC_CHUNK = 1 << 20 };
-#define SRC_DROP ((uint64_t)4 << 20)
+#define SRC_DROP ((uint64_t)1 << 20)
 
 static void src_init(struct pd_source *s)
 {

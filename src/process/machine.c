@@ -16,8 +16,8 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 {
 	memset(m, 0, sizeof(*m));
 	m->dsos = dsos;
-	hmap_init(&m->threads);
-	hmap_init(&m->pids);
+	m->threads = (struct u64map)U64MAP_INIT;
+	m->pids = (struct u64map)U64MAP_INIT;
 	hmap_init(&m->comms);
 	m->kernel = proc_maps_new();
 	m->kernel->stamp = ++m->stamps;
@@ -42,8 +42,8 @@ void proc_machine_release(struct proc_machine *m)
 	proc_maps_put(m->empty);
 	free(m->space_info);
 	free(m->exited);
-	hmap_release(&m->threads);
-	hmap_release(&m->pids);
+	u64map_release(&m->threads);
+	u64map_release(&m->pids);
 	hmap_release(&m->comms);
 	memset(m, 0, sizeof(*m));
 }
@@ -57,16 +57,16 @@ static const char *comm_of(struct proc_machine *m, const char *comm)
 static size_t space_of(struct proc_machine *m, uint32_t pid)
 {
 	bool added;
-	size_t id = hmap_put(&m->pids, &pid, sizeof(pid), &added);
+	uint64_t *id = u64map_put(&m->pids, pid, &added);
 	if (added) {
 		XGROW(m->spaces, m->spaces_cap, m->nspaces + 1);
 		XGROW(m->space_info, m->info_cap, m->nspaces + 1);
 		m->space_info[m->nspaces] = (struct proc_space_info){ pid, 0, false };
 		m->spaces[m->nspaces] = proc_maps_new();
 		m->spaces[m->nspaces]->stamp = ++m->stamps;
-		hmap_at(&m->pids, id)->value = m->nspaces++;
+		*id = m->nspaces++;
 	}
-	return hmap_at(&m->pids, id)->value;
+	return (size_t)*id;
 }
 
 static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
@@ -96,8 +96,8 @@ static void join_space(struct proc_machine *m, struct proc_thread *t, uint32_t p
 
 struct proc_thread *proc_machine_find_thread(struct proc_machine *m, uint32_t tid)
 {
-	size_t id = hmap_find(&m->threads, &tid, sizeof(tid));
-	return id == (size_t)-1 ? NULL : m->thread[hmap_at(&m->threads, id)->value];
+	const uint64_t *id = u64map_find(&m->threads, tid);
+	return id ? m->thread[*id] : NULL;
 }
 
 struct proc_thread *proc_machine_findnew_thread(struct proc_machine *m,
@@ -136,9 +136,9 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 				   uint32_t tid)
 {
 	bool added;
-	size_t id = hmap_put(&m->threads, &tid, sizeof(tid), &added);
+	uint64_t *id = u64map_put(&m->threads, tid, &added);
 	if (!added) {
-		struct proc_thread *t = m->thread[hmap_at(&m->threads, id)->value];
+		struct proc_thread *t = m->thread[*id];
 		if (t->pid != pid && pid != (uint32_t)-1 && t->pid == (uint32_t)-1) {
 			t->pid = pid;
 			join_space(m, t, pid);
@@ -153,7 +153,7 @@ static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,
 	t->comm = t->tid_comm;
 	t->maps_id = live_space(m, pid);
 	XGROW(m->thread, m->thread_cap, m->nthreads + 1);
-	hmap_at(&m->threads, id)->value = m->nthreads;
+	*id = m->nthreads;
 	m->thread[m->nthreads++] = t;
 	return t;
 }
@@ -260,8 +260,7 @@ static void forget_dead(struct proc_machine *m)
 	size_t ns = 0, nt = 0;
 	for (size_t i = 0; i < m->nspaces; i++)
 		renum[i] = m->space_info[i].dead ? SIZE_MAX : ns++;
-	hmap_release(&m->threads);
-	hmap_init(&m->threads);
+	u64map_clear(&m->threads);
 	for (size_t i = 0; i < m->nthreads; i++) {
 		struct proc_thread *t = m->thread[i];
 		if (renum[t->maps_id] == SIZE_MAX) {
@@ -270,8 +269,8 @@ static void forget_dead(struct proc_machine *m)
 		}
 		t->maps_id = renum[t->maps_id];
 		m->thread[nt] = t;
-		hmap_at(&m->threads, hmap_put(&m->threads, &t->tid, sizeof(t->tid),
-					      NULL))->value = nt;
+		bool added;
+		*u64map_put(&m->threads, t->tid, &added) = nt;
 		nt++;
 	}
 	for (size_t i = m->exited_head; i < m->nexited; i++) {
@@ -279,8 +278,7 @@ static void forget_dead(struct proc_machine *m)
 		if (id != SIZE_MAX)
 			m->exited[i].space = renum[id];
 	}
-	hmap_release(&m->pids);
-	hmap_init(&m->pids);
+	u64map_clear(&m->pids);
 	for (size_t i = 0; i < m->nspaces; i++) {
 		if (renum[i] == SIZE_MAX) {
 			proc_maps_put(m->spaces[i]);
@@ -289,8 +287,8 @@ static void forget_dead(struct proc_machine *m)
 		size_t k = renum[i];
 		m->spaces[k] = m->spaces[i];
 		m->space_info[k] = m->space_info[i];
-		hmap_at(&m->pids, hmap_put(&m->pids, &m->space_info[k].pid,
-					   sizeof(uint32_t), NULL))->value = k;
+		bool added;
+		*u64map_put(&m->pids, m->space_info[k].pid, &added) = k;
 	}
 	free(renum);
 	m->nspaces = ns;

@@ -28,6 +28,7 @@
 
 #include "base/arena.h"
 #include "base/hmap.h"
+#include "base/u64map.h"
 #include "process/maps.h"
 #include "symbols/dso.h"
 
@@ -51,10 +52,10 @@ struct proc_thread {
 
 struct proc_machine {
 	struct sym_dsos *dsos;
-	struct hmap threads;       /* key: tid (4 bytes) -> index in thread */
+	struct u64map threads;     /* tid -> index in thread */
 	struct proc_thread **thread;
 	size_t nthreads, thread_cap;
-	struct hmap pids;          /* key: pid -> index in spaces */
+	struct u64map pids;        /* pid -> index in spaces */
 	struct proc_maps **spaces; /* shared between processes until written */
 	size_t nspaces, spaces_cap;
 	struct proc_space_info {

@@ -30,7 +30,19 @@ void proc_maps_put(struct proc_maps *ms)
 	if (!ms || --ms->refs > 0)
 		return;
 	free(ms->v);
+	free(ms->pend);
 	free(ms);
+}
+
+static void insert_now(struct proc_maps *ms, const struct proc_map *mp);
+
+/* Put the waiting inserts in the tree, in order (see maps.h). */
+static void apply_pending(const struct proc_maps *cms)
+{
+	struct proc_maps *ms = (struct proc_maps *)(uintptr_t)cms;
+	for (size_t i = 0; i < ms->npend; i++)
+		insert_now(ms, &ms->pend[i]);
+	ms->npend = 0;
 }
 
 struct proc_maps *proc_maps_share(struct proc_maps *ms)
@@ -44,9 +56,12 @@ struct proc_maps *proc_maps_writable(struct proc_maps **ms)
 	struct proc_maps *old = *ms;
 	if (old->refs == 1)
 		return old;
+	apply_pending(old);
 	struct proc_maps *c = xmalloc(sizeof(*c));
 	*c = *old;
 	c->refs = 1;
+	c->pend = NULL;
+	c->npend = c->pend_cap = 0;
 	/* room for the few maps a child adds (an exec's binary, loader,
 	 * libraries) without doubling the copy */
 	c->cap = old->used + MAPS_COPY_ROOM;
@@ -60,6 +75,7 @@ struct proc_maps *proc_maps_writable(struct proc_maps **ms)
 
 void proc_maps_clear(struct proc_maps *ms)
 {
+	ms->npend = 0;
 	ms->used = ms->n = 0;
 	ms->root = ms->free = MAPS_NIL;
 }
@@ -155,12 +171,68 @@ static struct proc_map tail_of(const struct proc_map *mp, uint64_t end)
 	return t;
 }
 
+/* Waiting inserts past which they are applied (a process mapping many
+ * objects unsampled then costs a bounded list). */
+enum { MAPS_PEND_MAX = 256 };
+
 void proc_maps_insert(struct proc_maps *ms, const struct proc_map *mp)
+{
+	if (ms->npend >= MAPS_PEND_MAX)
+		apply_pending(ms);
+	XGROW(ms->pend, ms->pend_cap, ms->npend + 1);
+	ms->pend[ms->npend++] = *mp;
+}
+
+/* Whether [s, e) overlaps no map: an overlapping one is the last map
+ * starting below s or the first starting at or above it, and both lie
+ * on the search path of s. */
+static bool overlaps_none(const struct proc_maps *ms, uint64_t s, uint64_t e)
+{
+	uint32_t t = ms->root;
+	while (t != MAPS_NIL) {
+		const struct proc_map *m = &ms->v[t].m;
+		if (m->start < e && m->end > s)
+			return false;
+		t = m->start < s ? ms->v[t].right : ms->v[t].left;
+	}
+	return true;
+}
+
+/* Insert mp, which overlaps no map, as a treap does: below the nodes of
+ * higher priority on its search path, the subtree there split around it
+ * (one split of a subtree instead of two of the tree and three merges:
+ * most MMAPs of a recording land in free address space). */
+static void insert_free(struct proc_maps *ms, const struct proc_map *mp)
+{
+	uint32_t node = new_node(ms, mp); /* first: it may move ms->v */
+	uint32_t p = prio(node), at = ms->root, parent = MAPS_NIL;
+	while (at != MAPS_NIL && prio(at) >= p) {
+		parent = at;
+		at = ms->v[at].m.start < mp->start ? ms->v[at].right : ms->v[at].left;
+	}
+	uint32_t l, r;
+	split(ms, at, mp->start, &l, &r);
+	ms->v[node].left = l;
+	ms->v[node].right = r;
+	if (parent == MAPS_NIL)
+		ms->root = node;
+	else if (ms->v[parent].m.start < mp->start)
+		ms->v[parent].right = node;
+	else
+		ms->v[parent].left = node;
+}
+
+static void insert_now(struct proc_maps *ms, const struct proc_map *mp)
 {
 	uint64_t s = mp->start, e = mp->end;
 	uint32_t a, b, mid, c;
 	struct proc_map tail;
 	bool have_tail = false;
+
+	if (overlaps_none(ms, s, e)) {
+		insert_free(ms, mp);
+		return;
+	}
 
 	split(ms, ms->root, s, &a, &b);
 	split(ms, b, e, &mid, &c);
@@ -186,6 +258,8 @@ void proc_maps_insert(struct proc_maps *ms, const struct proc_map *mp)
 
 const struct proc_map *proc_maps_find(const struct proc_maps *ms, uint64_t addr)
 {
+	if (ms->npend)
+		apply_pending(ms);
 	uint32_t t = ms->root, best = MAPS_NIL;
 	while (t != MAPS_NIL) {
 		if (ms->v[t].m.start <= addr) {
@@ -202,6 +276,8 @@ const struct proc_map *proc_maps_find(const struct proc_maps *ms, uint64_t addr)
 
 uint64_t proc_maps_next_start(const struct proc_maps *ms, uint64_t addr)
 {
+	if (ms->npend)
+		apply_pending(ms);
 	uint32_t t = ms->root;
 	uint64_t best = UINT64_MAX;
 	while (t != MAPS_NIL) {

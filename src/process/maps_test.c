@@ -62,8 +62,8 @@ UNIT_TEST(maps_descending_and_shared)
 		struct proc_map mp = { i * 0x1000, i * 0x1000 + 0x800, 0, &d[0], false };
 		proc_maps_insert(a, &mp);
 	}
-	CHECK(a->n == 100000);
 	CHECK(proc_maps_find(a, 0x5000400) && !proc_maps_find(a, 0x5000900));
+	CHECK(a->n == 100000);
 	CHECK(proc_maps_next_start(a, 0x5000000) == 0x5001000);
 	struct proc_maps *b = proc_maps_share(a);
 	CHECK(proc_maps_writable(&b) != a && a->refs == 1);
@@ -71,6 +71,42 @@ UNIT_TEST(maps_descending_and_shared)
 	proc_maps_insert(b, &mp);
 	CHECK(proc_maps_find(b, 0x5000900)->dso == &d[1]);
 	CHECK(!proc_maps_find(a, 0x5000900) && proc_maps_find(a, 0x5000400)->dso == &d[0]);
+	proc_maps_put(a);
+	proc_maps_put(b);
+}
+
+/* Inserts wait until the table is read: a table never read is never
+ * put in order; the first read sees every insert, in its order. */
+UNIT_TEST(maps_inserts_wait_for_a_read)
+{
+	static struct sym_dso d[3];
+	struct proc_maps *a = proc_maps_new();
+	struct proc_map m0 = { 0x1000, 0x5000, 0, &d[0], false };
+	struct proc_map m1 = { 0x2000, 0x3000, 0x100, &d[1], false };
+	proc_maps_insert(a, &m0);
+	proc_maps_insert(a, &m1);
+	CHECK(a->n == 0 && a->npend == 2);
+	const struct proc_map *mp = proc_maps_find(a, 0x2800);
+	CHECK(mp && mp->dso == &d[1] && a->npend == 0 && a->n == 3);
+	mp = proc_maps_find(a, 0x4000);
+	CHECK(mp && mp->dso == &d[0] && mp->start == 0x3000 && mp->pgoff == 0x2000);
+	/* a copy applies what waits in the original first */
+	struct proc_map m2 = { 0x1000, 0x2000, 0, &d[2], false };
+	proc_maps_insert(a, &m2);
+	struct proc_maps *b = proc_maps_share(a);
+	CHECK(proc_maps_writable(&b) != a && a->npend == 0 && b->npend == 0);
+	CHECK(proc_maps_find(b, 0x1800)->dso == &d[2] && proc_maps_find(a, 0x1800)->dso == &d[2]);
+	/* cleared: what waited is gone too */
+	proc_maps_insert(b, &m0);
+	proc_maps_clear(b);
+	CHECK(proc_maps_find(b, 0x1800) == NULL);
+	/* many inserts unread: the list stays bounded */
+	for (uint64_t i = 0; i < 1000; i++) {
+		struct proc_map m = { 0x100000 + i * 0x1000, 0x100800 + i * 0x1000, 0, &d[0], false };
+		proc_maps_insert(b, &m);
+	}
+	CHECK(b->npend <= 256 && b->n > 0);
+	CHECK(proc_maps_next_start(b, 0x100000) == 0x101000);
 	proc_maps_put(a);
 	proc_maps_put(b);
 }

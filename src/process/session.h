@@ -87,6 +87,8 @@ struct proc_chain_source {
 	bool inline_all;
 };
 
+enum { PROC_QEV_CLASSES = 64 };
+
 /* The session's fields are its own: only src/process/ writes them. */
 struct proc_session {
 	struct pd_reader *reader;
@@ -114,6 +116,8 @@ struct proc_session {
 	uint64_t oldest;             /* no queued time is below it */
 	size_t qbytes;               /* bytes the queue holds */
 	bool rounds;                 /* a FINISHED_ROUND was seen */
+	struct proc_qev *pool[PROC_QEV_CLASSES]; /* delivered events kept for
+				      * reuse, by size class (session.c) */
 	/* scratch */
 	struct proc_frame *frames;
 	size_t frames_cap;

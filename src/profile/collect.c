@@ -150,15 +150,31 @@ static size_t ip_memo_find(const struct prof_collector *c, uint64_t addr,
 	return SIZE_MAX;
 }
 
+/*
+ * A frame without a symbol is its address, for the model and the
+ * exports; folded, without --addrs, it is named from its object alone
+ * ("[dso]", "[unknown]"). Without a model the address is left out of
+ * its identity, so that the unresolved addresses of a system-wide
+ * recording (nine in ten of its ~100k frames) become a few frames
+ * instead of one each (about 200 bytes a frame in the maps below).
+ */
+static bool addr_is_identity(const struct prof_collector *c)
+{
+	return c->model || c->copts.addrs;
+}
+
 static uint32_t frame_id(struct prof_collector *c, const struct proc_frame *f)
 {
-	struct frame_ptrs k = { f->sym || f->inline_name ? 0 : f->addr, (uintptr_t)f->sym,
+	bool no_addr = f->sym || f->inline_name || !addr_is_identity(c);
+	struct frame_ptrs k = { no_addr ? 0 : f->addr, (uintptr_t)f->sym,
 				(uintptr_t)f->dso, (uintptr_t)f->inline_name, f->kernel };
 	bool added;
 	size_t at = hmap_put(&c->frame_ids, &k, sizeof(k), &added);
 	if (added) {
 		struct prof_frame_desc d;
 		prof_desc_of_frame(f, &d);
+		if (!addr_is_identity(c))
+			d.addr = 0;
 		hmap_at(&c->frame_ids, at)->value = prof_frames_intern(&c->frames, &d);
 	}
 	return (uint32_t)hmap_at(&c->frame_ids, at)->value;
@@ -285,9 +301,12 @@ static bool minus_one_pname(struct prof_collector *c, const struct proc_sample *
 
 static void comm_pname(struct prof_collector *c, const struct proc_sample *ps)
 {
-	char pid[16], tid[16];
-	size_t pl = int_text(pid, (int)ps->s->pid);
-	size_t tl = int_text(tid, (int)ps->s->tid);
+	char pid[16] = "", tid[16] = "";
+	size_t pl = 0, tl = 0;
+	if (c->copts.pid || c->copts.tid) { /* else the name is comm alone */
+		pl = int_text(pid, (int)ps->s->pid);
+		tl = int_text(tid, (int)ps->s->tid);
+	}
 	sb_reset(&c->pname);
 	const char *comm = ps->thread->comm;
 	collapse_perf_comm(&c->copts, comm, strlen(comm), pid, pl, tid, tl, &c->pname);

@@ -87,6 +87,40 @@ struct rec_opts {
 	size_t mmap_pages;      /* data pages per ring (power of two) */
 };
 
+/* ---- option values (opts.c) ---- */
+
+/* The defaults: -F 4000, inherit, dwarf stack 8192, 128 pages a ring. */
+void rec_opts_init(struct rec_opts *o);
+/* Free the event and pid lists; o is then empty. */
+void rec_opts_release(struct rec_opts *o);
+/* A decimal u64 with nothing around it (no sign). */
+bool rec_parse_u64(const char *s, uint64_t *v);
+/* Add the events of a comma list; -EINVAL (diag) at an unknown one. */
+int rec_opts_add_events(struct rec_opts *o, const char *list, struct diag *d);
+/* Add a comma list of pids (1 to 2^31-1) to *list; -EINVAL when bad. */
+int rec_opts_add_pids(pid_t **list, size_t *n, const char *s);
+/* --call-graph fp or dwarf[,SIZE] (SIZE 1-65528, rounded up to 8);
+ * -EINVAL when bad. */
+int rec_opts_callgraph(struct rec_opts *o, const char *m);
+/* After the options: the default event (cycles, falling back quietly)
+ * and 512 pages a ring for dwarf unless -m was given (mmap_set).
+ * -EINVAL (diag) when the default event cannot be parsed. */
+int rec_opts_finish(struct rec_opts *o, bool mmap_set, struct diag *d);
+
+/* ---- the output file (output.c) ---- */
+
+/* Open path for writing ("-": stdout, *pipe_mode), keeping a non-empty
+ * regular file as path.old first (a recording that cannot be kept is
+ * not overwritten). A FIFO or device sets *pipe_mode. Returns the fd,
+ * or -1 (diag). */
+int rec_output_open(const char *path, bool *pipe_mode, struct diag *d);
+/* Open writer w on fd and give it what precedes the records: zstd
+ * compression at zlevel (0: none), the host features and, for
+ * tracepoint events, the tracing data. Returns 0 or negative (diag). */
+int rec_output_setup(struct pd_writer *w, int fd, bool pipe_mode,
+		     const struct rec_opts *o, int zlevel, int argc, char **argv,
+		     struct diag *d);
+
 struct rec_ring;
 struct rec_dsos;
 
@@ -189,5 +223,13 @@ int rec_workload_run(struct rec_session *s, struct rec_workload *wl,
 		     const volatile sig_atomic_t *stop, int *status);
 /* The exit code that passes a wait status through (128 + signal). */
 int rec_workload_exit_status(int status);
+
+/* The signal that asked the recording to stop (SIGINT, SIGTERM, SIGHUP),
+ * or 0: what rec_signals_install's handlers set, for rec_workload_run. */
+extern volatile sig_atomic_t rec_stop_signal;
+/* Stop on SIGINT/SIGTERM/SIGHUP (rec_stop_signal), wake the poll on
+ * SIGCHLD, and ignore SIGPIPE (a reader that goes away is a write error
+ * the command reports, not a reason to die with the workload running). */
+void rec_signals_install(void);
 
 #endif

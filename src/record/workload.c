@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,4 +108,31 @@ int rec_workload_run(struct rec_session *s, struct rec_workload *wl,
 		waitpid(wl->pid, status, 0);
 	}
 	return r;
+}
+
+volatile sig_atomic_t rec_stop_signal;
+
+static void on_stop(int sig)
+{
+	rec_stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+void rec_signals_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	/* a reader that goes away (-o - | head) is a write error we report,
+	 * not a reason to die with the workload left running */
+	signal(SIGPIPE, SIG_IGN);
 }

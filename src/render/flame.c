@@ -783,6 +783,74 @@ int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 	return rc;
 }
 
+/* ---- option values ---- */
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int set_minwidth(struct render_flame_opts *o, const char *s)
+{
+	size_t n = strlen(s);
+	char buf[64];
+	if (n == 0 || n >= sizeof(buf) || strspn(s, "0123456789.%") != n ||
+	    (strchr(s, '%') && strchr(s, '%') != s + n - 1))
+		return -EINVAL;
+	memcpy(buf, s, n + 1);
+	o->minwidth_pct = buf[n - 1] == '%';
+	if (o->minwidth_pct)
+		buf[n - 1] = '\0';
+	return parse_num(buf, 0, 1e9, &o->minwidth);
+}
+
+int render_flame_opts_number(struct render_flame_opts *o, const char *name,
+			     const char *arg)
+{
+	double v = 0;
+	int bad = 0;
+	if (!strcmp(name, "width")) {
+		bad = parse_num(arg, 40, 1e6, &v);
+		o->width = (int)v;
+	} else if (!strcmp(name, "height")) {
+		bad = parse_num(arg, 2, 1000, &v);
+		o->frameheight = (int)v;
+	} else if (!strcmp(name, "minwidth")) {
+		bad = set_minwidth(o, arg);
+	} else if (!strcmp(name, "fontsize")) {
+		bad = parse_num(arg, 0.5, 1000, &o->fontsize);
+	} else if (!strcmp(name, "fontwidth")) {
+		bad = parse_num(arg, 0.01, 10, &o->fontwidth);
+	} else if (!strcmp(name, "factor")) {
+		bad = parse_num(arg, 0, 1e300, &o->factor);
+	} else if (!strcmp(name, "total")) {
+		bad = parse_num(arg, 0, 1e300, &o->total);
+	} else {
+		return 1;
+	}
+	return bad;
+}
+
+int render_flame_write_table(const struct stack_table *st,
+			     const struct render_flame_opts *o, FILE *out,
+			     struct diag *d)
+{
+	if (stack_table_count(st) == 0)
+		return render_flame_write_empty(o, out);
+	struct render_tree tree;
+	render_tree_init(&tree, false, false);
+	render_tree_add_table(&tree, st);
+	int rc = render_flame_write(&tree, o, out, d);
+	render_tree_release(&tree);
+	return rc;
+}
+
 int render_flame_write_empty(const struct render_flame_opts *o, FILE *out)
 {
 	struct strbuf sb = SB_INIT;

@@ -22,6 +22,7 @@
 #include "render/nameattr.h"
 #include "render/palette.h"
 #include "render/tree.h"
+#include "stacks/table.h"
 
 struct render_flame_opts {
 	const char *title;       /* NULL: "Flame Graph" / "Icicle Graph" / "Flame Chart" */
@@ -52,6 +53,12 @@ struct render_flame_opts {
 };
 
 void render_flame_opts_init(struct render_flame_opts *o);
+/* Set the numeric option called name (flamegraph.pl's --width, --height,
+ * --minwidth PX or PX%, --fontsize, --fontwidth, --factor, --total) from
+ * its text, within its range. Returns 0, -EINVAL for a bad value, or 1
+ * when name is not a numeric option. */
+int render_flame_opts_number(struct render_flame_opts *o, const char *name,
+			     const char *arg);
 
 /* Write the SVG for t. Returns 0, or -errno when writing failed.
  * Frames sit where flamegraph.pl draws them: left to right in the order
@@ -60,6 +67,12 @@ void render_flame_opts_init(struct render_flame_opts *o);
  * 0.1 px as flamegraph.pl rounds them. */
 int render_flame_write(struct render_tree *t, const struct render_flame_opts *o,
 		       FILE *out, struct diag *d);
+
+/* Write the SVG of the stacks of st (sorted, as folded text), or the
+ * "No samples" one when st has none. Returns as render_flame_write. */
+int render_flame_write_table(const struct stack_table *st,
+			     const struct render_flame_opts *o, FILE *out,
+			     struct diag *d);
 
 /* Write the well-formed "No samples" SVG flamegraph.pl also draws for
  * empty input. Returns 0 or -errno. */

@@ -98,4 +98,41 @@ int heatmap_parse_line(const char *line, size_t len, double *t, double *lat);
 /* true when a first line is a header (contains a letter). */
 bool heatmap_is_header(const char *line, size_t len);
 
+/* Build hm and append its cells (cells) or its SVG to out. Returns 0, or
+ * heatmap_build's negative code (d). */
+int heatmap_render(struct heatmap *hm, bool cells, struct strbuf *out, struct diag *d);
+
+/* ---- inputs (heatmap_input.c) ---- */
+
+/* "time latency" text read so far, over one or more inputs. */
+struct heatmap_text {
+	uint64_t bad;             /* lines without two numbers, skipped */
+	uint64_t first_bad_line;  /* the first one's line in its input */
+	bool first_line_seen;     /* the header check is behind us */
+};
+
+/* Add every "time latency" line of lr to hm; the very first line (of
+ * the first input) is skipped when it is a header. Lines that are not
+ * numeric are counted in ts. Returns 0 at the end of input, or
+ * lines_next's or heatmap_add's negative code (lr's lineno then is the
+ * line before the one that failed). */
+struct lines;
+int heatmap_read_text(struct heatmap *hm, struct lines *lr, struct heatmap_text *ts);
+
+/* Event pairs (analysis/latency.h's an_pair_fn, ctx a heatmap_pairs)
+ * as points, as perf script's truncated microseconds give them (us:
+ * time floor(end/1000), latency floor(end/1000) - floor(start/1000); ns:
+ * end, end - start; 0 when end < start): added to hm, or, when hm is
+ * NULL, printed as "time latency" lines to out, written to f as out
+ * grows (and by the caller at the end). */
+struct heatmap_pairs {
+	struct heatmap *hm;    /* NULL: print the pairs */
+	struct strbuf out;
+	FILE *f;
+	bool ns;
+	int err;               /* negative code that stopped the pairing */
+	int write_err;         /* -errno of a failed write of the pairs */
+};
+int heatmap_pairs_add(void *ctx, uint64_t start, uint64_t end);
+
 #endif

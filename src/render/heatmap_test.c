@@ -115,3 +115,15 @@ UNIT_TEST(subsecond_time_and_rows)
 	CHECK(subsec_row(&m, 5117999999000ull) == 49);
 	subsec_map_release(&m);
 }
+
+/* Pairs become points as perf script's truncated microseconds give them. */
+UNIT_TEST(heatmap_pairs_as_text)
+{
+	struct heatmap_pairs pc = { NULL, SB_INIT, NULL, false, 0, 0 };
+	CHECK(heatmap_pairs_add(&pc, 1999, 3000) == 0);   /* us: 3 - 1 */
+	CHECK(heatmap_pairs_add(&pc, 5000, 4000) == 0);   /* end first: 0 */
+	pc.ns = true;
+	CHECK(heatmap_pairs_add(&pc, 1999, 3000) == 0);
+	CHECK(strcmp(pc.out.buf, "3 2\n4 0\n3000 1001\n") == 0);
+	sb_release(&pc.out);
+}

@@ -13,7 +13,7 @@
 
 static const char *const titles[REP_NKEY] = {
 	"Command", "    Pid:Command", "Shared Object", "Symbol", "CPU", "Parent symbol",
-	"Trace output", "Symbol size", "IPC   [IPC Coverage]",
+	"Trace output", "Symbol size", "IPC   [IPC Coverage]", "Source:Line",
 };
 
 static const char *dso_name(const struct rep_entry *e)
@@ -33,6 +33,7 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 		return e->f.sym ? strlen(e->f.sym->name) + 4 : 22;
 	case REP_CPU: return 3;
 	case REP_TRACE: return strlen(e->trace);
+	case REP_SRCLINE: return strlen(e->srcline);
 	case REP_IPC: return 20;
 	case REP_SYMSIZE: /* perf: "unknown" without a symbol */
 		return e->f.sym ? (size_t)snprintf(NULL, 0, "%llu", (unsigned long long)rep_sym_size(e)) : 7;
@@ -81,6 +82,9 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	case REP_CPU: sb_addf(sb, "%*.*d", (int)width, (int)width, e->cpu); break;
 	case REP_PARENT: sb_adds(sb, e->parent ? e->parent : "[other]"); break;
 	case REP_TRACE: sb_adds(sb, e->trace); break;
+	case REP_SRCLINE: /* perf cuts it to the column */
+		sb_addf(sb, "%.*s", (int)width, e->srcline);
+		break;
 	case REP_IPC: sb_adds(sb, "-      -"); break;
 	case REP_SYMSIZE:
 		if (e->f.sym)
@@ -90,9 +94,10 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 		break;
 	case REP_NKEY: break;
 	}
-	/* perf pads every column but a symbol or trace column that comes
-	 * last */
-	if (!(last && (k == REP_SYM || k == REP_TRACE)) && sb->len - start < width)
+	/* perf pads every column but a symbol, trace or srcline column
+	 * that comes last */
+	if (!(last && (k == REP_SYM || k == REP_TRACE || k == REP_SRCLINE)) &&
+	    sb->len - start < width)
 		add_spaces(sb, width - (sb->len - start));
 }
 
@@ -157,8 +162,12 @@ static void margin(struct graph *g, int left)
 
 static void value(struct graph *g, uint64_t v, uint64_t total)
 {
-	sb_add_fixed2(g->o, pct(v, total), 0);
-	sb_addc(g->o, '%');
+	if (g->t->period_values) {
+		sb_addf(g->o, "%llu", (unsigned long long)v);
+	} else {
+		sb_add_fixed2(g->o, pct(v, total), 0);
+		sb_addc(g->o, '%');
+	}
 }
 
 static size_t kids_of(struct graph *g, uint32_t n, uint32_t **out)
@@ -205,7 +214,10 @@ static void graph_kids(struct graph *g, uint32_t n, uint64_t total, int depth,
 	uint64_t remaining = total;
 	unsigned new_mask = mask;
 	bool rel = g->t->mode == REP_G_FRACTAL;
-	for (size_t j = 0; j < nk; j++) {
+	/* perf's print limit: a level's first kids; the last one shown
+	 * keeps its branch line when more were cut */
+	size_t shown = g->t->print_limit && g->t->print_limit < nk ? g->t->print_limit : nk;
+	for (size_t j = 0; j < shown; j++) {
 		const struct rep_node *c = node_at(g, k[j]);
 		remaining -= c->cumul;
 		if (j + 1 == nk && (!rel || !remaining))
@@ -248,6 +260,7 @@ static void print_graph(struct graph *g, const struct rep_entry *e)
 		/* one root: no percentage, one column less */
 		uint32_t end = run_end(g, k[0]);
 		bool printed = false, first = true;
+		unsigned long lines = 0; /* perf's print limit counts these too */
 		for (uint32_t x = k[0]; ; x = node_at(g, x)->kid) {
 			bool skip = first && g->t->skip_first;
 			first = false;
@@ -265,6 +278,8 @@ static void print_graph(struct graph *g, const struct rep_entry *e)
 				frame_name(g, x);
 				sb_adds(g->o, g->name.buf);
 				sb_addc(g->o, '\n');
+				if (++lines == g->t->print_limit)
+					break;
 			}
 			if (x == end)
 				break;
@@ -334,6 +349,8 @@ static void print_flat(struct graph *g, const struct rep_entry *e)
 	if (nfl > 1)
 		qsort(fl, nfl, sizeof(*fl), by_hit);
 	bool folded = g->t->mode == REP_G_FOLDED;
+	if (g->t->print_limit && g->t->print_limit < nfl)
+		nfl = g->t->print_limit;
 	for (size_t i = 0; i < nfl; i++) {
 		const uint32_t *p = paths + fl[i].node;
 		size_t d = p[0];
@@ -428,6 +445,9 @@ static size_t col_width(const struct rep_event *ev, int c)
 	size_t w = strlen(titles[c]);
 	for (size_t j = 0; j < ev->n; j++) {
 		size_t n = col_len(&ev->e[j], (enum rep_key)c);
+		/* perf sizes srcline with the ones it computed by then */
+		if (c == REP_SRCLINE && !ev->e[j].src_known)
+			n = 0;
 		/* perf widens the dso column to 16 for unresolved rows */
 		if (c == REP_DSO && !ev->e[j].f.sym && n < 16)
 			n = 16;

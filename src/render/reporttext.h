@@ -21,6 +21,8 @@ struct rep_text_opts {
 	enum rep_graph mode;
 	double min_percent;    /* call graph threshold (perf: 0.5) */
 	double percent_limit;  /* hide entries below (0: none) */
+	unsigned long print_limit; /* call graph lines per level (0: all) */
+	bool period_values;    /* -g period: periods, not percentages */
 	bool samples;          /* -n: the Samples column */
 	bool period;           /* the Period column */
 	bool skip_first;       /* sort list starts with sym: a single

@@ -377,3 +377,14 @@ void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 			t->delta[t->last] += delta;
 	}
 }
+
+void render_tree_add_table(struct render_tree *t, const struct stack_table *st)
+{
+	size_t *ids = stack_table_sorted(st);
+	for (size_t i = 0; i < stack_table_count(st); i++) {
+		size_t len;
+		const char *k = stack_table_key(st, ids[i], &len);
+		render_tree_add(t, k, len, (double)stack_table_value(st, ids[i]), 0, false);
+	}
+	free(ids);
+}

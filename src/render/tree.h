@@ -24,6 +24,7 @@
 
 #include "base/hmap.h"
 #include "base/u64map.h"
+#include "stacks/table.h"
 
 #define RENDER_NONE UINT32_MAX
 
@@ -93,6 +94,10 @@ void render_tree_release(struct render_tree *t);
  * to the root only. Cannot fail (allocation failure is fatal). */
 void render_tree_add(struct render_tree *t, const char *stack, size_t len,
 		     double value, double delta, bool has_delta);
+
+/* Every stack of st in sorted order (stack_table_sorted), its count as
+ * the value, none differential: a folded profile drawn as flame graph. */
+void render_tree_add_table(struct render_tree *t, const struct stack_table *st);
 
 /* Flame chart: the time node ends (its start is t->start[node]). */
 double render_tree_end(const struct render_tree *t, uint32_t node);

@@ -104,117 +104,54 @@
 			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
 	}
 
-	// totals and x of column c again, after its self weights changed
-	var reweighScratch = null;
-	function reweigh(t, c) {
-		var n = t.n, parent = t.parent, tot = t.total[c], x = t.x[c], i;
-		tot.set(t.self[c]);
-		for (i = n - 1; i > 0; i--)
+	// node i's start in weight units (column tot): its ancestors' earlier
+	// siblings' totals. Views place nodes as they walk the tree (a start
+	// per depth), so no tree keeps an array of starts: a transform or a
+	// filter changes only totals
+	function xOf(t, tot, i) {
+		var path = [];
+		for (var a = i; a > 0; a = t.parent[a])
+			path.push(a);
+		var x = 0;
+		for (var k = path.length - 1; k >= 0; k--)
+			for (var j = t.parent[path[k]] + 1; j < path[k]; j = t.end[j])
+				x += tot[j];
+		return x;
+	}
+	// total of column c from self, each node's self plus its children's
+	function sumUp(n, parent, tot) {
+		for (var i = n - 1; i > 0; i--)
 			tot[parent[i]] += tot[i];
-		if (!reweighScratch || reweighScratch.length !== n)
-			reweighScratch = new Float64Array(n);
-		var next = reweighScratch;
-		next.fill(0);
-		for (i = 1; i < n; i++) {
-			x[i] = next[parent[i]];
-			next[parent[i]] += tot[i];
-			next[i] = x[i];
-		}
 	}
 
-	// totals, subtree ends, absolute x (per column), deepest depth
+	// totals of column c again, after its self weights changed
+	function reweigh(t, c) {
+		var tot = t.total[c];
+		tot.set(t.self[c]);
+		sumUp(t.n, t.parent, tot);
+	}
+
+	// subtree ends, deepest depth, totals (per column)
 	function shape(t) {
-		var n = t.n, parent = t.parent, end = new Int32Array(n), i, c;
-		t.total = [];
-		t.x = [];
-		for (c = 0; c < t.self.length; c++) {
-			var tot = new Float64Array(t.self[c]);
-			for (i = n - 1; i > 0; i--)
-				tot[parent[i]] += tot[i];
-			// absolute start: after the earlier siblings, from the parent's
-			var x = new Float64Array(n), next = new Float64Array(n);
-			for (i = 1; i < n; i++) {
-				x[i] = next[parent[i]];
-				next[parent[i]] += tot[i];
-				next[i] = x[i];
-			}
-			t.total.push(tot);
-			t.x.push(x);
-		}
-		var maxd = 0;
+		var n = t.n, parent = t.parent, depth = t.depth, end = new Int32Array(n), i, c, maxd = 0;
 		for (i = n - 1; i >= 0; i--) {
-			if (end[i] < i + 1)
-				end[i] = i + 1;
-			if (i > 0 && end[parent[i]] < end[i])
-				end[parent[i]] = end[i];
-			if (t.depth[i] > maxd)
-				maxd = t.depth[i];
+			var e = end[i] < i + 1 ? i + 1 : end[i], d = depth[i];
+			end[i] = e;
+			if (i > 0 && end[parent[i]] < e)
+				end[parent[i]] = e;
+			if (d > maxd)
+				maxd = d;
 		}
 		t.end = end;
 		t.maxDepth = maxd;
+		t.total = [];
+		for (c = 0; c < t.self.length; c++) {
+			var tot = new Float64Array(t.self[c]);
+			sumUp(n, parent, tot);
+			t.total.push(tot);
+		}
 		return t;
 	}
-
-	// ---- trees built from paths (sandwich views, transforms) ----
-	function TreeBuilder(nroot, ncols) {
-		this.ncols = ncols || 1;
-		this.kids = [new Map()];
-		this.frame = [nroot];
-		this.self = [];
-		for (var c = 0; c < this.ncols; c++)
-			this.self.push([0]);
-	}
-	// add weights ws (one per column; a number for one column) at the
-	// path of frames, root first; returns the node
-	TreeBuilder.prototype.add = function (frames, ws) {
-		var cur = 0, c;
-		for (var i = 0; i < frames.length; i++) {
-			var f = frames[i], k = this.kids[cur], nx = k.get(f);
-			if (nx === undefined) {
-				nx = this.frame.length;
-				k.set(f, nx);
-				this.kids.push(new Map());
-				this.frame.push(f);
-				for (c = 0; c < this.ncols; c++)
-					this.self[c].push(0);
-			}
-			cur = nx;
-		}
-		if (typeof ws === "number")
-			this.self[0][cur] += ws;
-		else
-			for (c = 0; c < this.ncols; c++)
-				this.self[c][cur] += ws[c];
-		return cur;
-	};
-	// the tree in preorder, children by name; this.at[id]: id's index
-	TreeBuilder.prototype.build = function (nameOf) {
-		var n = this.frame.length, parent = new Int32Array(n), depth = new Int32Array(n);
-		var frame = new Uint32Array(n), at = 0, c, self = [];
-		this.at = new Int32Array(n);
-		for (c = 0; c < this.ncols; c++)
-			self.push(new Float64Array(n));
-		var stack = [[0, -1, 0]], kids = this.kids, fr = this.frame;
-		var byName = function (a, b) {
-			var x = nameOf(fr[a]), y = nameOf(fr[b]);
-			return x < y ? 1 : x > y ? -1 : a < b ? 1 : -1; // reversed: popped in order
-		};
-		while (stack.length) {
-			var top = stack.pop(), id = top[0];
-			var me = at++;
-			this.at[id] = me;
-			parent[me] = top[1];
-			depth[me] = top[2];
-			frame[me] = fr[id];
-			for (c = 0; c < this.ncols; c++)
-				self[c][me] = this.self[c][id];
-			var ch = Array.from(kids[id].values());
-			ch.sort(byName);
-			for (var j = 0; j < ch.length; j++)
-				stack.push([ch[j], me, top[2] + 1]);
-		}
-		return shape({ n: n, parent: parent, depth: depth, frame: frame, self: self });
-	};
 
 	// ---- the data: base64, gzip'd when data-enc says so ----
 	var el = doc.getElementById("scv-data");
@@ -295,7 +232,7 @@
 	};
 	FlameView.prototype.range = function () {
 		var t = this.getTree(), z = this.getZoom(), c = t.total.length > 1 ? S.col : 0;
-		return { x0: t.x[c][z], w: t.total[c][z] || 1, c: c, z: z };
+		return { x0: xOf(t, t.total[c], z), w: t.total[c][z] || 1, c: c, z: z };
 	};
 	FlameView.prototype.draw = function () {
 		var t = this.getTree();
@@ -323,7 +260,7 @@
 		ctx.font = "12px ui-monospace, Menlo, Consolas, monospace";
 		ctx.textBaseline = "middle";
 		var charW = ctx.measureText("m").width || 7;
-		var r = this.range(), c = r.c, xs = t.x[c], tot = t.total[c];
+		var r = this.range(), c = r.c, tot = t.total[c], next = new Float64Array(t.maxDepth + 2);
 		var scale = cw / r.w, end = t.end, depth = t.depth, frame = t.frame;
 		var sTop = this.box.scrollTop;
 		var dLo, dHi;
@@ -339,45 +276,70 @@
 			onZoomPath.add(a);
 		var isMain = t === T, drawn = 0, inv = this.inverted, names = D.fname;
 		var fgc = (getComputedStyle(doc.body).getPropertyValue("--frame-text") || "").trim() || "#000";
+		// gathered first, then drawn a colour at a time: setting the fill
+		// is what costs, and frames never overlap
+		var fills = new Map(), faded = [], marks = [], strokes = [], texts = [], k;
+		var other = isMain && diff ? T.total[S.col ? 0 : 1] : null;
 		for (var i = 0; i < t.n;) {
-			var w = tot[i] * scale, x = (xs[i] - r.x0) * scale;
+			var d = depth[i], xi = next[d]; // start: after the earlier siblings
+			next[d] = xi + tot[i];
+			next[d + 1] = xi;
+			var w = tot[i] * scale, x = (xi - r.x0) * scale;
 			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi) {
 				i = end[i];
 				continue;
 			}
 			if (depth[i] >= dLo) {
 				var y = (inv ? depth[i] * RH : H - (depth[i] + 1) * RH) - sTop;
-				var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw);
+				var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw), rw = Math.max(x2 - x1 - 0.5, 0.5);
 				var f = frame[i];
 				var fill = i === 0 && isMain ? "#c8c8c8" : isMain && diff ? diffColor(i) : hot(f);
 				if (isMain && match && match[f])
 					fill = "#e040e0";
-				if (onZoomPath.has(i) && i !== r.z)
-					ctx.globalAlpha = 0.55;
-				ctx.fillStyle = fill;
-				ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 0.5), RH - 1);
-				ctx.globalAlpha = 1;
-				if (f === S.fn && i !== 0) {
-					ctx.strokeStyle = "#000";
-					ctx.lineWidth = 2;
-					ctx.strokeRect(x1 + 1, y + 1, Math.max(x2 - x1 - 2, 1), RH - 3);
+				if (i !== r.z && onZoomPath.has(i)) {
+					faded.push(fill, x1, y, rw);
+				} else {
+					var b = fills.get(fill);
+					if (!b)
+						fills.set(fill, b = []);
+					b.push(x1, y, rw);
 				}
-				if (isMain && diff && T.total[S.col ? 0 : 1][i] === 0 && i !== 0) {
-					ctx.fillStyle = "#000";
-					ctx.fillRect(x1, y, Math.max(x2 - x1 - 0.5, 0.5), 3); // new frame
-				}
+				if (f === S.fn && i !== 0)
+					strokes.push(x1, y, x2);
+				if (other && other[i] === 0 && i !== 0)
+					marks.push(x1, y, rw); // new frame
 				var room = Math.floor((x2 - x1 - 6) / charW);
 				if (room >= 3) {
 					var name = names[f];
 					if (name.length > room)
 						name = name.slice(0, room - 2) + "..";
-					ctx.fillStyle = fgc;
-					ctx.fillText(name, x1 + 3, y + RH / 2);
+					texts.push(name, x1 + 3, y + RH / 2);
 				}
 				drawn++;
 			}
 			i++;
 		}
+		fills.forEach(function (b, fill) {
+			ctx.fillStyle = fill;
+			for (var j = 0; j < b.length; j += 3)
+				ctx.fillRect(b[j], b[j + 1], b[j + 2], RH - 1);
+		});
+		ctx.globalAlpha = 0.55;
+		for (k = 0; k < faded.length; k += 4) {
+			ctx.fillStyle = faded[k];
+			ctx.fillRect(faded[k + 1], faded[k + 2], faded[k + 3], RH - 1);
+		}
+		ctx.globalAlpha = 1;
+		ctx.fillStyle = "#000";
+		for (k = 0; k < marks.length; k += 3)
+			ctx.fillRect(marks[k], marks[k + 1], marks[k + 2], 3);
+		ctx.strokeStyle = "#000";
+		ctx.lineWidth = 2;
+		for (k = 0; k < strokes.length; k += 3)
+			ctx.strokeRect(strokes[k] + 1, strokes[k + 1] + 1, Math.max(strokes[k + 2] - strokes[k] - 2, 1), RH - 3);
+		ctx.fillStyle = fgc;
+		for (k = 0; k < texts.length; k += 3)
+			ctx.fillText(texts[k], texts[k + 1], texts[k + 2]);
 		this.drawn = drawn;
 	};
 	// node under the mouse, or -1
@@ -392,16 +354,17 @@
 			: Math.floor((this.height() - py - sTop) / RH);
 		if (d < 0 || d > t.maxDepth)
 			return -1;
-		var r = this.range(), c = r.c, xs = t.x[c], tot = t.total[c];
+		var r = this.range(), c = r.c, tot = t.total[c];
 		var wx = r.x0 + px * r.w / this.box.clientWidth;
-		var cur = 0;
+		var cur = 0, x = 0;
 		while (t.depth[cur] < d) {
 			var j = cur + 1, found = -1;
 			while (j < t.end[cur]) {
-				if (wx >= xs[j] && wx < xs[j] + tot[j]) {
+				if (wx >= x && wx < x + tot[j]) {
 					found = j;
 					break;
 				}
+				x += tot[j];
 				j = t.end[j];
 			}
 			if (found < 0)
@@ -413,7 +376,7 @@
 	// where node i is drawn (test hook), or null
 	FlameView.prototype.rectOf = function (i) {
 		var t = this.getTree(), r = this.range(), cw = this.box.clientWidth;
-		var scale = cw / r.w, x = (t.x[r.c][i] - r.x0) * scale, w = t.total[r.c][i] * scale;
+		var scale = cw / r.w, x = (xOf(t, t.total[r.c], i) - r.x0) * scale, w = t.total[r.c][i] * scale;
 		var br = this.canvas.getBoundingClientRect();
 		return { x: br.left + Math.max(x, 0), y: br.top + this.rowY(t.depth[i]),
 			w: Math.min(x + w, cw) - Math.max(x, 0), h: RH - 1 };
@@ -452,7 +415,9 @@
 	};
 
 	var factor = parseFloat(doc.body.getAttribute("data-factor")) || 1;
-	function fmt(x) { return Math.round(x * factor).toLocaleString("en-US"); }
+	function fmt(x) { // 1234567 -> "1,234,567" (toLocaleString is slow)
+		return String(Math.round(x * factor)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+	}
 	function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(2) + "%" : "0%"; }
 
 	// ---- page parts ----
@@ -568,20 +533,70 @@
 		fnSelf = self;
 		fnTotal = tot;
 	}
+	// the k-th smallest of v (from 0; v is reordered): quickselect
+	function kth(v, k) {
+		var lo = 0, hi = v.length - 1;
+		while (lo < hi) {
+			var pivot = v[(lo + hi) >> 1], i = lo, j = hi;
+			while (i <= j) {
+				while (v[i] < pivot)
+					i++;
+				while (v[j] > pivot)
+					j--;
+				if (i <= j) {
+					var t = v[i];
+					v[i++] = v[j];
+					v[j--] = t;
+				}
+			}
+			if (k <= j)
+				hi = j;
+			else if (k >= i)
+				lo = i;
+			else
+				break;
+		}
+		return v[k];
+	}
+	// the first lim of ids in cmp's order, which sorts by val (either
+	// way) first: only the ids at or past the lim-th value (selected in
+	// linear time) are sorted with cmp
+	function topRows(ids, val, lim, cmp) {
+		if (ids.length > 2 * lim) {
+			var v = new Float64Array(ids.length), k;
+			for (k = 0; k < ids.length; k++)
+				v[k] = val[ids[k]];
+			var cut = kth(v, sortDesc ? v.length - lim : lim - 1);
+			ids = ids.filter(function (f) { return sortDesc ? val[f] >= cut : val[f] <= cut; });
+		}
+		return ids.sort(cmp).slice(0, lim);
+	}
+	var tableCache = null;
 	function drawTable() {
 		if (!fnSelf)
 			computeFunctions();
-		var nf = D.nframes, ids = [];
-		for (var f = 0; f < nf; f++)
-			if (fnTotal[f] > 0 && (!match || match[f]))
-				ids.push(f);
-		var key = sortKey === "self" ? fnSelf : sortKey === "total" ? fnTotal : null;
-		ids.sort(function (a, b) {
-			var r = key ? key[a] - key[b] : (D.fname[a] < D.fname[b] ? -1 : D.fname[a] > D.fname[b] ? 1 : 0);
-			if (r === 0)
-				r = D.fname[a] < D.fname[b] ? -1 : D.fname[a] > D.fname[b] ? 1 : 0;
-			return sortDesc ? -r : r;
-		});
+		var c0 = tableCache, ids, count;
+		if (c0 && c0.fnSelf === fnSelf && c0.match === match && c0.key === sortKey &&
+		    c0.desc === sortDesc && c0.rows === tableRows) { // the same rows again
+			ids = c0.ids;
+			count = c0.count;
+		} else {
+			var nf = D.nframes, rank = frameRank();
+			var key = sortKey === "self" ? fnSelf : sortKey === "total" ? fnTotal : rank;
+			ids = [];
+			for (var f = 0; f < nf; f++)
+				if (fnTotal[f] > 0 && (!match || match[f]))
+					ids.push(f);
+			count = ids.length;
+			ids = topRows(ids, key, tableRows, function (a, b) {
+				var r = key[a] - key[b];
+				if (r === 0)
+					r = rank[a] - rank[b];
+				return sortDesc ? -r : r;
+			});
+			tableCache = { fnSelf: fnSelf, match: match, key: sortKey, desc: sortDesc, rows: tableRows,
+				ids: ids, count: count };
+		}
 		var body = doc.getElementById("fn-rows"), root = total();
 		var frag = doc.createDocumentFragment();
 		body.textContent = "";
@@ -604,11 +619,11 @@
 			tr.addEventListener("click", (function (f) { return function () { selectFn(f); setView("sandwich"); }; })(id));
 			frag.appendChild(tr);
 		}
-		if (ids.length > lim) { // more on demand: the DOM is the cost
+		if (count > lim) { // more on demand: the DOM is the cost
 			var more = doc.createElement("tr"), td = doc.createElement("td");
 			td.colSpan = 5;
 			td.className = "more";
-			td.textContent = (ids.length - lim) + " more functions: show 500 more";
+			td.textContent = (count - lim) + " more functions: show 500 more";
 			td.addEventListener("click", function (ev) {
 				ev.stopPropagation();
 				tableRows += 500;
@@ -625,38 +640,80 @@
 	}
 
 	// ---- sandwich ----
+	// callers: the paths up from each outermost node of the function,
+	// reversed, merged; callees: everything under those nodes, merged
+	// (rewrite's focus); both visit only the function's nodes (byFrame)
+	// and the nodes above or below them
 	function buildSandwich() {
 		var F = S.fn;
 		sand.callers = sand.callees = null;
+		sand.fn = F;
 		if (F < 0 || F >= D.nframes)
 			return;
-		var nameOf = function (f) { return D.fname[f]; };
-		var up = new TreeBuilder(F), down = new TreeBuilder(F), c = S.col;
-		var ts = T.self[c], tt = T.total[c];
-		for (var i = 1; i < T.n; i++) {
-			if (T.frame[i] !== F || tt[i] <= 0)
+		var c = S.col;
+		sand.callers = callersTree(T, F, T.total[c]);
+		sand.callees = rewrite(T, [T.self[c]], "f", F, true, false).tree;
+	}
+	// the tree of s's paths from F's outermost nodes up to the root, F
+	// first, weighed by those nodes' totals (tot), built depth first
+	function callersTree(s, F, tot) {
+		var bf = byFrame(s), parent = s.parent, frame = s.frame, rank = frameRank();
+		var srcs = [], ws = [], cap = 1, k, i, a;
+		for (k = bf.start[F]; k < bf.start[F + 1]; k++) {
+			i = bf.list[k];
+			if (tot[i] <= 0)
 				continue;
-			// callers: path from i up to the root, F first
-			var anc = [];
-			for (var a = T.parent[i]; a > 0; a = T.parent[a])
-				anc.push(T.frame[a]);
-			var outer = anc.indexOf(F) < 0;
-			if (outer)
-				up.add(anc, tt[i]);
-			if (!outer)
-				continue;
-			// callees: the subtree of this outermost F
-			var path = [], e = T.end[i], base = T.depth[i];
-			for (var j = i + 1; j < e; j++) {
-				path.length = T.depth[j] - base - 1;
-				path.push(T.frame[j]);
-				if (ts[j] > 0)
-					down.add(path, ts[j]);
-			}
-			down.add([], ts[i]);
+			for (a = parent[i]; a > 0 && frame[a] !== F; a = parent[a])
+				;
+			if (a > 0)
+				continue; // not outermost
+			srcs.push(i);
+			ws.push(tot[i]);
+			cap += s.depth[i];
 		}
-		sand.callers = up.build(nameOf);
-		sand.callees = down.build(nameOf);
+		var np = new Int32Array(cap), nfr = new Uint32Array(cap), nd = new Int32Array(cap);
+		var self = new Float64Array(cap), m = 0, stack = [];
+		function node(fr, p, d) {
+			np[m] = p;
+			nfr[m] = fr;
+			nd[m] = d;
+			return m++;
+		}
+		// node t stands for the nodes srcs (weights ws); its children are
+		// their parents, by frame
+		function take(t, srcs, ws) {
+			if (srcs.length === 1) { // one path: straight up to the root
+				for (a = parent[srcs[0]]; a > 0; a = parent[a])
+					t = node(frame[a], t, nd[t] + 1);
+				self[t] += ws[0];
+				return;
+			}
+			var groups = new Map(), order = [];
+			for (var q = 0; q < srcs.length; q++) {
+				a = parent[srcs[q]];
+				if (a <= 0) {
+					self[t] += ws[q];
+					continue;
+				}
+				var g = groups.get(frame[a]);
+				if (!g) {
+					groups.set(frame[a], g = { s: [], w: [] });
+					order.push(frame[a]);
+				}
+				g.s.push(a);
+				g.w.push(ws[q]);
+			}
+			order.sort(function (x, y) { return rank[x] - rank[y]; });
+			for (q = order.length - 1; q >= 0; q--)
+				stack.push({ fr: order[q], g: groups.get(order[q]), p: t, d: nd[t] + 1 });
+		}
+		take(node(F, -1, 0), srcs, ws);
+		while (stack.length) {
+			var e = stack.pop();
+			take(node(e.fr, e.p, e.d), e.g.s, e.g.w);
+		}
+		return shape({ n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m),
+			frame: nfr.subarray(0, m), self: [self.subarray(0, m)] });
 	}
 	function selectFn(f) {
 		S.fn = f;
@@ -669,79 +726,333 @@
 	// the stacks through the frame, from its first call), "m" merge (drop
 	// the frame from stacks, its time goes to its caller), "h" hide (drop
 	// the stacks through it), "r" collapse direct recursion, "u" collapse
-	// runs of [unknown]. The tree is rebuilt from the original's leaves;
-	// nodeMap takes an original node to the node its self went to.
-	var T0 = T, T0self = T.self.slice(), nodeMap = null, txKey = "";
+	// runs of [unknown].
+	// Each transform rewrites the tree before it (rewrite above); the
+	// trees of the list's prefixes are kept, so adding one costs one
+	// rewrite and undoing all costs nothing. chain[k].map takes an
+	// original node to the node of chain[k].tree its self went to.
+	var T0 = T, nodeMap = null, txKey = "", chain = [{ key: "", tree: T0, map: null }];
 	var unknownName = "[unknown]";
-	function transformPath(fr) {
-		for (var k = 0; k < S.tx.length; k++) {
-			var op = S.tx[k][0], f = S.tx[k][1], out, j;
-			if (op === "m") {
-				fr = fr.filter(function (x) { return x !== f; });
-			} else if (op === "f") {
-				j = fr.indexOf(f);
-				if (j < 0)
-					return null;
-				fr = fr.slice(j);
-			} else if (op === "h") {
-				if (fr.indexOf(f) >= 0)
-					return null;
-			} else if (op === "r" || op === "u") {
-				out = [];
-				for (j = 0; j < fr.length; j++) {
-					var dup = j > 0 && (op === "r" ? fr[j] === fr[j - 1]
-						: D.fname[fr[j]] === unknownName && D.fname[fr[j - 1]] === unknownName);
-					if (!dup)
-						out.push(fr[j]);
-				}
-				fr = out;
-			}
-		}
-		return fr;
-	}
+	T0.self0 = T0.self.slice();
+	T0.filterKey = "|";
 	function applyTransforms() {
-		var key = S.tx.map(function (t) { return t.join(""); }).join(".");
+		var keys = S.tx.map(function (t) { return t.join(""); }), key = keys.join(".");
 		if (key === txKey)
 			return false;
 		txKey = key;
-		if (!S.tx.length) {
-			T = T0;
-			T.self = T0self.slice();
-			nodeMap = null;
-		} else {
-			var b = new TreeBuilder(D.nframes, D.ncols), path = [], ids = new Int32Array(T0.n).fill(-1);
-			var ws = new Array(D.ncols), c;
-			for (var i = 1; i < T0.n; i++) {
-				var d = T0.depth[i];
-				path.length = d - 1;
-				path.push(T0.frame[i]);
-				var any = false;
-				for (c = 0; c < D.ncols; c++) {
-					ws[c] = T0self[c][i];
-					any = any || ws[c] > 0;
-				}
-				if (!any)
-					continue;
-				var fr = transformPath(path.slice());
-				if (fr)
-					ids[i] = b.add(fr, ws);
+		var k = 0;
+		while (k < keys.length && k + 1 < chain.length && chain[k + 1].key === keys[k])
+			k++;
+		chain.length = k + 1;
+		for (; k < keys.length; k++) {
+			var prev = chain[k].tree, r = rewrite(prev, prev.self0, S.tx[k][0], S.tx[k][1], false, !!R);
+			var map = r.map, pm = chain[k].map;
+			if (pm) {
+				map = new Int32Array(pm.length);
+				for (var i = 0; i < pm.length; i++)
+					map[i] = pm[i] >= 0 ? r.map[pm[i]] : -1;
 			}
-			T = b.build(function (f) { return D.fname[f]; });
-			for (i = 0; i < ids.length; i++)
-				if (ids[i] >= 0)
-					ids[i] = b.at[ids[i]];
-			nodeMap = ids;
+			r.tree.filterKey = "|";
+			chain.push({ key: keys[k], tree: r.tree, map: map });
 		}
-		fullSelf = T.self[0];
-		filterKey = "#"; // filter again (or just re-sum) over the new tree
-		if (!R)
-			reweigh(T, 0);
+		T = chain[chain.length - 1].tree;
+		nodeMap = chain[chain.length - 1].map;
 		fnSelf = null;
 		sand.callers = null;
 		lastSearch = null;
 		if (!(S.zoom < T.n))
 			S.zoom = 0;
 		return true;
+	}
+	// ---- rewriting a tree by one transform, in one preorder pass ----
+	// rewrite(s, selfCols, op, f, asRoot, wantMap) is the tree of s's
+	// stacks after op (see S.tx below; asRoot: focus's f is the root)
+	// with the self weights selfCols, and when wantMap, map: s's node ->
+	// the new node its self went to (-1: dropped). It is built
+	// in preorder, depth first: a new node takes its children from the
+	// nodes of s it stands for (several where nodes merge: into their
+	// parent, or focus's outermost nodes of f into one; then children
+	// of one frame merge and come in name order); a subtree of s that
+	// op leaves alone and that merges with nothing is copied whole
+	// (typed array copies). So the cost is the nodes op touches and
+	// their ancestors, plus copying: focus and a function's callees
+	// visit only the subtrees under f.
+	var rankOf = null, unkOf = null;
+	function frameRank() { // frame -> its place among the names, sorted
+		if (!rankOf) {
+			var ids = [];
+			for (var f = 0; f <= D.nframes; f++)
+				ids.push(f);
+			ids.sort(function (a, b) {
+				var x = D.fname[a], y = D.fname[b];
+				return x < y ? -1 : x > y ? 1 : a - b;
+			});
+			rankOf = new Int32Array(ids.length);
+			ids.forEach(function (f, k) { rankOf[f] = k; });
+		}
+		return rankOf;
+	}
+	function unknownFrames() {
+		if (!unkOf) {
+			unkOf = new Uint8Array(D.nframes + 1);
+			for (var f = 0; f < D.nframes; f++)
+				unkOf[f] = D.fname[f] === unknownName ? 1 : 0;
+		}
+		return unkOf;
+	}
+	// s's nodes by frame, in preorder: nodes of f are list[start[f] ..
+	// start[f + 1]); kept on s
+	function byFrame(s) {
+		if (s.byFrame)
+			return s.byFrame;
+		var nf = D.nframes + 1, start = new Int32Array(nf + 1), list = new Int32Array(s.n);
+		var fr = s.frame, n = s.n, i;
+		for (i = 0; i < n; i++)
+			start[fr[i] + 1]++;
+		for (i = 0; i < nf; i++)
+			start[i + 1] += start[i];
+		var at = start.slice(0, nf);
+		for (i = 0; i < n; i++)
+			list[at[fr[i]]++] = i;
+		s.byFrame = { start: start, list: list };
+		return s.byFrame;
+	}
+	// hide f: the same tree with no weight under f's outermost nodes;
+	// only the weights are copied (zero-weight nodes are neither drawn
+	// nor counted), and the totals change on the paths above them
+	function hide(s, selfCols, f, wantMap) {
+		var bf = byFrame(s), nc = selfCols.length, ns = [], nt = [], c, k, a;
+		var same = (!R || s.filterKey === "|") && selfCols === s.self0;
+		for (c = 0; c < nc; c++) {
+			ns.push(new Float64Array(selfCols[c]));
+			if (same) {
+				nt.push(new Float64Array(s.total[c]));
+			} else {
+				nt.push(new Float64Array(selfCols[c]));
+				sumUp(s.n, s.parent, nt[c]);
+			}
+		}
+		var map = wantMap ? new Int32Array(s.n) : null, last = 0;
+		if (map)
+			for (k = 0; k < s.n; k++)
+				map[k] = k;
+		for (k = bf.start[f]; k < bf.start[f + 1]; k++) {
+			var i = bf.list[k], e = s.end[i];
+			if (i < last)
+				continue; // under an earlier one
+			last = e;
+			for (c = 0; c < nc; c++) {
+				var gone = nt[c][i];
+				ns[c].fill(0, i, e);
+				nt[c].fill(0, i, e);
+				for (a = s.parent[i]; a >= 0; a = s.parent[a])
+					nt[c][a] -= gone;
+			}
+			if (map)
+				map.fill(-1, i, e);
+		}
+		var out = { n: s.n, parent: s.parent, depth: s.depth, frame: s.frame, end: s.end,
+			maxDepth: s.maxDepth, byFrame: s.byFrame, self: ns, total: nt };
+		out.self0 = ns.slice();
+		return { tree: out, map: map };
+	}
+	// to[at..at+len) = from[a..a+len): small runs by hand (a subarray
+	// view costs more than they do)
+	function put(from, to, a, len, at) {
+		if (len > 32) {
+			to.set(from.subarray(a, a + len), at);
+			return;
+		}
+		for (var j = 0; j < len; j++)
+			to[at + j] = from[a + j];
+	}
+	// to[j + off] = from[j] + add for j in [a, b); the largest value
+	function shift(from, to, a, b, off, add) {
+		var most = -Infinity;
+		for (var j = a; j < b; j++) {
+			var v = from[j] + add;
+			to[j + off] = v;
+			if (v > most)
+				most = v;
+		}
+		return most;
+	}
+	function rewrite(s, selfCols, op, f, asRoot, wantMap) {
+		if (op === "h")
+			return hide(s, selfCols, f, wantMap);
+		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
+		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
+		var unk = op === "u" ? unknownFrames() : null, rank = frameRank(), i, k, bf;
+		function merged(j) { // j goes into its parent
+			return op === "m" ? frame[j] === f : op === "r" ? frame[j] === frame[parent[j]]
+				: op === "u" ? (unk[frame[j]] & unk[frame[parent[j]]]) === 1 : false;
+		}
+		// touched(a, b): whether op changes any node of [a, b)
+		var occ = null, cum = null, outer = [];
+		if (op === "m" || op === "h") {
+			bf = byFrame(s);
+			occ = bf.list.subarray(bf.start[f], bf.start[f + 1]);
+		} else if (op === "r" || op === "u") {
+			cum = new Int32Array(n + 1);
+			for (i = 1; i < n; i++)
+				cum[i + 1] = cum[i] + (merged(i) ? 1 : 0);
+		}
+		function touched(a, b) {
+			if (b <= a)
+				return false;
+			if (cum)
+				return cum[b] > cum[a];
+			if (!occ)
+				return false;
+			var lo = 0, hi = occ.length;
+			while (lo < hi) {
+				var mid = (lo + hi) >> 1;
+				if (occ[mid] < a)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			return lo < occ.length && occ[lo] < b;
+		}
+		var cap = n + 1;
+		if (op === "f") { // f's outermost nodes
+			bf = byFrame(s);
+			cap = 2;
+			for (k = bf.start[f]; k < bf.start[f + 1]; k++) {
+				i = bf.list[k];
+				if (!outer.length || i >= end[outer[outer.length - 1]]) {
+					outer.push(i);
+					cap += end[i] - i;
+				}
+			}
+		}
+		var np = new Int32Array(cap), nfr = new Uint32Array(cap), nd = new Int32Array(cap), ns = [];
+		var tgt = wantMap ? new Int32Array(n).fill(-1) : null, m = 0, c, stack = [];
+		for (c = 0; c < nc; c++)
+			ns.push(new Float64Array(cap));
+		// s's totals and ends hold for what is copied when they are of
+		// these weights; then only the items (the nodes built one by one,
+		// ~id, and the copies' tops, in order) are summed
+		var same = (!R || s.filterKey === "|") && selfCols === s.self0;
+		var ne = same ? new Int32Array(cap) : null, nt = [], items = [], maxd = 0;
+		for (c = 0; same && c < nc; c++)
+			nt.push(new Float64Array(cap));
+		function node(fr, p, d) {
+			np[m] = p;
+			nfr[m] = fr;
+			nd[m] = d;
+			if (d > maxd)
+				maxd = d;
+			items.push(~m); // built one by one
+			return m++;
+		}
+		// s's subtree at src, unchanged, as the child of p at depth d
+		function copy(src, p, d) {
+			var len = end[src] - src, off = m - src, dd = d - depth[src];
+			put(frame, nfr, src, len, m);
+			for (c = 0; c < nc; c++)
+				put(selfCols[c], ns[c], src, len, m);
+			np[m] = p;
+			nd[m] = d;
+			shift(parent, np, src + 1, src + len, off, off);
+			var deepest = shift(depth, nd, src + 1, src + len, off, dd);
+			if (deepest > maxd)
+				maxd = deepest;
+			if (same) {
+				for (c = 0; c < nc; c++)
+					put(s.total[c], nt[c], src, len, m);
+				shift(end, ne, src, src + len, off, off);
+				items.push(m);
+			}
+			if (tgt)
+				for (var j = src; j < src + len; j++)
+					tgt[j] = j + off;
+			m += len;
+		}
+		// node t takes the self of srcs and their children as its own
+		// (a merged child's too); its children wait on the stack
+		function take(t, srcs) {
+			var kids = [], multi = srcs.length > 1, q;
+			for (q = 0; q < srcs.length; q++) {
+				var sv = srcs[q];
+				if (tgt)
+					tgt[sv] = t;
+				for (c = 0; c < nc; c++)
+					ns[c][t] += selfCols[c][sv];
+				for (var ch = sv + 1; ch < end[sv]; ch = end[ch]) {
+					if (op === "h" && frame[ch] === f)
+						continue;
+					if (merges && merged(ch)) {
+						srcs.push(ch);
+						multi = true;
+					} else {
+						kids.push(ch);
+					}
+				}
+			}
+			var d = nd[t] + 1;
+			if (!multi) {
+				for (q = kids.length - 1; q >= 0; q--)
+					stack.push({ fr: frame[kids[q]], srcs: [kids[q]], p: t, d: d });
+				return;
+			}
+			var groups = new Map(), order = [];
+			for (q = 0; q < kids.length; q++) {
+				var fr = frame[kids[q]], g = groups.get(fr);
+				if (!g) {
+					groups.set(fr, g = []);
+					order.push(fr);
+				}
+				g.push(kids[q]);
+			}
+			order.sort(function (x, y) { return rank[x] - rank[y]; });
+			for (q = order.length - 1; q >= 0; q--)
+				stack.push({ fr: order[q], srcs: groups.get(order[q]), p: t, d: d });
+		}
+		if (op !== "f") {
+			take(node(frame[0], -1, 0), [0]);
+		} else if (asRoot) {
+			take(node(f, -1, 0), outer);
+		} else {
+			node(frame[0], -1, 0);
+			if (outer.length)
+				stack.push({ fr: f, srcs: outer, p: 0, d: 1 });
+		}
+		while (stack.length) {
+			var e = stack.pop(), s0 = e.srcs[0];
+			if (e.srcs.length === 1 && !touched(s0 + 1, end[s0]))
+				copy(s0, e.p, e.d);
+			else
+				take(node(e.fr, e.p, e.d), e.srcs);
+		}
+		for (c = 0; c < nc; c++)
+			ns[c] = ns[c].subarray(0, m);
+		var out = { n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m),
+			frame: nfr.subarray(0, m), self: ns };
+		if (!same) {
+			shape(out);
+		} else { // sum the items up, children (later) first
+			for (k = items.length - 1; k >= 0; k--) {
+				var t = items[k] < 0 ? ~items[k] : items[k], pt = np[t];
+				if (items[k] < 0) { // built: its own self and end too
+					if (ne[t] < t + 1)
+						ne[t] = t + 1;
+					for (c = 0; c < nc; c++)
+						nt[c][t] += ns[c][t];
+				}
+				if (pt >= 0) {
+					if (ne[pt] < ne[t])
+						ne[pt] = ne[t];
+					for (c = 0; c < nc; c++)
+						nt[c][pt] += nt[c][t];
+				}
+			}
+			out.end = ne.subarray(0, m);
+			out.total = nt.map(function (x) { return x.subarray(0, m); });
+			out.maxDepth = maxd;
+		}
+		out.self0 = ns.slice();
+		return { tree: out, map: tgt };
 	}
 	function addTransform(op, f) {
 		S.tx = S.tx.concat([[op, f]]);
@@ -766,8 +1077,8 @@
 	}
 
 	// ---- time: sub-second heat map, a range, threads ----
-	var R = diff ? null : D.rows, fullSelf = T.self[0], tmin = 0, tmax = 0;
-	var HEAT_ROWS = 50, CELL_NS = 1e9 / HEAT_ROWS, filterKey = "|";
+	var R = diff ? null : D.rows, tmin = 0, tmax = 0;
+	var HEAT_ROWS = 50, CELL_NS = 1e9 / HEAT_ROWS;
 	if (R && R.n) {
 		tmin = Infinity;
 		tmax = -Infinity;
@@ -786,13 +1097,14 @@
 		return want;
 	}
 	// the self weights of the samples in the range and threads picked
+	// (a tree's filterKey: what its weights are now)
 	function applyFilter() {
 		var key = (S.range ? S.range.join("-") : "") + "|" + (S.threads ? S.threads.join(".") : "");
-		if (key === filterKey || !R)
+		if (!R || key === T.filterKey)
 			return;
-		filterKey = key;
+		T.filterKey = key;
 		if (!S.range && !S.threads) {
-			T.self[0] = fullSelf;
+			T.self[0] = T.self0[0];
 		} else {
 			var sel = new Float64Array(T.n), want = threadMask();
 			var a = S.range ? tmin + S.range[0] : -Infinity, b = S.range ? tmin + S.range[1] : Infinity;
@@ -1161,7 +1473,7 @@
 		if (diff)
 			doc.getElementById("diffmode").textContent = S.abs ? "Colours: absolute" : "Colours: normalised";
 		if (S.view === "sandwich") {
-			if (!sand.callers)
+			if (!sand.callers || sand.fn !== S.fn)
 				buildSandwich();
 			var name = S.fn >= 0 ? D.fname[S.fn] : "(pick a function in the table or a graph)";
 			doc.getElementById("sw-name").textContent = name;
@@ -1280,6 +1592,7 @@
 		state: function () { return JSON.parse(JSON.stringify(S)); },
 		matched: function () { return parseFloat(matchedEl.getAttribute("data-matched") || "0"); },
 		name: function (i) { return D.fname[T.frame[i]]; },
+		frameOf: function (i) { return T.frame[i]; },
 		find: function (names) { // node of a root-first path of names, or -1
 			var cur = 0;
 			for (var k = 0; k < names.length; k++) {
@@ -1344,6 +1657,21 @@
 			}
 			return out.sort();
 		},
+		// the sandwich's callers and callees trees as folded lines, the
+		// function first, sorted
+		sandwich: function () {
+			var lines = function (t) {
+				var out = [], path = [];
+				for (var i = 0; i < t.n; i++) {
+					path.length = t.depth[i];
+					path.push(D.fname[t.frame[i]]);
+					if (t.self[0][i] > 0)
+						out.push(path.join(";") + " " + t.self[0][i]);
+				}
+				return out.sort();
+			};
+			return sand.callers ? { callers: lines(sand.callers), callees: lines(sand.callees) } : null;
+		},
 		frames: function () {
 			var out = [];
 			for (var f = 0; f < D.nframes; f++)
@@ -1366,6 +1694,8 @@
 	setTimeout(function () { // the table's sums, ahead of the first look
 		if (!fnSelf)
 			computeFunctions();
+		byFrame(T); // for the sandwich and focus
+		frameRank(); // names in order: the table, merged children
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start
 	doc.body.setAttribute("data-ready", "1");

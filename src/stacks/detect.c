@@ -199,3 +199,13 @@ enum stack_format stack_format_detect(const char *data, size_t len, bool at_eof,
 		 (unsigned long long)(first_unknown ? first_unknown : 1));
 	return FMT_UNKNOWN;
 }
+
+enum stack_format stack_format_choose(const char *data, size_t len, bool at_eof,
+				      enum stack_format forced, struct diag *d)
+{
+	if (forced == FMT_UNKNOWN)
+		return stack_format_detect(data, len, at_eof, d);
+	if (len && !stack_format_is_text(data, len, d))
+		return FMT_UNKNOWN;
+	return forced;
+}

@@ -36,5 +36,10 @@ enum stack_format stack_format_detect(const char *data, size_t len, bool at_eof,
 /* Whether data[0..len) can be stack text at all (for a --format given by
  * the user): false, with d saying why, for compressed or binary data. */
 bool stack_format_is_text(const char *data, size_t len, struct diag *d);
+/* The format of an input whose first bytes are data[0..len): forced
+ * (a --format, FMT_UNKNOWN: none) when the bytes can be text, else what
+ * stack_format_detect says. FMT_UNKNOWN with d saying why. */
+enum stack_format stack_format_choose(const char *data, size_t len, bool at_eof,
+				      enum stack_format forced, struct diag *d);
 
 #endif

@@ -39,3 +39,14 @@ UNIT_TEST(stack_format_detect_errors)
 	CHECK(stack_format_parse("stap") == FMT_STAP && stack_format_parse("x") == FMT_UNKNOWN);
 	CHECK(strcmp(stack_format_name(FMT_DTRACE), "dtrace") == 0);
 }
+
+/* A --format is taken for bytes that can be text; else the bytes decide. */
+UNIT_TEST(stack_format_choose_forced_or_detected)
+{
+	struct diag d = DIAG_INIT;
+	const char *stap = " 0xffffffff81000000 : f+0x0/0x10 [kernel]\n 3\n";
+	CHECK(stack_format_choose(stap, strlen(stap), true, FMT_DTRACE, &d) == FMT_DTRACE);
+	CHECK(stack_format_choose("\x1f\x8b\x08\0", 4, true, FMT_DTRACE, &d) == FMT_UNKNOWN && d.set);
+	diag_clear(&d);
+	CHECK(stack_format_choose("", 0, true, FMT_UNKNOWN, &d) == FMT_EMPTY);
+}

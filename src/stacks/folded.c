@@ -114,3 +114,29 @@ void stack_folded_format_count(double v, char *buf)
 	else
 		snprintf(buf, 40, "%.15g", v);
 }
+
+int stack_folded_read(struct lines *lr, const char *name, bool comments,
+		      stack_folded_fn fn, void *ctx, struct stack_folded_bad *bad,
+		      struct stack_folded_file *ff)
+{
+	const char *line;
+	size_t len;
+	int rc;
+	struct stack_folded f;
+	while ((rc = lines_next(lr, &line, &len)) > 0) {
+		if (len == 0 || (comments && ((len == 1 && line[0] == '\r') ||
+					      line[0] == '#')))
+			continue;
+		if (stack_folded_parse(line, len, &f) < 0) {
+			if (!ff->first_bad)
+				ff->first_bad = lr->lineno;
+			if (bad->n++ == 0)
+				snprintf(bad->first, sizeof(bad->first), "%s:%llu", name,
+					 (unsigned long long)lr->lineno);
+			continue;
+		}
+		ff->good++;
+		fn(ctx, &f);
+	}
+	return rc;
+}

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/lines.h"
+
 struct stack_folded {
 	const char *stack; /* borrowed from the line, not NUL-terminated */
 	size_t stack_len;
@@ -37,5 +39,30 @@ int stack_folded_count(const char *s, size_t len, double *out);
 /* Format a count as Perl prints numbers: integers exactly, others with
  * 15 significant digits ("14.2343983248723"). buf must hold 40 bytes. */
 void stack_folded_format_count(double v, char *buf);
+
+/* Lines without a count met while reading folded text (over all the
+ * files one reader goes through): how many, and the first one's place. */
+struct stack_folded_bad {
+	size_t n;
+	char first[512];   /* "file:line" of the first, once n > 0 */
+};
+
+/* What stack_folded_read met in one file. */
+struct stack_folded_file {
+	size_t good;                  /* lines parsed */
+	unsigned long long first_bad; /* line number of the first bad line, or 0 */
+};
+
+typedef void (*stack_folded_fn)(void *ctx, const struct stack_folded *f);
+
+/* Parse every line of lr (name: for bad->first), calling fn for each one
+ * with a count; empty lines are passed over, and with comments also lone
+ * "\r" lines and lines starting with '#' (austin writes "# mode: wall").
+ * Lines without a count are counted in bad and ff, not given to fn.
+ * Returns 0 at the end of input, or lines_next's negative code (lr's
+ * lineno then is the line before the one that failed). */
+int stack_folded_read(struct lines *lr, const char *name, bool comments,
+		      stack_folded_fn fn, void *ctx, struct stack_folded_bad *bad,
+		      struct stack_folded_file *ff);
 
 #endif

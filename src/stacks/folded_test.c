@@ -3,6 +3,7 @@
 #include "unit.h"
 
 #include <string.h>
+#include <unistd.h>
 
 static int parse(const char *s, struct stack_folded *f)
 {
@@ -72,4 +73,33 @@ UNIT_TEST(folded_format_count)
 	CHECK_EQ_STR(buf, "14.2343983248723");
 	stack_folded_format_count(3.11, buf);
 	CHECK_EQ_STR(buf, "3.11");
+}
+
+static void sum_counts(void *ctx, const struct stack_folded *f)
+{
+	*(double *)ctx += f->count;
+}
+
+/* Blank lines pass, comments only when asked; bad lines are counted with
+ * the place of the first (over files) and of the file's first. */
+UNIT_TEST(folded_read_counts_bad_lines)
+{
+	int p[2];
+	const char text[] = "a;b 2\n\n# mode: wall\nno count\na 3\nbad again\n";
+	for (int comments = 0; comments < 2; comments++) {
+		CHECK(pipe(p) == 0);
+		CHECK(write(p[1], text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
+		close(p[1]);
+		struct lines lr;
+		lines_init_fd(&lr, p[0], "in");
+		struct stack_folded_bad bad = { 0 };
+		struct stack_folded_file ff = { 0 };
+		double sum = 0;
+		CHECK(stack_folded_read(&lr, "in", comments, sum_counts, &sum, &bad, &ff) == 0);
+		lines_close(&lr);
+		CHECK(sum == 5 && ff.good == 2);
+		CHECK(bad.n == (size_t)(comments ? 2 : 3));
+		CHECK(ff.first_bad == (comments ? 4u : 3u));
+		CHECK(strcmp(bad.first, comments ? "in:4" : "in:3") == 0);
+	}
 }

@@ -40,7 +40,7 @@ void sym_dsos_release(struct sym_dsos *s)
 		sym_table_release(&d->table);
 		sym_table_release(&d->plt);
 		sym_table_release(&d->objects);
-		sym_rbt_release(&d->plt_tree);
+		sym_rbt_spans_release(&d->plt_spans);
 		free(d->segs);
 		free(d->ksecs);
 		free(d->elf_path);
@@ -485,6 +485,31 @@ void sym_dsos_load(struct sym_dsos *s, struct sym_dso *d)
 	}
 }
 
+/* Build perf's tree, keep its answers where find_in_dso asks it (.plt,
+ * [lo, hi), and the table's symbols overlapping it), and release the
+ * tree and what only it needed (the data objects, the dropped aliases). */
+static void build_plt_spans(struct sym_dso *d, uint64_t lo, uint64_t hi)
+{
+	uint64_t from = lo, to = hi;
+	for (size_t i = 0; i < d->table.n; i++) {
+		const struct sym_entry *e = &d->table.syms[i];
+		if (e->start < hi && e->end > lo) {
+			from = e->start < from ? e->start : from;
+			to = e->end > to ? e->end : to;
+		}
+	}
+	struct sym_rbt tree;
+	sym_table_demangle_aliases(&d->table, &d->objects);
+	sym_rbt_build(&tree, &d->table, &d->objects, &d->plt);
+	const struct sym_table *keep[2] = { &d->table, &d->plt };
+	sym_rbt_spans_build(&d->plt_spans, &tree, from, to, keep, 2);
+	sym_rbt_release(&tree);
+	sym_table_release(&d->objects);
+	free(d->table.dropped);
+	d->table.dropped = NULL;
+	d->table.ndropped = d->table.capdropped = 0;
+}
+
 /* perf's tree decides inside .plt and wherever the table's answer is a
  * symbol overlapping .plt (a stretched _init: the tree is no interval
  * tree there, perf may find it or nothing; see rbt.h). Elsewhere the
@@ -500,11 +525,10 @@ static const struct sym_entry *find_in_dso(struct sym_dso *d, uint64_t a)
 	if (!in_plt && !(e && e->start < hi && e->end > lo))
 		return e ? e : sym_table_find(p, a);
 	if (!d->plt_tree_built) {
-		sym_table_demangle_aliases(&d->table, &d->objects);
-		sym_rbt_build(&d->plt_tree, &d->table, &d->objects, p);
+		build_plt_spans(d, lo, hi);
 		d->plt_tree_built = true;
 	}
-	return sym_rbt_find(&d->plt_tree, a);
+	return sym_rbt_spans_find(&d->plt_spans, a);
 }
 
 const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,

@@ -93,8 +93,10 @@ struct sym_dso {
 	bool loaded;
 	struct sym_table table;
 	struct sym_table plt;        /* "name@plt" (see above) */
-	struct sym_table objects;    /* data objects, only to build plt_tree */
-	struct sym_rbt plt_tree;     /* perf's tree; built on first PLT lookup */
+	struct sym_table objects;    /* data objects, only to build perf's
+				      * tree (released once it is built) */
+	struct sym_rbt_spans plt_spans; /* perf's tree's answers where it
+				      * decides, kept at the first PLT lookup */
 	bool plt_tree_built;
 	struct sym_segment *segs;    /* PT_LOAD of the runtime file */
 	size_t nsegs;

@@ -300,14 +300,6 @@ static bool wanted(Elf *elf, size_t shstrndx, const GElf_Sym *s)
 	return func || strstr(section_name(elf, shstrndx, &sh), "text") != NULL;
 }
 
-/* Added mangled; demangled when found (sym_entry_demangle). */
-static void add_symbol(struct sym_table *t, const GElf_Sym *s, const char *name)
-{
-	struct sym_entry *e = sym_table_add(t, s->st_value, s->st_size,
-					    bind_of(s), name, strlen(name));
-	e->mangled = name[0] == '_';
-}
-
 static bool is_object(const GElf_Sym *s)
 {
 	return GELF_ST_TYPE(s->st_info) == STT_OBJECT && s->st_name != 0 &&
@@ -322,6 +314,65 @@ static void add_object(struct sym_table *objs, size_t seq, const GElf_Sym *s,
 	e->seq = (uint32_t)seq;
 }
 
+/* Whether s lies in an SHF_ALLOC section (named only, when not NULL). */
+static bool in_kernel_section(Elf *elf, size_t shstrndx, const GElf_Sym *s,
+			      const char *only)
+{
+	GElf_Shdr sh;
+	Elf_Scn *sec = elf_getscn(elf, s->st_shndx);
+	if (!sec || !gelf_getshdr(sec, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	return !only || strcmp(section_name(elf, shstrndx, &sh), only) == 0;
+}
+
+/* What one walk over the symbol table keeps, beyond perf's filter
+ * (wanted): user space (objects, names marked mangled) or kernel. */
+struct symbol_filter {
+	bool prefer_dynsym;        /* .dynsym even when there is a .symtab */
+	struct sym_table *objs;    /* STT_OBJECT symbols go here, or NULL */
+	bool kernel;               /* only SHF_ALLOC sections; names left alone */
+	const char *only_section;  /* kernel: only this section, or NULL */
+};
+
+/* The one symbol walk: every symbol the filter keeps into t (objects
+ * into sf->objs). Returns the number added to t, 0 without a symbol
+ * table, or -EINVAL (diag). */
+static int load_symbols(struct sym_elf_file *f, struct sym_table *t,
+			const struct symbol_filter *sf, struct diag *d)
+{
+	GElf_Shdr sh;
+	size_t n = 0, shstrndx = 0;
+	Elf_Data *data = NULL;
+	int rc = symbols_data(f, sf->prefer_dynsym, &sh, &n, &data, d);
+	if (rc <= 0)
+		return rc;
+	elf_getshdrstrndx(f->elf, &shstrndx);
+	int added = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		if (sf->objs && is_object(&s)) {
+			const char *oname = elf_strptr(f->elf, sh.sh_link, s.st_name);
+			if (oname && *oname)
+				add_object(sf->objs, t->n, &s, oname);
+			continue;
+		}
+		if (!wanted(f->elf, shstrndx, &s) || (sf->kernel &&
+		    !in_kernel_section(f->elf, shstrndx, &s, sf->only_section)))
+			continue;
+		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		struct sym_entry *e = sym_table_add(t, s.st_value, s.st_size,
+						    bind_of(&s), name, strlen(name));
+		if (!sf->kernel) /* demangled when found (sym_entry_demangle) */
+			e->mangled = name[0] == '_';
+		added++;
+	}
+	return added;
+}
+
 int sym_elf_load(struct sym_elf_file *f, struct sym_table *t,
 		 bool prefer_dynsym, struct diag *d)
 {
@@ -334,69 +385,15 @@ int sym_elf_load_objects(struct sym_elf_file *f, struct sym_table *t,
 			 struct sym_table *objs, bool prefer_dynsym,
 			 struct diag *d)
 {
-	GElf_Shdr sh;
-	size_t n = 0, shstrndx = 0;
-	Elf_Data *data = NULL;
-	int rc = symbols_data(f, prefer_dynsym, &sh, &n, &data, d);
-	if (rc <= 0)
-		return rc;
-	elf_getshdrstrndx(f->elf, &shstrndx);
-	int added = 0;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym s;
-		if (!gelf_getsym(data, (int)i, &s))
-			continue;
-		if (objs && is_object(&s)) {
-			const char *oname = elf_strptr(f->elf, sh.sh_link, s.st_name);
-			if (oname && *oname)
-				add_object(objs, t->n, &s, oname);
-			continue;
-		}
-		if (!wanted(f->elf, shstrndx, &s))
-			continue;
-		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		add_symbol(t, &s, name);
-		added++;
-	}
-	return added;
-}
-
-/* Whether s lies in an SHF_ALLOC section (named only, when not NULL). */
-static bool in_kernel_section(Elf *elf, size_t shstrndx, const GElf_Sym *s,
-			      const char *only)
-{
-	GElf_Shdr sh;
-	Elf_Scn *sec = elf_getscn(elf, s->st_shndx);
-	if (!sec || !gelf_getshdr(sec, &sh) || !(sh.sh_flags & SHF_ALLOC))
-		return false;
-	return !only || strcmp(section_name(elf, shstrndx, &sh), only) == 0;
+	struct symbol_filter sf = { .prefer_dynsym = prefer_dynsym, .objs = objs };
+	return load_symbols(f, t, &sf, d);
 }
 
 int sym_elf_load_kernel(struct sym_elf_file *f, struct sym_table *t,
 			const char *only_section, struct diag *d)
 {
-	GElf_Shdr sh;
-	size_t n = 0, shstrndx = 0;
-	Elf_Data *data = NULL;
-	int rc = symbols_data(f, false, &sh, &n, &data, d);
-	if (rc <= 0)
-		return rc;
-	elf_getshdrstrndx(f->elf, &shstrndx);
-	int added = 0;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym s;
-		if (!gelf_getsym(data, (int)i, &s) || !wanted(f->elf, shstrndx, &s) ||
-		    !in_kernel_section(f->elf, shstrndx, &s, only_section))
-			continue;
-		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		sym_table_add(t, s.st_value, s.st_size, bind_of(&s), name, strlen(name));
-		added++;
-	}
-	return added;
+	struct symbol_filter sf = { .kernel = true, .only_section = only_section };
+	return load_symbols(f, t, &sf, d);
 }
 
 int sym_elf_symbol_value(struct sym_elf_file *f, const char *name,

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -131,4 +132,26 @@ char *sym_fs_resolve(const char *path)
 	}
 	free(cur);
 	return NULL;
+}
+
+FILE *sym_fs_copy_pipe(const char *path, char *name, size_t size)
+{
+	FILE *in = fopen(path, "rb"), *out = in ? tmpfile() : NULL;
+	char buf[65536];
+	size_t n;
+	bool ok = out != NULL;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	int err = errno;
+	ok = ok && !ferror(in) && fflush(out) == 0;
+	if (in)
+		fclose(in);
+	if (!ok) {
+		if (out)
+			fclose(out);
+		errno = err ? err : EIO;
+		return NULL;
+	}
+	snprintf(name, size, "/proc/%d/fd/%d", (int)getpid(), fileno(out));
+	return out;
 }

@@ -12,6 +12,8 @@
 #define SCORCH_SYMBOLS_FS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 /* dir + "/" + rest (rest's leading '/' is not doubled). */
 char *sym_fs_join(const char *dir, const char *rest);
@@ -20,5 +22,12 @@ char *sym_fs_join(const char *dir, const char *rest);
 char *sym_fs_resolve(const char *path);
 bool sym_fs_is_dir(const char *path);
 bool sym_fs_is_file(const char *path);
+/* A file read with seeks or read twice (an archive, whose magic the
+ * unpacker reads before starting again; an ELF image) that is a pipe
+ * (<(...), a FIFO) gets a copy in an unlinked temporary file, named by
+ * its /proc path in name (size bytes; 64 are enough). Returns the open
+ * copy (the caller closes it, which removes it), or NULL with errno set
+ * when the copy fails. */
+FILE *sym_fs_copy_pipe(const char *path, char *name, size_t size);
 
 #endif

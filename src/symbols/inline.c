@@ -573,3 +573,48 @@ size_t sym_inline_dso_frames(struct sym_inline *c, const struct sym_dso *d,
 	uint64_t addr = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
 	return sym_inline_frames(c, d->sym_path, addr, out);
 }
+
+/* The unit holding addr, over what is inflated first. */
+static bool unit_of(struct sym_inline *c, struct inl_file *f, uint64_t addr, Dwarf_Die *cu)
+{
+	if (f->lazy && !lazy_info_complete(f->lazy)) {
+		if (lazy_cu(f, addr, cu))
+			return true;
+		if (!go_whole(c, f))
+			return false;
+	}
+	return f->dw && find_cu(f->dw, addr, cu);
+}
+
+int sym_inline_srcline(struct sym_inline *c, const struct sym_dso *d, uint64_t vaddr,
+		       size_t row, struct sym_inline_frame *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (d->kind != SYM_DSO_USER || !d->sym_path || d->name[0] == '[')
+		return -1;
+	const struct sym_inline_frame *fr;
+	size_t n = sym_inline_frames(c, d->sym_path, vaddr, &fr);
+	struct inl_file *f = file_get(c, d->sym_path);
+	if (!f->dw)
+		return f->fd >= 0 ? 0 : -1;
+	if (row > 0 || n >= 2) {
+		if (row >= n)
+			return 0;
+		*out = fr[row];
+		return out->file ? 1 : 0;
+	}
+	Dwarf_Die cu;
+	if (!unit_of(c, f, vaddr, &cu))
+		return 0;
+	unsigned line = 0;
+	const char *file = addr_line(&cu, vaddr, &line);
+	if (!file)
+		return 0;
+	const char *unit = dwarf_diename(&cu);
+	if (n == 1 && unit)
+		file = unit;
+	out->name = n ? fr[0].name : "??";
+	out->file = arena_strdup(&c->names, file);
+	out->line = line;
+	return 1;
+}

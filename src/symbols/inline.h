@@ -68,6 +68,18 @@ size_t sym_inline_dso_frames(struct sym_inline *c, const struct sym_dso *d,
 			     uint64_t map_addr,
 			     const struct sym_inline_frame **out);
 
+/* The source line perf 6.1 prints for file address vaddr of a user
+ * ELF dso (-s srcline: GNU addr2line's first answer): the line table's
+ * file and line, except that for an address outside any inlined code the
+ * file is the compile unit's (as binutils names it); for row > 0, the
+ * call site of frame row - 1 (addr2line -i's later answers). Returns 1 with
+ * out->file and out->line set (file borrowed like frame names), 0 when
+ * the file has no line for vaddr, -1 when there is no file to ask (the
+ * kernel, [vdso], JIT maps, a binary not found): perf then prints the
+ * symbol and offset. */
+int sym_inline_srcline(struct sym_inline *c, const struct sym_dso *d, uint64_t vaddr,
+		       size_t row, struct sym_inline_frame *out);
+
 /* True when frame is the ELF symbol itself under perf's rule. */
 bool sym_inline_is_symbol(const struct sym_inline_frame *f,
 			  const char *sym_name);

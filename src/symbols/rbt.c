@@ -301,10 +301,6 @@ void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 		add(p, &n, &table->dropped[i], (uint64_t)table->dropped[i].seq << 33 | 1u << 31);
 	for (size_t i = 0; i < no; i++)
 		add(p, &n, &objs->syms[i], (uint64_t)objs->syms[i].seq << 33 | i);
-	/* every node at once: growing by doubling left up to half of a
-	 * large library's tree unused (the tree stays while the dso does) */
-	t->cap = n + plt->n + 1;
-	t->v = xreallocarray(NULL, t->cap, sizeof(*t->v));
 	/* in dso__load_sym's order: by key (keys are distinct) */
 	struct rkey *a = xmalloc(2 * (n + 1) * sizeof(*a)), *b = a + n + 1;
 	for (size_t i = 0; i < n; i++)
@@ -316,6 +312,11 @@ void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 	free(p);
 	fixup_ends(q, n, a, b);
 	free(a);
+	/* every node at once (growing by doubling left up to half of a
+	 * large library's tree unused), once the sort's scratch is freed:
+	 * a large library's build peaked at 192 bytes a symbol, now 128 */
+	t->cap = n + plt->n + 1;
+	t->v = xreallocarray(NULL, t->cap, sizeof(*t->v));
 	for (size_t i = 0; i < n; i++)
 		insert(t, &q[i].e, q[i].orig);
 	free(q);
@@ -344,4 +345,114 @@ const struct sym_entry *sym_rbt_find(const struct sym_rbt *t, uint64_t addr)
 			return t->v[x].orig;
 	}
 	return NULL;
+}
+
+/* ---- the answers without the tree ---- */
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+static bool in_table(const struct sym_table *t, const struct sym_entry *e)
+{
+	return t->n && e >= t->syms && e < t->syms + t->n;
+}
+
+/* The answer e as s keeps it: itself when in keep, else a copy (one
+ * per distinct entry: spans answering alike are adjacent or few). */
+static const struct sym_entry *kept_answer(struct sym_rbt_spans *s,
+					   const struct sym_entry *e,
+					   const struct sym_table *const *keep,
+					   size_t nkeep, size_t *cap)
+{
+	if (!e)
+		return NULL;
+	for (size_t i = 0; i < nkeep; i++)
+		if (in_table(keep[i], e))
+			return e;
+	for (size_t i = 0; i < s->ncopies; i++)
+		if (s->copies[i].start == e->start && s->copies[i].end == e->end &&
+		    s->copies[i].seq == e->seq && strcmp(s->copies[i].name, e->name) == 0)
+			return (const struct sym_entry *)(uintptr_t)i; /* fixed below */
+	XGROW(s->copies, *cap, s->ncopies + 1);
+	s->copies[s->ncopies] = *e;
+	s->copies[s->ncopies].name = arena_strdup(&s->names, e->name);
+	return (const struct sym_entry *)(uintptr_t)s->ncopies++;
+}
+
+/* Add address v to the boundaries when inside (lo, hi). */
+static void add_bound(uint64_t *b, size_t *n, uint64_t v, uint64_t lo, uint64_t hi)
+{
+	if (v > lo && v < hi)
+		b[(*n)++] = v;
+}
+
+void sym_rbt_spans_build(struct sym_rbt_spans *s, const struct sym_rbt *t,
+			 uint64_t lo, uint64_t hi,
+			 const struct sym_table *const *keep, size_t nkeep)
+{
+	memset(s, 0, sizeof(*s));
+	arena_init(&s->names);
+	s->hi = hi;
+	if (lo >= hi)
+		return;
+	size_t nb = 0;
+	uint64_t *b = xreallocarray(NULL, 4 * t->n + 1, sizeof(*b));
+	b[nb++] = lo;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct sym_entry *e = &t->v[i].e;
+		add_bound(b, &nb, e->start, lo, hi);
+		if (e->start != UINT64_MAX)
+			add_bound(b, &nb, e->start + 1, lo, hi);
+		add_bound(b, &nb, e->end, lo, hi);
+		if (e->end != UINT64_MAX)
+			add_bound(b, &nb, e->end + 1, lo, hi);
+	}
+	qsort(b, nb, sizeof(*b), cmp_u64);
+	size_t cap = 0, copies_cap = 0;
+	bool *copied = NULL;
+	size_t copied_cap = 0;
+	for (size_t i = 0; i < nb; i++) {
+		if (i && b[i] == b[i - 1])
+			continue;
+		const struct sym_entry *e = sym_rbt_find(t, b[i]);
+		const struct sym_entry *k = kept_answer(s, e, keep, nkeep, &copies_cap);
+		bool is_copy = e && k != e;
+		if (s->n && s->v[s->n - 1].e == k && copied[s->n - 1] == is_copy)
+			continue;
+		XGROW(s->v, cap, s->n + 1);
+		XGROW(copied, copied_cap, s->n + 1);
+		s->v[s->n] = (struct sym_rbt_span){ b[i], k };
+		copied[s->n++] = is_copy;
+	}
+	for (size_t i = 0; i < s->n; i++) /* copies moved while growing */
+		if (copied[i])
+			s->v[i].e = &s->copies[(uintptr_t)s->v[i].e];
+	free(copied);
+	free(b);
+}
+
+struct sym_entry *sym_rbt_spans_find(const struct sym_rbt_spans *s, uint64_t addr)
+{
+	if (!s->n || addr < s->v[0].start || addr >= s->hi)
+		return NULL;
+	size_t lo = 0, hi = s->n; /* the last span starting at or below addr */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->v[mid].start <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (struct sym_entry *)(uintptr_t)s->v[lo].e;
+}
+
+void sym_rbt_spans_release(struct sym_rbt_spans *s)
+{
+	free(s->v);
+	free(s->copies);
+	arena_release(&s->names);
+	memset(s, 0, sizeof(*s));
 }

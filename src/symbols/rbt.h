@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "symbols/table.h"
 
 struct sym_rbt_node {
@@ -62,5 +63,39 @@ void sym_rbt_release(struct sym_rbt *t);
  * (end exclusive; a zero-size one contains only its start), returned as
  * the table entry it copies, or NULL when none does. */
 const struct sym_entry *sym_rbt_find(const struct sym_rbt *t, uint64_t addr);
+
+/*
+ * The tree's answers over [lo, hi), kept without the tree: a sorted
+ * run of spans, each the addresses sym_rbt_find answers alike (the
+ * answer changes only at a node's start, start + 1, end or end + 1).
+ * A dso keeps these instead of its tree (tens of bytes a PLT entry
+ * instead of 64 a symbol). Answers that are entries of keep (the
+ * table and PLT the dso keeps) stay pointers into it; any other (a
+ * data object, a dropped alias) is copied, name included, so the
+ * tables the tree was built from besides keep may be released.
+ */
+struct sym_rbt_span {
+	uint64_t start;                 /* to the next span's start, or hi */
+	const struct sym_entry *e;      /* NULL: nothing */
+};
+
+struct sym_rbt_spans {
+	struct sym_rbt_span *v;
+	size_t n;
+	uint64_t hi;
+	struct sym_entry *copies;       /* answers copied (see above) */
+	size_t ncopies;
+	struct arena names;             /* their names */
+};
+
+/* Record t's answers over [lo, hi) into s; keep, nkeep: the tables whose
+ * entries stay pointed to. Can't fail. */
+void sym_rbt_spans_build(struct sym_rbt_spans *s, const struct sym_rbt *t,
+			 uint64_t lo, uint64_t hi,
+			 const struct sym_table *const *keep, size_t nkeep);
+/* sym_rbt_find's answer for addr in [lo, hi); NULL elsewhere. The
+ * entry is s's or keep's; s's copies may be demangled in place. */
+struct sym_entry *sym_rbt_spans_find(const struct sym_rbt_spans *s, uint64_t addr);
+void sym_rbt_spans_release(struct sym_rbt_spans *s);
 
 #endif

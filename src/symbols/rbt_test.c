@@ -128,3 +128,71 @@ UNIT_TEST(rbt_valid_after_alias_erasures)
 	sym_table_release(&t);
 	sym_table_release(&plt);
 }
+
+/* The spans answer as the tree at every address of their range, kept
+ * answers pointing into the tables kept, others (objects) copied. */
+static bool spans_agree(const struct sym_rbt *r, const struct sym_rbt_spans *s,
+			uint64_t lo, uint64_t hi, const struct sym_table *t,
+			const struct sym_table *plt)
+{
+	for (uint64_t a = lo; a < hi; a++) {
+		const struct sym_entry *e = sym_rbt_find(r, a);
+		const struct sym_entry *f = sym_rbt_spans_find(s, a);
+		if (!e || !f) {
+			if (e != f)
+				return false;
+			continue;
+		}
+		bool kept = (e >= t->syms && e < t->syms + t->n) ||
+			    (e >= plt->syms && e < plt->syms + plt->n);
+		if (kept ? f != e : (f == e || strcmp(f->name, e->name) != 0 ||
+				     f->start != e->start || f->end != e->end))
+			return false;
+	}
+	return true;
+}
+
+UNIT_TEST(rbt_spans_answer_as_tree)
+{
+	struct sym_table t, objs, plt;
+	struct sym_rbt r;
+	struct sym_rbt_spans s;
+	load(&t, &objs, &plt, true);
+	sym_rbt_build(&r, &t, &objs, &plt);
+	const struct sym_table *keep[2] = { &t, &plt };
+	sym_rbt_spans_build(&s, &r, 0x0, 0x4100, keep, 2);
+	CHECK(spans_agree(&r, &s, 0x0, 0x4100, &t, &plt));
+	CHECK(s.ncopies > 0); /* objects answer in .data */
+	CHECK(sym_rbt_spans_find(&s, 0x4100) == NULL);
+	sym_rbt_spans_release(&s);
+	/* a narrower range answers alike inside, nothing outside */
+	sym_rbt_spans_build(&s, &r, 0x1030, 0x1060, keep, 2);
+	CHECK(spans_agree(&r, &s, 0x1030, 0x1060, &t, &plt));
+	CHECK(sym_rbt_spans_find(&s, 0x102f) == NULL);
+	CHECK(s.n <= 4);
+	sym_rbt_spans_release(&s);
+	sym_rbt_release(&r);
+	sym_table_release(&t);
+	sym_table_release(&objs);
+	sym_table_release(&plt);
+	/* many aliases and zero-size symbols */
+	sym_table_init(&t);
+	sym_table_init(&plt);
+	unsigned v = 777;
+	for (int i = 0; i < 2000; i++) {
+		v = v * 1103515245u + 12345u;
+		uint64_t start = 0x10000 + (v >> 16) % 500 * 8;
+		sym_table_add(&t, start, (v >> 8) % 3 ? (v >> 4) % 40 : 0, (int)(v % 3), "f", 1);
+	}
+	sym_table_add(&plt, 0x10100, 16, SYM_BIND_GLOBAL, "a@plt", 5);
+	sym_table_add(&plt, 0x10110, 16, SYM_BIND_GLOBAL, "b@plt", 5);
+	sym_table_finish(&t, false);
+	sym_table_finish(&plt, false);
+	sym_rbt_build(&r, &t, NULL, &plt);
+	sym_rbt_spans_build(&s, &r, 0xff00, 0x11100, keep, 2);
+	CHECK(spans_agree(&r, &s, 0xff00, 0x11100, &t, &plt));
+	sym_rbt_spans_release(&s);
+	sym_rbt_release(&r);
+	sym_table_release(&t);
+	sym_table_release(&plt);
+}

@@ -18,7 +18,7 @@ const { chromium } = require("playwright-core");
 		await page.waitForSelector("body[data-ready]", { timeout: 120000 });
 		await page.waitForTimeout(1000); // as a user would: after the first paint
 		const m = await page.evaluate(() => {
-			const v = scorchView, out = { ready: v.readyAt, decode: v.decodeMs, nodes: v.nodes };
+			const v = scorchView, out = { ready: v.readyAt, firstPaint: v.firstPaintMs, decode: v.decodeMs, nodes: v.nodes };
 			// the widest child of the root's widest child, then a search and views
 			const kid = v.find([v.name(1)]);
 			out.zoom = v.act("zoom", kid);
@@ -34,6 +34,29 @@ const { chromium } = require("playwright-core");
 			out.flameBack = v.act("view", "flame");
 			out.focus = v.act("tx", [["f", 5]]);
 			out.unfocus = v.act("tx", []);
+			out.merge = v.act("tx", [["m", 5]]);
+			out.mergeRec = v.act("tx", [["m", 5], ["r", 0]]);
+			out.unmerge = v.act("tx", []);
+			out.hide = v.act("tx", [["h", 5]]);
+			out.unhide = v.act("tx", []);
+			// the function of the root's widest child: the most nodes under it
+			const top = (v.act("zoom", kid), v.state().fn);
+			v.act("zoom", 0);
+			out.pickTop = v.act("fn", top);
+			out.sandwichTop = v.act("view", "sandwich");
+			out.focusTop = v.act("tx", [["f", top]]);
+			out.flameTop = v.act("view", "flame");
+			out.unfocusTop = v.act("tx", []);
+			const tm = v.times();
+			if (tm) { // a recording: a range of its middle half, one thread
+				const q = (tm.max - tm.min) / 4;
+				out.range = v.act("range", [tm.min + q, tm.max - q]);
+				out.rangeOff = v.act("range", null);
+				const th = v.timeline().rows;
+				out.thread = v.act("threads", [th[0]]);
+				out.thread2 = v.act("threads", [th[0], th[1] === undefined ? th[0] : th[1]]);
+				out.threadOff = v.act("threads", null);
+			}
 			out.heapMB = v.heap() / 1048576;
 			return out;
 		});

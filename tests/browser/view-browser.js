@@ -36,6 +36,62 @@ function sameLines(a, b) {
 	return null;
 }
 
+// a PNG's pixels (8-bit RGB or RGBA, not interlaced: what chromium's
+// screenshots are) -> { w, h, colors: distinct colours, bg: the share of
+// the commonest colour }
+function pngStats(buf) {
+	const zlib = require("zlib");
+	let w = 0, h = 0, type = 0;
+	const idat = [];
+	for (let at = 8; at + 8 <= buf.length;) {
+		const len = buf.readUInt32BE(at), kind = buf.toString("latin1", at + 4, at + 8);
+		const body = buf.subarray(at + 8, at + 8 + len);
+		if (kind === "IHDR") {
+			w = body.readUInt32BE(0);
+			h = body.readUInt32BE(4);
+			if (body[8] !== 8 || (body[9] !== 2 && body[9] !== 6) || body[12] !== 0)
+				throw new Error("png: not 8-bit RGB(A) non-interlaced");
+			type = body[9];
+		} else if (kind === "IDAT") {
+			idat.push(body);
+		}
+		at += 12 + len;
+	}
+	const raw = zlib.inflateSync(Buffer.concat(idat)), bpp = type === 6 ? 4 : 3, stride = w * bpp;
+	const px = Buffer.alloc(h * stride), count = new Map();
+	for (let y = 0; y < h; y++) {
+		const f = raw[y * (stride + 1)], src = y * (stride + 1) + 1, row = y * stride;
+		for (let x = 0; x < stride; x++) {
+			const a = x >= bpp ? px[row + x - bpp] : 0, b = y ? px[row - stride + x] : 0;
+			const c = x >= bpp && y ? px[row - stride + x - bpp] : 0, v = raw[src + x];
+			let p = 0;
+			if (f === 1) p = a;
+			else if (f === 2) p = b;
+			else if (f === 3) p = (a + b) >> 1;
+			else if (f === 4) {
+				const q = a + b - c, pa = Math.abs(q - a), pb = Math.abs(q - b), pc = Math.abs(q - c);
+				p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+			}
+			px[row + x] = (v + p) & 255;
+		}
+		for (let x = 0; x < w; x++) {
+			const k = (px[row + x * bpp] << 16) | (px[row + x * bpp + 1] << 8) | px[row + x * bpp + 2];
+			count.set(k, (count.get(k) || 0) + 1);
+		}
+	}
+	const top = Math.max(...count.values());
+	return { w, h, colors: count.size, bg: top / (w * h) };
+}
+// a screenshot of the panel of the current view, saved as NAME.png; not
+// blank: at least 4 colours and 2% of its pixels off the background
+async function screenshotNotBlank(page, name, what) {
+	const view = (await hook(page, () => scorchView.state())).view;
+	const buf = await page.locator("#p-" + view).screenshot({ path: name + ".png" });
+	const st = pngStats(buf);
+	ok(st.colors >= 4 && st.bg <= 0.98, "screenshot of " + what + " is not blank", st);
+	return st;
+}
+
 let failures = 0;
 function ok(cond, what, detail) {
 	if (cond) {
@@ -79,6 +135,20 @@ async function mainChecks(ctx, e) {
 	ok(diffMain === null, "the page's stacks read back equal the input's", diffMain);
 	const ink = await hook(page, () => scorchView.inked());
 	ok(ink > 0.005, "the flame graph's canvas is not blank", ink);
+
+	// screenshots of each view, and one of a canvas cleared (the check
+	// must call that blank)
+	for (const v of ["flame", "icicle", "table", "sandwich"]) {
+		if (v === "sandwich")
+			await hook(page, () => scorchView.act("fn", scorchView.frameOf(scorchView.find(["main", "a"]))));
+		await page.click(`button[data-view="${v}"]`);
+		await screenshotNotBlank(page, "shot-" + v, "the " + v + " view");
+	}
+	await page.click('button[data-view="flame"]');
+	await page.$eval("#v-flame canvas", (cv) => cv.getContext("2d").clearRect(0, 0, cv.width, cv.height));
+	const blank = pngStats(await page.locator("#p-flame").screenshot({ path: "shot-cleared.png" }));
+	ok(blank.colors < 4 || blank.bg > 0.98, "a cleared canvas's screenshot counts as blank", blank);
+	await hook(page, () => scorchView.act("zoom", 0)); // draw again
 
 	// colours: scorch flame's for the same names, in the data and on screen
 	const fr = await hook(page, () => scorchView.frames());
@@ -166,6 +236,30 @@ async function mainChecks(ctx, e) {
 	const ink2 = await hook(page, () => scorchView.inked());
 	ok(ink2 > 0.005, "the sandwich view's canvas is not blank", ink2);
 
+	// the sandwich of a and of b: callers are the stacks up from their
+	// first (outermost) call, reversed; callees the stacks from it
+	for (const fn of ["a", "b"]) {
+		const lines = foldedLines(fs.readFileSync(e.folded, "utf8"));
+		const up = new Map(), down = new Map();
+		for (const l of lines) {
+			const at = l.lastIndexOf(" "), fr = l.slice(0, at).split(";"), n = Number(l.slice(at + 1));
+			const j = fr.indexOf(fn);
+			if (j < 0)
+				continue;
+			const u = fr.slice(0, j + 1).reverse().join(";"), d = fr.slice(j).join(";");
+			up.set(u, (up.get(u) || 0) + n);
+			down.set(d, (down.get(d) || 0) + n);
+		}
+		const asLines = (m) => Array.from(m, ([k, v]) => k + " " + v).sort();
+		const node = await hook(page, (p) => scorchView.find(p), ["main", fn === "a" ? "a" : "a", "b"].slice(0, fn === "a" ? 2 : 3));
+		await hook(page, (i) => { scorchView.act("zoom", i); scorchView.act("view", "sandwich"); }, node);
+		const sw = await hook(page, () => scorchView.sandwich());
+		const dc = sw && sameLines(sw.callers, asLines(up)), dd = sw && sameLines(sw.callees, asLines(down));
+		ok(sw && dc === null, "the sandwich of " + fn + ": its callers' stacks equal the input's, reversed", dc);
+		ok(sw && dd === null, "the sandwich of " + fn + ": its callees' stacks equal the input's from " + fn, dd);
+		await hook(page, () => { scorchView.act("zoom", 0); scorchView.act("view", "flame"); });
+	}
+
 	// transforms: focus (from the UI), hide, merge, recursion, [unknown]
 	await page.click('button[data-view="flame"]');
 	await page.keyboard.press("Escape");
@@ -183,9 +277,22 @@ async function mainChecks(ctx, e) {
 	const aFrame = await hook(page, (i) => scorchView.state().fn, 0);
 	await hook(page, (f) => scorchView.act("tx", [["h", f]]), aFrame);
 	ok(await hook(page, () => scorchView.total()) === e.total - e.withA, "Hide a: the other stacks");
+	const inLines = foldedLines(fs.readFileSync(e.folded, "utf8"));
+	const restack = (fn) => foldedLines(inLines.map((l) => {
+		const at = l.lastIndexOf(" "), fr = fn(l.slice(0, at).split(";"));
+		return fr && fr.length ? fr.join(";") + l.slice(at) : "";
+	}).join("\n"));
+	const dh = sameLines(await hook(page, () => scorchView.folded()), restack((fr) => fr.includes("a") ? null : fr));
+	ok(dh === null, "Hide a: the stacks are the input's without a", dh);
 	await hook(page, (f) => scorchView.act("tx", [["m", f]]), aFrame);
 	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "a"]) < 0 &&
 		await fOf(["main", "b"]) > 0, "Merge a: same total, a gone, its callees under main");
+	const dm = sameLines(await hook(page, () => scorchView.folded()), restack((fr) => fr.filter((x) => x !== "a")));
+	ok(dm === null, "Merge a: the stacks are the input's with a left out", dm);
+	await hook(page, (f) => scorchView.act("tx", [["f", f]]), aFrame);
+	const df = sameLines(await hook(page, () => scorchView.folded()),
+		restack((fr) => fr.includes("a") ? fr.slice(fr.indexOf("a")) : null));
+	ok(df === null, "Focus a: the stacks are the input's from their first a", df);
 	await hook(page, () => scorchView.act("tx", [["r", 0], ["u", 0]]));
 	ok(await fOf(["main", "r", "x"]) > 0 && await fOf(["main", "r", "r"]) < 0 &&
 		await fOf(["main", "[unknown]", "y"]) > 0 && await fOf(["main", "a", "b", "a", "b"]) > 0,
@@ -240,6 +347,26 @@ async function deepChecks(ctx, e) {
 	await page.close();
 }
 
+// a profile of 1000 functions: the table's first 200 rows by self, then
+// by total, are python's largest, and the rest are counted
+async function tableChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	await page.click('button[data-view="table"]');
+	const col = (j) => page.$$eval("#fn-rows tr[data-frame]", (rows, j) =>
+		rows.map((tr) => parseFloat(tr.children[j].getAttribute("data-value"))), j);
+	const selfs = await col(0);
+	ok(JSON.stringify(selfs) === JSON.stringify(e.self), "table: the first 200 rows by self are the largest selfs",
+		{ page: selfs.slice(0, 5), want: e.self.slice(0, 5), n: selfs.length });
+	await page.click('#fn-table th[data-key="total"]');
+	const totals = await col(2);
+	ok(JSON.stringify(totals) === JSON.stringify(e.total), "table: and by total, the largest totals",
+		{ page: totals.slice(0, 5), want: e.total.slice(0, 5), n: totals.length });
+	const more = await page.textContent("#fn-rows td.more");
+	ok(more.startsWith((e.nfun - 200) + " more"), "table: the rows not shown are counted", { more, nfun: e.nfun });
+	ok(bad.errors.length === 0, "table: no page errors", bad.errors);
+	await page.close();
+}
+
 async function emptyChecks(ctx, html) {
 	const { page, bad } = await open(ctx, html);
 	for (const v of ["icicle", "table", "sandwich", "flame"])
@@ -259,6 +386,7 @@ async function diffChecks(ctx, e) {
 		{ after, before, e });
 	const ink = await hook(page, () => scorchView.inked());
 	ok(ink > 0.005, "the diff view's canvas is not blank", ink);
+	await screenshotNotBlank(page, "shot-diff", "the diff view");
 	// after Swap back: colours and numbers per frame, against scorch diff
 	await page.click("#swap");
 	const colorOf = async (name) => {
@@ -355,6 +483,7 @@ async function perfChecks(ctx, e) {
 		await page.click('button[data-view="time"]');
 		const hink = await hook(page, () => scorchView.inked());
 		ok(hink > 0.05, "perf.data " + e.name + ": the heat map is not blank", hink);
+		await screenshotNotBlank(page, "shot-time-" + e.name, "perf.data " + e.name + ": the time view");
 		const c = await page.$eval("#v-time canvas", (cv) => {
 			const r = cv.getBoundingClientRect();
 			return { x: r.left, y: r.top };
@@ -428,6 +557,7 @@ async function perfChecks(ctx, e) {
 		await deepChecks(ctx, e.deep);
 		await diffChecks(ctx, e.diff);
 		await emptyChecks(ctx, e.empty);
+		await tableChecks(ctx, e.gen);
 		for (const p of e.perf)
 			await perfChecks(ctx, p);
 	} catch (err) {

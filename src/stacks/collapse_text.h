@@ -1,0 +1,55 @@
+/*
+ * collapse_text: the text collapsers behind one door: perf script text
+ * (collapse_perf.h, as stackcollapse-perf.pl), SystemTap print_stack
+ * output and DTrace stack aggregations (collapse_counted.h, as
+ * stackcollapse-stap.pl and stackcollapse.pl), read line by line from an
+ * input into one stack table. Stage: stacks. With --srcline the perf
+ * script collapser reads the source lines below a frame line from the
+ * same input (the frame line is kept aside first: reading moves the
+ * buffer under it).
+ *
+ * Usage:
+ *   struct collapse_text ct;
+ *   collapse_text_init(&ct, &opts, &table);
+ *   rc = collapse_text_read(&ct, &lr, FMT_PERF_SCRIPT);  // per input
+ *   ct.perf's counters (bad_lines, samples, ...) for the messages
+ *   collapse_text_release(&ct);
+ *
+ * Ownership: ct borrows out until release; opts are copied. Memory grows
+ * with distinct stacks (the table), never with input size. Failure: only
+ * the input's read errors (returned), and allocation (fatal).
+ */
+#ifndef SCORCH_STACKS_COLLAPSE_TEXT_H
+#define SCORCH_STACKS_COLLAPSE_TEXT_H
+
+#include <stddef.h>
+
+#include "base/lines.h"
+#include "base/strbuf.h"
+#include "stacks/collapse_counted.h"
+#include "stacks/collapse_perf.h"
+#include "stacks/detect.h"
+#include "stacks/table.h"
+
+struct collapse_text {
+	struct collapse_perf perf;      /* perf script text */
+	struct collapse_counted stap, dtrace;
+	struct lines *cur;              /* input being read (for srcline) */
+	struct strbuf line_copy;        /* srcline: the frame line, kept */
+};
+
+void collapse_text_init(struct collapse_text *ct, const struct collapse_opts *o,
+			struct stack_table *out);
+void collapse_text_release(struct collapse_text *ct);
+/* Fold every line of lr as fmt (FMT_PERF_SCRIPT, FMT_STAP or
+ * FMT_DTRACE); perf script's last sample is flushed at the end. Returns
+ * 0 at the end of input, or lines_next's negative code. */
+int collapse_text_read(struct collapse_text *ct, struct lines *lr,
+		       enum stack_format fmt);
+/* Frames after the last count line of the stap or dtrace input. */
+static inline size_t collapse_text_pending(const struct collapse_text *ct)
+{
+	return collapse_counted_pending(&ct->stap) + collapse_counted_pending(&ct->dtrace);
+}
+
+#endif
