@@ -11,7 +11,7 @@
 # (perf record -N, an empty --buildid-dir).
 # Environment: SCORCH (default ./build/scorch), SECS (default 30), RUNS
 # (default 3), OPTS (extra options given to both, e.g. "--no-children").
-# Measured: see docs/report.md.
+# Measured: see docs/scorch-report.md (SPEED).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

@@ -30,17 +30,16 @@ void rep_release(struct rep *r)
 {
 	for (size_t i = 0; i < r->nev; i++) {
 		hmap_release(&r->ev[i].map);
-		for (size_t j = 0; j < r->ev[i].n; j++)
-			free(r->ev[i].e[j].last);
 		free(r->ev[i].e);
 		free(r->ev[i].nodes);
-		u64map_release(&r->ev[i].kids);
 		u64map_release(&r->ev[i].fentry);
 		free(r->ev[i].chains);
-		free(r->ev[i].parts);
+		free(r->ev[i].owners);
+		free(r->ev[i].sampled);
 	}
 	free(r->ev);
 	free(r->frames);
+	free(r->ftab);
 	hmap_release(&r->fmap);
 	arena_release(&r->names);
 	hmap_release(&r->ctx);
@@ -212,28 +211,78 @@ static void key_ptr(struct strbuf *k, const void *p)
 	sb_add(k, &p, sizeof(p));
 }
 
-/* Frames merge as perf's chains do: by function, an unresolved one by
- * its address; an inline row by its name. */
-static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
+static uint32_t frame_new(struct rep *r, const struct rep_frame *f)
+{
+	XGROW(r->frames, r->frames_cap, r->nframes + 1);
+	r->frames[r->nframes] = *f;
+	if (f->inl)
+		r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
+	return (uint32_t)r->nframes++;
+}
+
+static size_t fslot_hash(const struct rep_fslot *c)
+{
+	uint64_t h = (uint64_t)(uintptr_t)c->dso * 0x9E3779B97F4A7C15ull ^
+		     (uint64_t)(uintptr_t)c->sym * 0xff51afd7ed558ccdull ^
+		     c->ip * 0xc4ceb9fe1a85ec53ull;
+	return (size_t)(h >> 32);
+}
+
+static void ftab_grow(struct rep *r)
+{
+	size_t cap = r->ftab_cap ? 2 * r->ftab_cap : 4096;
+	struct rep_fslot *t = xcalloc(cap, sizeof(*t));
+	for (size_t i = 0; i < r->ftab_cap; i++) {
+		if (!r->ftab[i].id)
+			continue;
+		size_t j = fslot_hash(&r->ftab[i]) & (cap - 1);
+		while (t[j].id)
+			j = (j + 1) & (cap - 1);
+		t[j] = r->ftab[i];
+	}
+	free(r->ftab);
+	r->ftab = t;
+	r->ftab_cap = cap;
+}
+
+/* An inline row's frame: by dso, function and the inlined name. */
+static uint32_t frame_id_inline(struct rep *r, const struct rep_frame *f)
 {
 	struct strbuf *k = &r->key;
 	sb_reset(k);
 	key_ptr(k, f->dso);
 	key_ptr(k, f->sym);
-	if (f->inl)
-		sb_adds(k, f->inl);
-	else if (!f->sym)
-		sb_add(k, &f->ip, sizeof(f->ip));
+	sb_adds(k, f->inl);
 	bool added;
 	size_t id = hmap_put(&r->fmap, k->buf, k->len, &added);
-	if (added) {
-		XGROW(r->frames, r->frames_cap, r->nframes + 1);
-		r->frames[r->nframes] = *f;
-		if (f->inl)
-			r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
-		r->nframes++;
+	if (added)
+		hmap_at(&r->fmap, id)->value = frame_new(r, f);
+	return (uint32_t)hmap_at(&r->fmap, id)->value;
+}
+
+/* Frames merge as perf's chains do: by function, an unresolved one by
+ * its address; an inline row by its name. Frames without an inline row
+ * (nearly all) are in a table of their own, found in a probe or two:
+ * a chain's every frame is looked up. */
+static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
+{
+	if (f->inl)
+		return frame_id_inline(r, f);
+	if (2 * (r->ftab_used + 1) > r->ftab_cap)
+		ftab_grow(r);
+	struct rep_fslot k = { f->dso, f->sym, f->sym ? 0 : f->ip, 0 };
+	size_t mask = r->ftab_cap - 1;
+	for (size_t i = fslot_hash(&k) & mask; ; i = (i + 1) & mask) {
+		struct rep_fslot *c = &r->ftab[i];
+		if (!c->id) {
+			k.id = frame_new(r, f) + 1;
+			*c = k;
+			r->ftab_used++;
+			return k.id - 1;
+		}
+		if (c->dso == k.dso && c->sym == k.sym && c->ip == k.ip)
+			return c->id - 1;
 	}
-	return (uint32_t)id;
 }
 
 uint64_t rep_sym_size(const struct rep_entry *e)
@@ -243,12 +292,17 @@ uint64_t rep_sym_size(const struct rep_entry *e)
 
 void rep_frame_name(const struct rep_frame *f, struct strbuf *sb)
 {
-	if (f->inl)
-		sb_addf(sb, "%s (inlined)", f->inl);
-	else if (f->sym)
+	if (f->inl) {
+		sb_adds(sb, f->inl);
+		sb_adds(sb, " (inlined)");
+	} else if (f->sym) {
 		sb_adds(sb, f->sym->name);
-	else
-		sb_addf(sb, "%#llx", (unsigned long long)f->ip);
+	} else if (f->ip) { /* "%#llx" without printf */
+		sb_adds(sb, "0x");
+		sb_add_hex(sb, f->ip, 0);
+	} else {
+		sb_addc(sb, '0');
+	}
 }
 
 /* ---- call trees ---- */
@@ -265,71 +319,8 @@ static uint32_t node_new(struct rep_event *ev, uint32_t frame)
 	return (uint32_t)ev->nnodes++;
 }
 
-enum { SCAN_KIDS = 12 }; /* up to this many kids, a list is faster */
-
-static uint32_t node_kid(struct rep_event *ev, uint32_t node, uint32_t frame)
+static void depth_add(struct rep_entry *e, size_t len)
 {
-	struct rep_node *n = &ev->nodes[node];
-	if (n->nkids <= SCAN_KIDS) {
-		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
-			if (ev->nodes[c].frame == frame)
-				return c;
-	} else {
-		uint64_t *v = u64map_find(&ev->kids, (uint64_t)node << 32 | frame);
-		if (v)
-			return (uint32_t)*v;
-	}
-	uint32_t k = node_new(ev, frame);
-	ev->nodes[k].parent = node;
-	n = &ev->nodes[node];
-	ev->nodes[k].next = n->kid;
-	n->kid = k;
-	n->nkids++;
-	bool added;
-	if (n->nkids == SCAN_KIDS + 1) {
-		for (uint32_t c = n->kid; c != REP_NONE; c = ev->nodes[c].next)
-			*u64map_put(&ev->kids, (uint64_t)node << 32 | ev->nodes[c].frame, &added) = c;
-	} else if (n->nkids > SCAN_KIDS + 1) {
-		*u64map_put(&ev->kids, (uint64_t)node << 32 | frame, &added) = k;
-	}
-	return k;
-}
-
-/* Add a chain to e's tree: its end node gets the period (the nodes'
- * cumul is summed up at rep_sort). Returns the end node. */
-static uint32_t tree_add(struct rep_event *ev, struct rep_entry *e,
-			 const uint32_t *chain, size_t n, uint64_t period)
-{
-	if (e->root == REP_NONE)
-		e->root = node_new(ev, REP_NONE);
-	/* the part shared with the entry's last chain is walked already */
-	size_t i = 0;
-	uint32_t at = e->root;
-	while (i < n && i < e->nlast && e->last[2 * i] == chain[i]) {
-		at = e->last[2 * i + 1];
-		i++;
-	}
-	if (2 * n > e->last_cap) {
-		size_t cap = e->last_cap;
-		XGROW(e->last, cap, 2 * n);
-		e->last_cap = (uint32_t)cap;
-	}
-	for (; i < n; i++) {
-		at = node_kid(ev, at, chain[i]);
-		e->last[2 * i] = chain[i];
-		e->last[2 * i + 1] = at;
-	}
-	e->nlast = (uint32_t)n;
-	ev->nodes[at].hit += period;
-	return at;
-}
-
-static void part_add(struct rep_event *ev, uint32_t entry, size_t off, size_t len,
-		     uint64_t period)
-{
-	XGROW(ev->parts, ev->parts_cap, ev->nparts + 1);
-	ev->parts[ev->nparts++] = (struct rep_part){ entry, (uint32_t)off, (uint32_t)len, period };
-	struct rep_entry *e = &ev->e[entry];
 	if (len > e->max_depth)
 		e->max_depth = (uint32_t)len;
 }
@@ -448,17 +439,31 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
 }
 
 /* What besides the frame makes a sample's entries: an id for the
- * (comm, tid, cpu, parent) of t, so that a frame's entry is looked up
- * once per context. */
+ * (comm, tid, cpu, parent, trace) of t, so that a frame's entry is
+ * looked up once per context. Only the parts the sort keys use count
+ * (an entry's key holds no others): fewer contexts, fewer lookups. */
 static uint64_t context_id(struct rep *r, const struct rep_entry *t)
 {
 	struct { const char *comm, *parent, *trace; uint32_t tid; int32_t cpu; } k;
 	memset(&k, 0, sizeof(k));
-	k.comm = t->comm;
-	k.trace = t->trace;
-	k.parent = t->parent;
-	k.tid = t->tid;
-	k.cpu = t->cpu;
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		switch (r->o.keys[i]) {
+		case REP_COMM: k.comm = t->comm; break;
+		case REP_PID: k.tid = t->tid; break;
+		case REP_CPU: k.cpu = t->cpu; break;
+		case REP_PARENT: k.parent = t->parent; break;
+		case REP_TRACE: k.trace = t->trace; break;
+		case REP_DSO: case REP_SYM: case REP_SYMSIZE: case REP_IPC:
+			break; /* the frame's */
+		default: /* a key not listed here: the whole context */
+			k.comm = t->comm;
+			k.parent = t->parent;
+			k.trace = t->trace;
+			k.tid = t->tid;
+			k.cpu = t->cpu;
+			break;
+		}
+	}
 	return hmap_put(&r->ctx, &k, sizeof(k), NULL);
 }
 
@@ -794,14 +799,27 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 
 /* The children view: every function of the chain (r->chain[0, n),
  * stored at off) gets the period once; t is the sample's template. */
-static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,
-			 uint32_t self, size_t n, size_t off, uint64_t p)
+/* The entry of t, whose context is ctx and frame (id) frame, memoized
+ * by both: the entry's key is theirs. */
+static uint32_t entry_of(struct rep *r, struct rep_event *ev, uint64_t ctx, uint32_t frame,
+			 const struct rep_entry *t)
 {
-	uint64_t ctx = context_id(r, t);
+	bool added;
+	uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | frame, &added);
+	if (added)
+		*memo = entry_get(r, ev, t) + 1;
+	return (uint32_t)(*memo - 1);
+}
+
+static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,
+			 uint64_t ctx, uint32_t self, size_t n, size_t off, uint64_t p)
+{
 	/* an entry gets the sample once, however often its function recurs */
 	uint64_t mark = ++r->serial;
 	ev->e[self].mark = mark;
 	char level = t->f.level;
+	if (r->o.chains)
+		XGROW(ev->owners, ev->owners_cap, off + n);
 	for (size_t i = 0; i < n; i++) {
 		const struct rep_frame *f = &r->frames[r->chain[i]];
 		t->f = *f;
@@ -815,19 +833,17 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 			t->src_known = r->chain_src[i].known;
 			id = entry_get(r, ev, t);
 		} else {
-			bool added;
-			uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | r->chain[i], &added);
-			if (added)
-				*memo = entry_get(r, ev, t) + 1;
-			id = (uint32_t)(*memo - 1);
+			id = entry_of(r, ev, ctx, r->chain[i], t);
 		}
 		struct rep_entry *e = &ev->e[id];
+		if (r->o.chains)
+			ev->owners[off + i] = e->mark == mark ? REP_NONE : id;
 		if (e->mark == mark)
 			continue;
 		e->mark = mark;
 		e->acc += p;
 		if (r->o.chains)
-			part_add(ev, id, off + i, n - i, p);
+			depth_add(e, n - i);
 	}
 }
 
@@ -839,7 +855,11 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	uint64_t p = ps->s->period;
 	ev->total += p;
 	ev->samples++;
-	uint32_t self = entry_get(r, ev, &t);
+	uint64_t ctx = context_id(r, &t);
+	/* with srcline the entry depends on the address (and perf marks a
+	 * found one as compared): no memo */
+	uint32_t self = r->srcline ? entry_get(r, ev, &t)
+				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t);
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;
@@ -852,10 +872,12 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		if (n)
 			memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
 		ev->nchains += n;
-		part_add(ev, self, off, n, p);
+		XGROW(ev->sampled, ev->sampled_cap, ev->nsampled + 1);
+		ev->sampled[ev->nsampled++] = (struct rep_chain){ self, (uint32_t)off, (uint32_t)n, p };
+		depth_add(e, n);
 	}
 	if (r->o.children)
-		add_children(r, ev, &t, self, n, off, p);
+		add_children(r, ev, &t, ctx, self, n, off, p);
 }
 
 /* ---- output order ----
@@ -894,7 +916,8 @@ static int64_t dso_cmp(const struct rep_entry *l, const struct rep_entry *r)
 	const struct sym_dso *dl = r->f.dso, *dr = l->f.dso; /* perf swaps */
 	if (!dl || !dr)
 		return cmp_null(dr, dl); /* ... and swaps back */
-	return sgn(strcmp(dl->short_name, dr->short_name));
+	/* by short name, as ranked at rep_sort */
+	return (int64_t)r->dso_rank - (int64_t)l->dso_rank;
 }
 
 static int64_t sym_collapse(const struct rep_entry *l, const struct rep_entry *r)
@@ -931,7 +954,8 @@ static int64_t parent_cmp(const struct rep_entry *l, const struct rep_entry *r)
 static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r, enum rep_key k)
 {
 	switch (k) {
-	case REP_COMM: return sgn(strcmp(r->comm, l->comm));
+	case REP_COMM: /* as ranked at rep_sort */
+		return (int64_t)r->comm_rank - (int64_t)l->comm_rank;
 	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
 	case REP_DSO: return dso_cmp(l, r);
 	case REP_SYM: return sym_collapse(l, r);
@@ -1058,6 +1082,75 @@ static void fixup(struct rbt *t, uint32_t z)
 	t->red[t->root] = false;
 }
 
+/* Ranks of strings (their distinct pointers: few) in strcmp's order,
+ * equal strings equal. */
+static const char **g_strs;
+
+static int by_str(const void *pa, const void *pb)
+{
+	return strcmp(g_strs[*(const uint32_t *)pa], g_strs[*(const uint32_t *)pb]);
+}
+
+struct ranker {
+	struct u64map ids;      /* pointer -> index in strs */
+	const char **strs;
+	size_t n, cap;
+};
+
+static uint32_t ranker_add(struct ranker *k, const char *s)
+{
+	bool added;
+	uint64_t *v = u64map_put(&k->ids, (uint64_t)(uintptr_t)s, &added);
+	if (added) {
+		XGROW(k->strs, k->cap, k->n + 1);
+		k->strs[k->n] = s;
+		*v = k->n++;
+	}
+	return (uint32_t)*v;
+}
+
+/* Turn the indexes ranker_add gave into ranks: out[index] = rank. */
+static uint32_t *ranker_finish(struct ranker *k)
+{
+	uint32_t *ord = xmalloc((k->n + 1) * sizeof(*ord));
+	uint32_t *rank = xmalloc((k->n + 1) * sizeof(*rank));
+	for (size_t i = 0; i < k->n; i++)
+		ord[i] = (uint32_t)i;
+	g_strs = k->strs;
+	qsort(ord, k->n, sizeof(*ord), by_str);
+	for (size_t i = 0, rk = 0; i < k->n; i++) {
+		if (i && strcmp(k->strs[ord[i - 1]], k->strs[ord[i]]))
+			rk++;
+		rank[ord[i]] = (uint32_t)rk;
+	}
+	free(ord);
+	u64map_release(&k->ids);
+	free(k->strs);
+	return rank;
+}
+
+/* The entries' comm_rank and dso_rank: the sorts compare those, not
+ * the strings (a strcmp per comparison, most of them equal). */
+static void set_ranks(struct rep_event *ev)
+{
+	struct ranker c, d;
+	memset(&c, 0, sizeof(c));
+	memset(&d, 0, sizeof(d));
+	for (size_t j = 0; j < ev->n; j++) {
+		struct rep_entry *e = &ev->e[j];
+		e->comm_rank = ranker_add(&c, e->comm);
+		e->dso_rank = e->f.dso ? ranker_add(&d, e->f.dso->short_name) : 0;
+	}
+	uint32_t *cr = ranker_finish(&c), *dr = ranker_finish(&d);
+	for (size_t j = 0; j < ev->n; j++) {
+		struct rep_entry *e = &ev->e[j];
+		e->comm_rank = cr[e->comm_rank];
+		e->dso_rank = e->f.dso ? dr[e->dso_rank] : 0;
+	}
+	free(cr);
+	free(dr);
+}
+
 /* perf's hist_entry__cmp / __collapse: negative puts r (the new entry)
  * left of l */
 static int64_t in_cmp(const struct rep *rp, const struct rep_entry *l, const struct rep_entry *r)
@@ -1106,29 +1199,32 @@ static void note_srcline(const struct rep *r, struct rep_entry *a, struct rep_en
 	}
 }
 
-/* Reorder ev's entries as perf's tree lists them after inserting them in
- * their present order: by hist_entry__cmp (entries_in, collapsed) when
- * !out, else by hist_entry__sort (the output). */
-static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
+/* Reorder ord (entry indexes) as perf's tree lists the entries after
+ * inserting them in ord's order: by hist_entry__cmp (entries_in,
+ * collapsed) when !out, else by hist_entry__sort (the output). The
+ * entries stay in place (rep_sort moves them once). */
+static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out)
 {
 	size_t n = ev->n;
 	struct rbt t;
-	t.l = xmalloc(n * sizeof(uint32_t));
-	t.r = xmalloc(n * sizeof(uint32_t));
-	t.p = xmalloc(n * sizeof(uint32_t));
-	t.red = xmalloc(n * sizeof(bool));
+	t.l = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	t.r = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	t.p = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	t.red = xmalloc((n ? n : 1) * sizeof(bool));
 	t.root = REP_NONE;
+	/* tree nodes are positions in ord */
 	for (uint32_t i = 0; i < n; i++) {
+		const struct rep_entry *ei = &ev->e[ord[i]];
 		t.l[i] = t.r[i] = t.p[i] = REP_NONE;
 		t.red[i] = true;
 		uint32_t at = t.root, parent = REP_NONE;
 		bool left = false;
 		while (at != REP_NONE) {
 			parent = at;
+			struct rep_entry *ea = &ev->e[ord[at]];
 			if (r->srcline)
-				note_srcline(r, &ev->e[i], &ev->e[at], out);
-			left = out ? out_cmp(r, &ev->e[i], &ev->e[at]) > 0
-				   : in_cmp(r, &ev->e[at], &ev->e[i]) < 0;
+				note_srcline(r, &ev->e[ord[i]], ea, out);
+			left = out ? out_cmp(r, ei, ea) > 0 : in_cmp(r, ea, ei) < 0;
 			at = left ? t.l[at] : t.r[at];
 		}
 		t.p[i] = parent;
@@ -1141,13 +1237,13 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 		fixup(&t, i);
 	}
 	/* in order */
-	struct rep_entry *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
+	uint32_t *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
 	size_t k = 0;
 	uint32_t x = t.root;
 	while (x != REP_NONE && t.l[x] != REP_NONE)
 		x = t.l[x];
 	while (x != REP_NONE) {
-		sorted[k++] = ev->e[x];
+		sorted[k++] = ord[x];
 		if (t.r[x] != REP_NONE) {
 			x = t.r[x];
 			while (t.l[x] != REP_NONE)
@@ -1161,43 +1257,241 @@ static void rb_order(const struct rep *r, struct rep_event *ev, bool out)
 			}
 		}
 	}
-	free(ev->e);
-	ev->e = sorted;
-	ev->cap = n;
+	memcpy(ord, sorted, n * sizeof(*ord));
+	free(sorted);
 	free(t.l);
 	free(t.r);
 	free(t.p);
 	free(t.red);
 }
 
-/* The trees perf would print: an entry under the threshold shows none. */
+/* Put ev's entries in the order of ord (a permutation of indexes, used
+ * up): in place, cycle by cycle (a copy of the entries was 12 MB of
+ * fresh pages on the bench recording). */
+static void entries_permute(struct rep_event *ev, uint32_t *ord)
+{
+	for (size_t k = 0; k < ev->n; k++) {
+		if (ord[k] == REP_NONE || ord[k] == k)
+			continue;
+		/* position k gets entry ord[k], which gets entry ord[ord[k]], ... */
+		struct rep_entry first = ev->e[k];
+		size_t at = k;
+		while (ord[at] != k) {
+			size_t from = ord[at];
+			ev->e[at] = ev->e[from];
+			ord[at] = REP_NONE;
+			at = from;
+		}
+		ev->e[at] = first;
+		ord[at] = REP_NONE;
+	}
+}
+
+/* A chain a tree gets: chains[pos, end of the sample's chain). */
+struct tree_part {
+	uint32_t pos, sample;
+};
+
+/* Call f(ev, part, entry, ctx) for each chain a shown tree gets, in
+ * sample order (the self chain before the children's). */
+static size_t parts_each(const struct rep *r, const struct rep_event *ev, const bool *shown,
+			 void (*f)(struct tree_part p, uint32_t entry, void *ctx), void *ctx)
+{
+	size_t n = 0;
+	for (uint32_t j = 0; j < ev->nsampled; j++) {
+		const struct rep_chain *c = &ev->sampled[j];
+		if (shown[c->self]) {
+			f((struct tree_part){ c->off, j }, c->self, ctx);
+			n++;
+		}
+		if (!r->o.children)
+			continue;
+		const uint32_t *owner = ev->owners + c->off;
+		for (uint32_t i = 0; i < c->len; i++)
+			if (owner[i] != REP_NONE && shown[owner[i]]) {
+				f((struct tree_part){ c->off + i, j }, owner[i], ctx);
+				n++;
+			}
+	}
+	return n;
+}
+
+struct parts_sort {
+	size_t *at;             /* per entry: its next slot */
+	struct tree_part *out;
+};
+
+static void part_count(struct tree_part p, uint32_t entry, void *ctx)
+{
+	struct parts_sort *ps = ctx;
+	ps->at[entry + 1]++;
+}
+
+static void part_put(struct tree_part p, uint32_t entry, void *ctx)
+{
+	struct parts_sort *ps = ctx;
+	ps->out[ps->at[entry]++] = p;
+}
+
+/* A chain of a tree being built: chains[pos, end), its period. */
+struct tpart {
+	uint32_t pos, end;
+	uint64_t period;
+};
+
+/* A node to expand: its chains are tree.p[lo, hi), depth frames in. */
+struct tjob {
+	uint32_t node, depth;
+	size_t lo, hi;
+};
+
+struct tree {
+	struct tpart *p, *tmp;  /* the entry's chains, scratch */
+	size_t cap;
+	uint32_t *gid, *stamp;  /* per frame: its group at the node stamped */
+	uint32_t now;           /* the node's stamp */
+	uint32_t *gfirst;       /* per group: its frame, count, start, sum */
+	size_t *gcount, *gat;
+	uint64_t *gsum;
+	size_t gcap, gcap2;     /* of gfirst; of the others */
+	struct tjob *jobs;
+	size_t njobs, jobs_cap;
+};
+
+/* Kids of job j's node: its chains grouped by their next frame, in the
+ * order each first comes (perf's order of creation, which breaks ties
+ * among siblings); a chain ending here adds to the node's hit. A kid
+ * under min is made (a parent's count of kids matters) but not
+ * expanded: no graph shows it or anything below it. */
+static void tree_expand(struct rep_event *ev, struct tree *t, struct tjob j, uint64_t min)
+{
+	const uint32_t *chains = ev->chains;
+	size_t ng = 0, kept = j.lo;
+	t->now++;
+	for (size_t i = j.lo; i < j.hi; i++) {
+		const struct tpart *p = &t->p[i];
+		if (p->pos + j.depth >= p->end) {
+			ev->nodes[j.node].hit += p->period;
+			continue;
+		}
+		uint32_t f = chains[p->pos + j.depth];
+		if (t->stamp[f] != t->now) {
+			t->stamp[f] = t->now;
+			XGROW(t->gfirst, t->gcap, ng + 1);
+			t->gid[f] = (uint32_t)ng;
+			t->gfirst[ng] = f;
+			ng++;
+		}
+		t->tmp[kept++] = *p; /* the chains going on, in order */
+	}
+	if (t->gcap + 1 > t->gcap2) {
+		t->gcap2 = t->gcap + 1;
+		t->gcount = xreallocarray(t->gcount, t->gcap2, sizeof(*t->gcount));
+		t->gat = xreallocarray(t->gat, t->gcap2, sizeof(*t->gat));
+		t->gsum = xreallocarray(t->gsum, t->gcap2, sizeof(*t->gsum));
+	}
+	memset(t->gcount, 0, (ng + 1) * sizeof(*t->gcount));
+	memset(t->gsum, 0, (ng + 1) * sizeof(*t->gsum));
+	for (size_t i = j.lo; i < kept; i++) {
+		uint32_t g = t->gid[chains[t->tmp[i].pos + j.depth]];
+		t->gcount[g]++;
+		t->gsum[g] += t->tmp[i].period;
+	}
+	for (size_t g = 0, at = j.lo; g < ng; g++) {
+		t->gat[g] = at;
+		at += t->gcount[g];
+	}
+	for (size_t i = j.lo; i < kept; i++) {
+		uint32_t g = t->gid[chains[t->tmp[i].pos + j.depth]];
+		t->p[t->gat[g]++] = t->tmp[i];
+	}
+	for (size_t g = 0, at = j.lo; g < ng; g++) {
+		uint32_t k = node_new(ev, t->gfirst[g]);
+		struct rep_node *n = &ev->nodes[j.node], *x = &ev->nodes[k];
+		x->parent = j.node;
+		x->cumul = t->gsum[g];
+		x->next = n->kid;
+		n->kid = k;
+		n->nkids++;
+		if (x->cumul >= min) {
+			XGROW(t->jobs, t->jobs_cap, t->njobs + 1);
+			t->jobs[t->njobs++] = (struct tjob){ k, j.depth + 1, at, at + t->gcount[g] };
+		}
+		at += t->gcount[g];
+	}
+}
+
+/* Entry e's tree from its chains t->p[0, n): top down, as perf's
+ * merged chains with their periods; only what can show is expanded. */
+static void tree_build(struct rep_event *ev, struct rep_entry *e, struct tree *t, size_t n,
+		       uint64_t min)
+{
+	e->root = node_new(ev, REP_NONE);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += t->p[i].period;
+	ev->nodes[e->root].cumul = sum;
+	t->njobs = 0;
+	XGROW(t->jobs, t->jobs_cap, 1);
+	t->jobs[t->njobs++] = (struct tjob){ e->root, 0, 0, n };
+	while (t->njobs)
+		tree_expand(ev, t, t->jobs[--t->njobs], min);
+}
+
+/* The trees perf would print: an entry under the threshold shows none.
+ * Each tree gets its chains in sample order (a counting sort of the
+ * parts by entry), one tree after the other. */
 static void build_trees(const struct rep *r, struct rep_event *ev, double min_percent)
 {
 	uint64_t min = min_percent < 0 ? 0 :
 		(uint64_t)((double)ev->total * (min_percent / 100.0));
-	/* an entry's parts together, in sample order (a counting sort):
-	 * each tree is walked in one go */
-	size_t *at = xcalloc(ev->n + 1, sizeof(*at));
-	for (size_t j = 0; j < ev->nparts; j++)
-		at[ev->parts[j].entry + 1]++;
+	bool *shown = xmalloc((ev->n ? ev->n : 1) * sizeof(*shown));
 	for (size_t k = 0; k < ev->n; k++)
-		at[k + 1] += at[k];
-	struct rep_part *sorted = xmalloc((ev->nparts ? ev->nparts : 1) * sizeof(*sorted));
-	for (size_t j = 0; j < ev->nparts; j++)
-		sorted[at[ev->parts[j].entry]++] = ev->parts[j];
-	free(at);
-	free(ev->parts);
-	ev->parts = sorted;
-	for (size_t j = 0; j < ev->nparts; j++) {
-		const struct rep_part *pt = &ev->parts[j];
-		struct rep_entry *e = &ev->e[pt->entry];
-		if ((r->o.children ? e->acc : e->period) < min)
+		shown[k] = (r->o.children ? ev->e[k].acc : ev->e[k].period) >= min;
+	struct parts_sort ps = { xcalloc(ev->n + 1, sizeof(size_t)), NULL };
+	size_t n = parts_each(r, ev, shown, part_count, &ps);
+	for (size_t k = 0; k < ev->n; k++)
+		ps.at[k + 1] += ps.at[k];
+	ps.out = xmalloc((n ? n : 1) * sizeof(*ps.out));
+	parts_each(r, ev, shown, part_put, &ps);
+	struct tree t;
+	memset(&t, 0, sizeof(t));
+	t.gid = xcalloc(r->nframes + 1, sizeof(*t.gid));
+	t.stamp = xcalloc(r->nframes + 1, sizeof(*t.stamp));
+	/* at[k] is now the end of entry k's parts */
+	for (size_t k = 0, j = 0; k < ev->n; k++) {
+		size_t m = ps.at[k] - j;
+		if (!m)
 			continue;
-		tree_add(ev, e, ev->chains + pt->off, pt->len, pt->period);
+		if (m > t.cap) {
+			t.cap = m;
+			t.p = xreallocarray(t.p, m, sizeof(*t.p));
+			t.tmp = xreallocarray(t.tmp, m, sizeof(*t.tmp));
+		}
+		for (size_t i = 0; i < m; i++, j++) {
+			const struct rep_chain *c = &ev->sampled[ps.out[j].sample];
+			t.p[i] = (struct tpart){ ps.out[j].pos, c->off + c->len, c->period };
+		}
+		tree_build(ev, &ev->e[k], &t, m, min);
 	}
-	free(ev->parts);
-	ev->parts = NULL;
-	ev->nparts = ev->parts_cap = 0;
+	free(t.p);
+	free(t.tmp);
+	free(t.gid);
+	free(t.stamp);
+	free(t.gfirst);
+	free(t.gcount);
+	free(t.gat);
+	free(t.gsum);
+	free(t.jobs);
+	free(ps.at);
+	free(ps.out);
+	free(shown);
+	free(ev->sampled);
+	ev->sampled = NULL;
+	ev->nsampled = ev->sampled_cap = 0;
+	free(ev->owners);
+	ev->owners = NULL;
+	ev->owners_cap = 0;
 }
 
 void rep_sort(struct rep *r, double min_percent)
@@ -1208,23 +1502,18 @@ void rep_sort(struct rep *r, double min_percent)
 		/* the map's ids are entry indexes: no lookups after this */
 		hmap_release(&ev->map);
 		hmap_init(&ev->map);
-		for (size_t j = 0; j < ev->n; j++) {
-			free(ev->e[j].last);
-			ev->e[j].last = NULL;
-			ev->e[j].nlast = ev->e[j].last_cap = 0;
-		}
-		for (size_t j = ev->nnodes; j-- > 0; ) {
-			struct rep_node *x = &ev->nodes[j];
-			x->cumul += x->hit;
-			if (x->parent != REP_NONE)
-				ev->nodes[x->parent].cumul += x->cumul;
-		}
 		/* perf's three trees: entries as they came, collapsed (when a
 		 * key collapses: comm), output */
-		rb_order(r, ev, false);
+		set_ranks(ev);
+		uint32_t *ord = xmalloc((ev->n ? ev->n : 1) * sizeof(*ord));
+		for (size_t k = 0; k < ev->n; k++)
+			ord[k] = (uint32_t)k;
+		rb_order(r, ev, ord, false);
 		for (size_t k = 0; k < r->o.nkeys; k++)
 			if (r->o.keys[k] == REP_COMM || r->o.keys[k] == REP_SRCLINE)
-				rb_order(r, ev, false);
-		rb_order(r, ev, true);
+				rb_order(r, ev, ord, false);
+		rb_order(r, ev, ord, true);
+		entries_permute(ev, ord);
+		free(ord);
 	}
 }

@@ -15,7 +15,8 @@
  * display order); entries sort by children period, then callers above
  * callees of a thread, then self period, then keys ascending (or by the
  * -F fields), ties falling where perf's red-black trees put them; call
- * trees are built at rep_sort, only for the entries perf shows one for.
+ * trees are built at rep_sort, only for the entries perf shows one for,
+ * and only as deep as a graph can show.
  * Ownership: the rep owns its arrays and inline names; entries and
  * frames borrow symbol names and dsos from the session, which must
  * outlive the rep's use.
@@ -74,7 +75,7 @@ struct rep_frame {
 struct rep_node {
 	uint32_t frame;         /* index in frames; REP_NONE for a root */
 	uint32_t kid, next;     /* first child, next sibling (REP_NONE) */
-	uint32_t nkids;         /* beyond a few, kids are in the event's map */
+	uint32_t nkids;
 	uint32_t parent;        /* REP_NONE for a root */
 	uint64_t hit;           /* period of chains ending here */
 	uint64_t cumul;         /* period of chains through here (rep_sort) */
@@ -94,10 +95,9 @@ struct rep_entry {
 	uint32_t root;          /* call tree, REP_NONE without chains */
 	uint32_t max_depth;     /* longest chain added to the tree */
 	uint32_t seq;           /* creation order (last tie break) */
+	uint32_t comm_rank;     /* rep_sort: the comm's and the dso short */
+	uint32_t dso_rank;      /* name's place among the event's (by strcmp) */
 	uint64_t mark;          /* the last sample that added to it */
-	uint32_t *last;         /* the last chain added: (frame, node) pairs,
-				 * freed at rep_sort */
-	uint32_t nlast, last_cap;
 };
 
 /* The srclines of an address: perf's answer from addr2line, if any,
@@ -108,9 +108,11 @@ struct rep_prov {
 	const struct sym_dso *dso;
 };
 
-/* A chain an entry's tree gets: chains[off, off + len) with a period. */
-struct rep_part {
-	uint32_t entry, off, len;
+/* A sample's chain: chains[off, off + len), its self entry, its period.
+ * With children, owners[off + i] is the entry whose tree gets the chain
+ * from i on (REP_NONE: none, the function recurs). */
+struct rep_chain {
+	uint32_t self, off, len;
 	uint64_t period;
 };
 
@@ -122,13 +124,20 @@ struct rep_event {
 	uint64_t total, samples;
 	struct rep_node *nodes;
 	size_t nnodes, nodes_cap;
-	struct u64map kids;     /* parent node << 32 | frame -> node, for
-				 * nodes of many kids */
 	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
 	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
-	size_t nchains, chains_cap;
-	struct rep_part *parts; /* what each entry's tree gets (rep_sort) */
-	size_t nparts, parts_cap;
+	uint32_t *owners;       /* children: entry ids beside chains */
+	size_t nchains, chains_cap, owners_cap;
+	struct rep_chain *sampled; /* per sample: what the trees get (rep_sort) */
+	size_t nsampled, sampled_cap;
+};
+
+/* A frame table slot: a frame (no inline row) and its id + 1 (0: empty). */
+struct rep_fslot {
+	const struct sym_dso *dso;
+	const struct sym_entry *sym;
+	uint64_t ip;            /* unresolved: the address, else 0 */
+	uint32_t id;
 };
 
 struct rep {
@@ -137,7 +146,9 @@ struct rep {
 	size_t nev;
 	struct rep_frame *frames; /* shared by all events */
 	size_t nframes, frames_cap;
-	struct hmap fmap;       /* frame key -> index in frames */
+	struct hmap fmap;       /* inline rows: frame key -> (value) index in frames */
+	struct rep_fslot *ftab; /* other frames, open addressing */
+	size_t ftab_cap, ftab_used;
 	struct arena names;     /* inline names (the session's die with it) */
 	struct strbuf key;
 	uint32_t *chain;        /* current sample: frame ids, display order */
@@ -184,7 +195,9 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 /* Build the call trees of the entries whose period (children's in that
  * view) reaches min_percent of their event's total (a negative value:
  * every entry; perf prints no graph under its threshold), then sort
- * every event's entries in perf's output order. */
+ * every event's entries in perf's output order. A tree node whose cumul
+ * is under that share is a leaf (its hit 0, its own chains not
+ * expanded): it only counts among its parent's kids. */
 void rep_sort(struct rep *r, double min_percent);
 
 /* The size of the entry's symbol (0 unresolved), as perf's symbol_size. */

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 UNIT_TEST(strbuf_append)
@@ -28,6 +29,38 @@ UNIT_TEST(strbuf_append)
 	char *p = sb_detach(&sb, &len);
 	CHECK(len == 107 && sb.len == 0 && sb.buf[0] == '\0');
 	free(p);
+}
+
+/* sb_add_fixed2 is "%*.2f": against printf on percentages of many
+ * totals (ties such as 0.125 and 2.675 among them), large and odd values
+ * and widths. */
+UNIT_TEST(strbuf_fixed2)
+{
+	struct strbuf a = SB_INIT;
+	char want[128];
+	int bad = 0, n = 0;
+	static const double odd[] = { 0, 0.005, 0.015, 0.125, 0.375, 2.675, 1.005, 99.995,
+				      100, 12345.678, 0.0049999999, 1e11 + 0.125, 1e13, -0.0, -1.5 };
+	static const int widths[] = { 0, 7, 12 };
+	for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+		for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++, n++) {
+			sb_reset(&a);
+			sb_add_fixed2(&a, odd[i], widths[w]);
+			snprintf(want, sizeof(want), "%*.2f", widths[w], odd[i]);
+			bad += strcmp(a.buf, want) != 0;
+		}
+	}
+	for (uint64_t total = 1; total < 3000; total += 7) {
+		for (uint64_t part = 0; part <= total; part++, n++) {
+			double v = 100.0 * (double)part / (double)total;
+			sb_reset(&a);
+			sb_add_fixed2(&a, v, 7);
+			snprintf(want, sizeof(want), "%7.2f", v);
+			bad += strcmp(a.buf, want) != 0;
+		}
+	}
+	CHECK(n > 600000 && bad == 0);
+	sb_release(&a);
 }
 
 /* sb_add_hex is "%*llx": padded to a width, never cut, 0 as "0". */

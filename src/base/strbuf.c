@@ -3,6 +3,7 @@
 #include "base/xalloc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,37 @@ void sb_add_hex(struct strbuf *sb, uint64_t v, int width)
 		buf[n++] = "0123456789abcdef"[v & 15];
 		v >>= 4;
 	} while (v);
+	size_t pad = width > n ? (size_t)(width - n) : 0;
+	sb_grow(sb, pad + (size_t)n);
+	memset(sb->buf + sb->len, ' ', pad);
+	sb->len += pad;
+	while (n > 0)
+		sb->buf[sb->len++] = buf[--n];
+	sb->buf[sb->len] = '\0';
+}
+
+/* The rounding is read off t = v * 100, whose error (~1e-12 below 1e12)
+ * decides nothing unless t is that close to x.5, where printf rounds the
+ * double's exact value. */
+void sb_add_fixed2(struct strbuf *sb, double v, int width)
+{
+	double t = v * 100.0, fl = floor(t);
+	if (!(v >= 0 && v < 1e12) || signbit(v) || fabs(t - fl - 0.5) < 1e-6) {
+		sb_addf(sb, "%*.2f", width, v);
+		return;
+	}
+	uint64_t k = (uint64_t)fl + (t - fl > 0.5);
+	char buf[32];
+	int n = 0;
+	buf[n++] = (char)('0' + k % 10);
+	k /= 10;
+	buf[n++] = (char)('0' + k % 10);
+	k /= 10;
+	buf[n++] = '.';
+	do {
+		buf[n++] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k);
 	size_t pad = width > n ? (size_t)(width - n) : 0;
 	sb_grow(sb, pad + (size_t)n);
 	memset(sb->buf + sb->len, ' ', pad);

@@ -39,6 +39,10 @@ static inline void sb_addc(struct strbuf *sb, char c)
 /* v in lowercase hex, right-aligned in width columns with spaces ("%*llx"
  * without printf: addresses go out once per frame line). */
 void sb_add_hex(struct strbuf *sb, uint64_t v, int width);
+/* v as "%*.2f" prints it, without printf where that is safe (v in
+ * [0, 1e12) and v * 100 not within 1e-6 of a tie; else printf decides):
+ * reports print a percentage per line. */
+void sb_add_fixed2(struct strbuf *sb, double v, int width);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)

@@ -43,6 +43,15 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 	return 0;
 }
 
+/* n spaces */
+static void add_spaces(struct strbuf *sb, size_t n)
+{
+	static const char sp[] = "                                ";
+	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
+		sb_add(sb, sp, sizeof(sp) - 1);
+	sb_add(sb, sp, n);
+}
+
 static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 		 size_t width, bool last)
 {
@@ -52,13 +61,23 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	case REP_PID: sb_addf(sb, "%7u:%s", e->tid, e->thread->comm); break;
 	case REP_DSO: sb_adds(sb, dso_name(e)); break;
 	case REP_SYM:
-		sb_addf(sb, "[%c] ", e->f.level);
-		if (e->f.inl)
-			sb_addf(sb, "%s (inlined)", e->f.inl);
-		else if (e->f.sym)
+		sb_addc(sb, '[');
+		sb_addc(sb, e->f.level);
+		sb_adds(sb, "] ");
+		if (e->f.inl) {
+			sb_adds(sb, e->f.inl);
+			sb_adds(sb, " (inlined)");
+		} else if (e->f.sym) {
 			sb_adds(sb, e->f.sym->name);
-		else
-			sb_addf(sb, "%#.16llx", (unsigned long long)e->f.ip);
+		} else {
+			/* "%#.16llx": 0x but for 0 */
+			if (e->f.ip)
+				sb_adds(sb, "0x");
+			size_t at = sb->len;
+			sb_add_hex(sb, e->f.ip, 16);
+			for (size_t i = at; i < sb->len && sb->buf[i] == ' '; i++)
+				sb->buf[i] = '0';
+		}
 		break;
 	case REP_CPU: sb_addf(sb, "%*.*d", (int)width, (int)width, e->cpu); break;
 	case REP_PARENT: sb_adds(sb, e->parent ? e->parent : "[other]"); break;
@@ -77,9 +96,9 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	}
 	/* perf pads every column but a symbol, trace or srcline column
 	 * that comes last */
-	while (!(last && (k == REP_SYM || k == REP_TRACE || k == REP_SRCLINE)) &&
-	       sb->len - start < width)
-		sb_addc(sb, ' ');
+	if (!(last && (k == REP_SYM || k == REP_TRACE || k == REP_SRCLINE)) &&
+	    sb->len - start < width)
+		add_spaces(sb, width - (sb->len - start));
 }
 
 static void units(uint64_t n, uint64_t *v, char *u)
@@ -97,6 +116,7 @@ static double pct(uint64_t part, uint64_t total)
 {
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
+
 
 /* ---- call graphs ---- */
 
@@ -137,15 +157,17 @@ static void frame_name(struct graph *g, uint32_t n)
 
 static void margin(struct graph *g, int left)
 {
-	sb_addf(g->o, "            %*s", left, "");
+	add_spaces(g->o, 12 + (size_t)(left > 0 ? left : 0));
 }
 
 static void value(struct graph *g, uint64_t v, uint64_t total)
 {
-	if (g->t->period_values)
+	if (g->t->period_values) {
 		sb_addf(g->o, "%llu", (unsigned long long)v);
-	else
-		sb_addf(g->o, "%.2f%%", pct(v, total));
+	} else {
+		sb_add_fixed2(g->o, pct(v, total), 0);
+		sb_addc(g->o, '%');
+	}
 }
 
 static size_t kids_of(struct graph *g, uint32_t n, uint32_t **out)
@@ -344,10 +366,15 @@ static void print_flat(struct graph *g, const struct rep_entry *e)
 		}
 		for (size_t j = 0; j < d; j++) {
 			frame_name(g, p[1 + j]);
-			if (folded)
-				sb_addf(g->o, "%s%s", j ? ";" : "", g->name.buf);
-			else
-				sb_addf(g->o, "                %s\n", g->name.buf);
+			if (folded) {
+				if (j)
+					sb_addc(g->o, ';');
+				sb_adds(g->o, g->name.buf);
+			} else {
+				add_spaces(g->o, 16);
+				sb_adds(g->o, g->name.buf);
+				sb_addc(g->o, '\n');
+			}
 		}
 		sb_addc(g->o, '\n');
 	}
@@ -436,8 +463,8 @@ static void row(struct strbuf *o, const struct rep_event *ev, const struct rep_e
 	for (size_t i = 0; i < ncol; i++) {
 		sb_adds(o, "  ");
 		switch (col[i]) {
-		case REP_F_CHILDREN: sb_addf(o, "%7.2f%%", pct(e->acc, ev->total)); break;
-		case REP_F_OVERHEAD: sb_addf(o, "%7.2f%%", pct(e->period, ev->total)); break;
+		case REP_F_CHILDREN: sb_add_fixed2(o, pct(e->acc, ev->total), 7); sb_addc(o, '%'); break;
+		case REP_F_OVERHEAD: sb_add_fixed2(o, pct(e->period, ev->total), 7); sb_addc(o, '%'); break;
 		case REP_F_PERIOD: sb_addf(o, "%12llu", (unsigned long long)e->period); break;
 		case REP_F_SAMPLE: sb_addf(o, "%12llu", (unsigned long long)e->samples); break;
 		default: cell(o, e, (enum rep_key)col[i], w[i], i + 1 == ncol); break;
