@@ -285,7 +285,7 @@
 			next[d] = xi + tot[i];
 			next[d + 1] = xi;
 			var w = tot[i] * scale, x = (xi - r.x0) * scale;
-			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi) {
+			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi || frame[i] === FILL) {
 				i = end[i];
 				continue;
 			}
@@ -349,6 +349,7 @@
 		return this.nodeAt(px, py);
 	};
 	FlameView.prototype.nodeAt = function (px, py) {
+		whole();
 		var t = this.getTree(), sTop = this.box.scrollTop;
 		var d = this.inverted ? Math.floor((py + sTop) / RH)
 			: Math.floor((this.height() - py - sTop) / RH);
@@ -375,6 +376,7 @@
 	};
 	// where node i is drawn (test hook), or null
 	FlameView.prototype.rectOf = function (i) {
+		whole();
 		var t = this.getTree(), r = this.range(), cw = this.box.clientWidth;
 		var scale = cw / r.w, x = (xOf(t, t.total[r.c], i) - r.x0) * scale, w = t.total[r.c][i] * scale;
 		var br = this.canvas.getBoundingClientRect();
@@ -382,6 +384,7 @@
 			w: Math.min(x + w, cw) - Math.max(x, 0), h: RH - 1 };
 	};
 	FlameView.prototype.hover = function (e) {
+		whole();
 		var i = this.at(e), t = this.getTree();
 		if (i < 0) {
 			tip.style.display = "none";
@@ -439,6 +442,7 @@
 		true, function () { return 0; }, function (i) { selectFn(sand.callees.frame[i]); });
 
 	function zoomTo(i) {
+		whole();
 		S.zoom = i >= 0 && i < T.n && W(i) > 0 ? i : 0;
 		if (S.zoom)
 			S.fn = T.frame[S.zoom];
@@ -745,7 +749,10 @@
 			k++;
 		chain.length = k + 1;
 		for (; k < keys.length; k++) {
-			var prev = chain[k].tree, r = rewrite(prev, prev.self0, S.tx[k][0], S.tx[k][1], false, !!R);
+			if (chain[k].draft)
+				whole(k);
+			var op = S.tx[k][0], scale = k === keys.length - 1 ? draftable(op) : 0;
+			var prev = chain[k].tree, r = rewrite(prev, prev.self0, op, S.tx[k][1], false, !!R, scale);
 			var map = r.map, pm = chain[k].map;
 			if (pm) {
 				map = new Int32Array(pm.length);
@@ -753,7 +760,8 @@
 					map[i] = pm[i] >= 0 ? r.map[pm[i]] : -1;
 			}
 			r.tree.filterKey = "|";
-			chain.push({ key: keys[k], tree: r.tree, map: map });
+			r.tree.draftW = scale ? views[S.view].box.clientWidth : 0;
+			chain.push({ key: keys[k], tree: r.tree, map: map, draft: !!scale, op: op, f: S.tx[k][1] });
 		}
 		T = chain[chain.length - 1].tree;
 		nodeMap = chain[chain.length - 1].map;
@@ -763,6 +771,49 @@
 		if (!(S.zoom < T.n))
 			S.zoom = 0;
 		return true;
+	}
+	// A merge (of a function, recursion, [unknown] runs) shown in the
+	// unzoomed flame graph or icicle, with no search, is first built as a
+	// draft holding only the nodes that draw (rewrite's scale); the whole
+	// tree replaces it when anything else needs the tree (whole(), called
+	// by update and every other reader) or when the page is idle.
+	// draftable(op): the scale a draft of op would be drawn at, or 0
+	function draftable(op) {
+		var v = views[S.view];
+		if (R || diff || S.zoom !== 0 || S.search || !(op === "m" || op === "r" || op === "u") ||
+				!(S.view === "flame" || S.view === "icicle") || v.box.offsetParent === null)
+			return 0;
+		var cw = v.box.clientWidth, tree = chain[chain.length - 1].tree;
+		return cw > 0 ? cw / (tree.total[0][0] || 1) : 0;
+	}
+	// the whole tree for chain[k] (default: the last) when it is a draft
+	function whole(k) {
+		if (k === undefined)
+			k = chain.length - 1;
+		var e = chain[k];
+		if (!e || !e.draft)
+			return;
+		var prev = chain[k - 1].tree;
+		e.tree = rewrite(prev, prev.self0, e.op, e.f, false, !!R).tree;
+		e.tree.filterKey = "|";
+		e.draft = false;
+		if (k === chain.length - 1 && T !== e.tree) {
+			T = e.tree;
+			fnSelf = null;
+			sand.callers = null;
+			lastSearch = null;
+		}
+	}
+	function drafted() { return chain[chain.length - 1].draft; }
+	var idleAsked = false;
+	function wholeWhenIdle() {
+		if (idleAsked || !drafted())
+			return;
+		idleAsked = true;
+		(window.requestIdleCallback || setTimeout)(function () {
+			idleAsked = false;
+			whole();
+		});
 	}
 	// ---- rewriting a tree by one transform, in one preorder pass ----
 	// rewrite(s, selfCols, op, f, asRoot, wantMap) is the tree of s's
@@ -877,7 +928,26 @@
 		}
 		return most;
 	}
-	function rewrite(s, selfCols, op, f, asRoot, wantMap) {
+	// the deepest depth in each node's subtree (kept on s)
+	function deepest(s) {
+		if (!s.deep) {
+			var deep = new Int32Array(s.depth), parent = s.parent;
+			for (var i = s.n - 1; i > 0; i--)
+				if (deep[parent[i]] < deep[i])
+					deep[parent[i]] = deep[i];
+			s.deep = deep;
+		}
+		return s.deep;
+	}
+	// rewrite(..., scale): a draft for the unzoomed flame graph only (see
+	// draftable below): a copied subtree keeps only the nodes that draw
+	// (total * scale >= 0.5 px, the test the drawer makes); each node it
+	// drops leaves a FILL node of the same total in its place, so the
+	// later siblings are placed where they are in the whole tree, and the
+	// drawer skips it. Built nodes, totals and maxDepth are the whole
+	// tree's, so the picture is the same.
+	var FILL = 4294967295;
+	function rewrite(s, selfCols, op, f, asRoot, wantMap, scale) {
 		if (op === "h")
 			return hide(s, selfCols, f, wantMap);
 		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
@@ -914,7 +984,7 @@
 			}
 			return lo < occ.length && occ[lo] < b;
 		}
-		var cap = n + 1;
+		var cap = scale ? 4096 : n + 1; // a draft's arrays grow
 		if (op === "f") { // f's outermost nodes
 			bf = byFrame(s);
 			cap = 2;
@@ -937,7 +1007,24 @@
 		var ne = same ? new Int32Array(cap) : null, nt = [], items = [], maxd = 0;
 		for (c = 0; same && c < nc; c++)
 			nt.push(new Float64Array(cap));
+		function more(to) { // twice the room, or to
+			function grown(a) {
+				var b = new a.constructor(to);
+				b.set(a.subarray(0, m));
+				return b;
+			}
+			to = Math.max(to, cap * 2);
+			np = grown(np);
+			nfr = grown(nfr);
+			nd = grown(nd);
+			ne = grown(ne);
+			ns = ns.map(grown);
+			nt = nt.map(grown);
+			cap = to;
+		}
 		function node(fr, p, d) {
+			if (m >= cap)
+				more(m + 1);
 			np[m] = p;
 			nfr[m] = fr;
 			nd[m] = d;
@@ -946,8 +1033,45 @@
 			items.push(~m); // built one by one
 			return m++;
 		}
+		// the drawn part of s's subtree at src, as the child of p at
+		// depth d (a draft: same is true, no map)
+		var deep = scale ? deepest(s) : null, tot0 = s.total[0], up = [];
+		function copyDrawn(src, p, d) {
+			var e = end[src], d0 = depth[src], dd = d - d0, j = src, top = m, sp = 0;
+			while (j < e) {
+				if (m >= cap)
+					more(m + 1);
+				var rd = depth[j] - d0, id = m++;
+				while (sp > rd) // close the nodes this one is not under
+					ne[up[--sp]] = id;
+				np[id] = rd ? up[rd - 1] : p;
+				nd[id] = depth[j] + dd;
+				for (c = 0; c < nc; c++)
+					nt[c][id] = s.total[c][j];
+				if (tot0[j] * scale < 0.5) { // dropped: a filler
+					nfr[id] = FILL;
+					ne[id] = id + 1;
+					if (deep[j] + dd > maxd)
+						maxd = deep[j] + dd;
+					j = end[j];
+					continue;
+				}
+				nfr[id] = frame[j];
+				for (c = 0; c < nc; c++)
+					ns[c][id] = selfCols[c][j];
+				if (nd[id] > maxd)
+					maxd = nd[id];
+				up[sp++] = id;
+				j++;
+			}
+			while (sp > 0)
+				ne[up[--sp]] = m;
+			items.push(top);
+		}
 		// s's subtree at src, unchanged, as the child of p at depth d
 		function copy(src, p, d) {
+			if (scale)
+				return copyDrawn(src, p, d);
 			var len = end[src] - src, off = m - src, dd = d - depth[src];
 			put(frame, nfr, src, len, m);
 			for (c = 0; c < nc; c++)
@@ -1443,6 +1567,9 @@
 	}
 	var lastSearch = null;
 	function update() {
+		if (drafted() && (S.tx.map(function (t) { return t.join(""); }).join(".") !== txKey ? false
+				: !(draftable(S.tx[S.tx.length - 1][0]) && views[S.view].box.clientWidth === T.draftW)))
+			whole();
 		applyTransforms();
 		applyFilter();
 		var key = S.search + "\u0000" + S.icase + "\u0000" + S.zoom + "\u0000" + S.col;
@@ -1482,6 +1609,7 @@
 			views.callees.draw();
 		}
 		writeHash();
+		wholeWhenIdle();
 	}
 
 	doc.querySelectorAll("#tabs button").forEach(function (b) {
@@ -1542,6 +1670,7 @@
 		update();
 	});
 	doc.addEventListener("keydown", function (e) {
+		whole();
 		var inInput = e.target === searchBox;
 		if (e.key === "/" && !inInput) {
 			e.preventDefault();
@@ -1686,7 +1815,17 @@
 		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },
 		threads: function () { return D.threads; },
 		heap: function () { return performance.memory ? performance.memory.usedJSHeapSize : 0; },
+		// whether the tree is still a draft (a merge drawn before it is whole)
+		// (its node count, 0 when whole), and the whole tree's node count
+		draft: function () { return drafted() ? T.n : 0; },
+		size: function () { return T.n; },
 	};
+	// the readers of the tree see the whole one
+	Object.keys(window.scorchView).forEach(function (k) {
+		var fn = window.scorchView[k];
+		if (typeof fn === "function" && ["act", "draft", "pixel", "inked", "canvasSize", "drawn", "state", "heap"].indexOf(k) < 0)
+			window.scorchView[k] = function () { whole(); return fn.apply(null, arguments); };
+	});
 	initTime();
 	readHash();
 	update();
@@ -1695,6 +1834,7 @@
 		if (!fnSelf)
 			computeFunctions();
 		byFrame(T); // for the sandwich and focus
+		deepest(T); // for drafts of merges
 		frameRank(); // names in order: the table, merged children
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start

@@ -367,6 +367,39 @@ async function tableChecks(ctx, e) {
 	await page.close();
 }
 
+// a merge drawn unzoomed is first a draft of the nodes that draw: its
+// picture (and count of frames drawn) equals the whole tree's
+async function draftChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const shot = (v) => page.evaluate((v) => document.querySelector("#v-" + v + " canvas").toDataURL(), v);
+	const f = await hook(page, () => scorchView.frameOf(scorchView.find([scorchView.name(1)])));
+	const g = await hook(page, () => scorchView.frameOf(2));
+	for (const [v, tx] of [["flame", [["m", f]]], ["icicle", [["m", f], ["m", g]]], ["flame", [["r", 0]]]]) {
+		await hook(page, (v) => scorchView.act("view", v), v);
+		// in one go: the page makes the tree whole when idle
+		const { dn, a, ad } = await hook(page, (x) => {
+			scorchView.act("tx", x[1]);
+			scorchView.act("view", x[0]); // again, in the layout the transform bar settled
+			return { dn: scorchView.draft(), ad: scorchView.drawn(),
+				a: document.querySelector("#v-" + x[0] + " canvas").toDataURL() };
+		}, [v, tx]);
+		const wn = await hook(page, () => scorchView.size()); // makes the tree whole
+		const wd = await hook(page, () => scorchView.draft());
+		await hook(page, (v) => scorchView.act("view", v), v);
+		const b = await shot(v), bd = await hook(page, () => scorchView.drawn());
+		ok(dn > 0 && dn < wn && wd === 0, v + " " + JSON.stringify(tx) + ": a draft of fewer nodes first, then the whole tree",
+			{ dn, wn, wd });
+		ok(a === b && ad === bd && ad > 0, v + " " + JSON.stringify(tx) + ": the draft draws what the whole tree draws",
+			{ ad, bd, same: a === b });
+		await hook(page, () => scorchView.act("tx", []));
+	}
+	await hook(page, (f) => scorchView.act("tx", [["m", f]]), f);
+	await hook(page, () => scorchView.act("search", "method_1"));
+	ok(await hook(page, () => scorchView.draft()) === 0, "a search makes the draft whole");
+	ok(bad.errors.length === 0, "drafts: no page errors", bad.errors);
+	await page.close();
+}
+
 async function emptyChecks(ctx, html) {
 	const { page, bad } = await open(ctx, html);
 	for (const v of ["icicle", "table", "sandwich", "flame"])
@@ -558,6 +591,7 @@ async function perfChecks(ctx, e) {
 		await diffChecks(ctx, e.diff);
 		await emptyChecks(ctx, e.empty);
 		await tableChecks(ctx, e.gen);
+		await draftChecks(ctx, e.gen);
 		for (const p of e.perf)
 			await perfChecks(ctx, p);
 	} catch (err) {
