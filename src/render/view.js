@@ -751,8 +751,8 @@
 		for (; k < keys.length; k++) {
 			if (chain[k].draft)
 				whole(k);
-			var op = S.tx[k][0], scale = k === keys.length - 1 ? draftable(op) : 0;
-			var prev = chain[k].tree, r = rewrite(prev, prev.self0, op, S.tx[k][1], false, !!R, scale);
+			var op = S.tx[k][0], draftW = k === keys.length - 1 ? draftable(op) : 0;
+			var prev = chain[k].tree, r = rewrite(prev, prev.self0, op, S.tx[k][1], false, !!R, draftW);
 			var map = r.map, pm = chain[k].map;
 			if (pm) {
 				map = new Int32Array(pm.length);
@@ -760,8 +760,8 @@
 					map[i] = pm[i] >= 0 ? r.map[pm[i]] : -1;
 			}
 			r.tree.filterKey = "|";
-			r.tree.draftW = scale ? views[S.view].box.clientWidth : 0;
-			chain.push({ key: keys[k], tree: r.tree, map: map, draft: !!scale, op: op, f: S.tx[k][1] });
+			r.tree.draftW = draftW;
+			chain.push({ key: keys[k], tree: r.tree, map: map, draft: !!draftW, op: op, f: S.tx[k][1] });
 		}
 		T = chain[chain.length - 1].tree;
 		nodeMap = chain[chain.length - 1].map;
@@ -772,19 +772,18 @@
 			S.zoom = 0;
 		return true;
 	}
-	// A merge (of a function, recursion, [unknown] runs) shown in the
-	// unzoomed flame graph or icicle, with no search, is first built as a
-	// draft holding only the nodes that draw (rewrite's scale); the whole
+	// A merge (of a function, recursion, [unknown] runs) or a hide shown
+	// in the unzoomed flame graph or icicle, with no search, is first
+	// built as a draft of only the nodes that draw (rewrite's draftW); the whole
 	// tree replaces it when anything else needs the tree (whole(), called
 	// by update and every other reader) or when the page is idle.
-	// draftable(op): the scale a draft of op would be drawn at, or 0
+	// draftable(op): the width a draft of op would be drawn at, or 0
 	function draftable(op) {
 		var v = views[S.view];
-		if (R || diff || S.zoom !== 0 || S.search || !(op === "m" || op === "r" || op === "u") ||
+		if (R || diff || S.zoom !== 0 || S.search || "mruh".indexOf(op) < 0 ||
 				!(S.view === "flame" || S.view === "icicle") || v.box.offsetParent === null)
 			return 0;
-		var cw = v.box.clientWidth, tree = chain[chain.length - 1].tree;
-		return cw > 0 ? cw / (tree.total[0][0] || 1) : 0;
+		return v.box.clientWidth;
 	}
 	// the whole tree for chain[k] (default: the last) when it is a draft
 	function whole(k) {
@@ -907,6 +906,59 @@
 		out.self0 = ns.slice();
 		return { tree: out, map: map };
 	}
+	// hide's draft (see rewrite): the nodes that draw of s with no weight
+	// under f's outermost nodes, a FILL node in place of each dropped one;
+	// the new totals are s's less what is hidden below (summed on the
+	// paths above f's outermost nodes only)
+	function hideDraft(s, f, cw) {
+		var bf = byFrame(s), end = s.end, parent = s.parent, depth = s.depth, frame = s.frame;
+		var tot = s.total[0], self = s.self0[0], less = new Map(), last = 0, k, a, j;
+		for (k = bf.start[f]; k < bf.start[f + 1]; k++) {
+			var i = bf.list[k];
+			if (i < last)
+				continue; // under an earlier one
+			last = end[i];
+			less.set(i, tot[i]);
+			for (a = parent[i]; a >= 0; a = parent[a])
+				less.set(a, (less.get(a) || 0) + tot[i]);
+		}
+		var scale = cw / ((tot[0] - (less.get(0) || 0)) || 1), cap = 4096, m = 0, up = [], sp = 0;
+		var np = new Int32Array(cap), nfr = new Uint32Array(cap), nd = new Int32Array(cap);
+		var ne = new Int32Array(cap), ns = new Float64Array(cap), nt = new Float64Array(cap);
+		function grown(x) {
+			var y = new x.constructor(cap * 2);
+			y.set(x);
+			return y;
+		}
+		for (j = 0; j < s.n;) {
+			var d = depth[j], id = m++;
+			if (id >= cap) {
+				np = grown(np); nfr = grown(nfr); nd = grown(nd); ne = grown(ne); ns = grown(ns); nt = grown(nt);
+				cap *= 2;
+			}
+			while (sp > d)
+				ne[up[--sp]] = id;
+			np[id] = d ? up[d - 1] : -1;
+			nd[id] = d;
+			nt[id] = tot[j] - (less.get(j) || 0);
+			if (j > 0 && nt[id] * scale < 0.5) { // dropped: a filler
+				nfr[id] = FILL;
+				ne[id] = id + 1;
+				j = end[j];
+				continue;
+			}
+			nfr[id] = frame[j];
+			ns[id] = self[j];
+			up[sp++] = id;
+			j++;
+		}
+		while (sp > 0)
+			ne[up[--sp]] = m;
+		var out = { n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m), frame: nfr.subarray(0, m),
+			end: ne.subarray(0, m), self: [ns.subarray(0, m)], total: [nt.subarray(0, m)], maxDepth: s.maxDepth };
+		out.self0 = out.self.slice();
+		return { tree: out, map: null };
+	}
 	// to[at..at+len) = from[a..a+len): small runs by hand (a subarray
 	// view costs more than they do)
 	function put(from, to, a, len, at) {
@@ -939,17 +991,19 @@
 		}
 		return s.deep;
 	}
-	// rewrite(..., scale): a draft for the unzoomed flame graph only (see
+	// rewrite(..., draftW): a draft for the unzoomed flame graph only (see
 	// draftable below): a copied subtree keeps only the nodes that draw
-	// (total * scale >= 0.5 px, the test the drawer makes); each node it
+	// (total * scale >= 0.5 px, the drawer's test, at its scale: draftW
+	// px over the root's total); each node it
 	// drops leaves a FILL node of the same total in its place, so the
 	// later siblings are placed where they are in the whole tree, and the
 	// drawer skips it. Built nodes, totals and maxDepth are the whole
 	// tree's, so the picture is the same.
 	var FILL = 4294967295;
-	function rewrite(s, selfCols, op, f, asRoot, wantMap, scale) {
+	function rewrite(s, selfCols, op, f, asRoot, wantMap, draftW) {
 		if (op === "h")
-			return hide(s, selfCols, f, wantMap);
+			return draftW ? hideDraft(s, f, draftW) : hide(s, selfCols, f, wantMap);
+		var scale = draftW ? draftW / (s.total[0][0] || 1) : 0; // a merge keeps the root's total
 		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
 		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
 		var unk = op === "u" ? unknownFrames() : null, rank = frameRank(), i, k, bf;

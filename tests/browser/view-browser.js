@@ -367,14 +367,15 @@ async function tableChecks(ctx, e) {
 	await page.close();
 }
 
-// a merge drawn unzoomed is first a draft of the nodes that draw: its
+// a merge or hide drawn unzoomed is first a draft of the nodes that draw: its
 // picture (and count of frames drawn) equals the whole tree's
 async function draftChecks(ctx, e) {
 	const { page, bad } = await open(ctx, e.html);
 	const shot = (v) => page.evaluate((v) => document.querySelector("#v-" + v + " canvas").toDataURL(), v);
 	const f = await hook(page, () => scorchView.frameOf(scorchView.find([scorchView.name(1)])));
 	const g = await hook(page, () => scorchView.frameOf(2));
-	for (const [v, tx] of [["flame", [["m", f]]], ["icicle", [["m", f], ["m", g]]], ["flame", [["r", 0]]]]) {
+	for (const [v, tx] of [["flame", [["m", f]]], ["icicle", [["m", f], ["m", g]]], ["flame", [["r", 0]]],
+		["flame", [["h", f]]], ["icicle", [["m", g], ["h", f]]]]) {
 		await hook(page, (v) => scorchView.act("view", v), v);
 		// in one go: the page makes the tree whole when idle
 		const { dn, a, ad } = await hook(page, (x) => {
