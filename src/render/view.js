@@ -749,10 +749,17 @@
 			k++;
 		chain.length = k + 1;
 		for (; k < keys.length; k++) {
-			if (chain[k].draft)
-				whole(k);
-			var op = S.tx[k][0], draftW = k === keys.length - 1 ? draftable(op) : 0;
-			var prev = chain[k].tree, r = rewrite(prev, prev.self0, op, S.tx[k][1], false, !!R, draftW);
+			var op = S.tx[k][0], draftW = k === keys.length - 1 ? draftable(op) : 0, base = k, list = [S.tx[k]];
+			if (chain[k].draft) { // a draft of merges: this one too, from its tree, or its whole tree first
+				if (draftW && mergesAtOnce(chain[k].ops.concat(list))) {
+					base = chain[k].base;
+					list = chain[k].ops.concat(list);
+				} else {
+					whole(k);
+				}
+			}
+			var prev = chain[base].tree, r = list.length > 1 ? rewrite(prev, prev.self0, "c", list, false, !!R, draftW)
+				: rewrite(prev, prev.self0, op, S.tx[k][1], false, !!R, draftW);
 			var map = r.map, pm = chain[k].map;
 			if (pm) {
 				map = new Int32Array(pm.length);
@@ -761,7 +768,7 @@
 			}
 			r.tree.filterKey = "|";
 			r.tree.draftW = draftW;
-			chain.push({ key: keys[k], tree: r.tree, map: map, draft: !!draftW, op: op, f: S.tx[k][1] });
+			chain.push({ key: keys[k], tree: r.tree, map: map, draft: !!draftW, base: base, ops: list });
 		}
 		T = chain[chain.length - 1].tree;
 		nodeMap = chain[chain.length - 1].map;
@@ -792,8 +799,9 @@
 		var e = chain[k];
 		if (!e || !e.draft)
 			return;
-		var prev = chain[k - 1].tree;
-		e.tree = rewrite(prev, prev.self0, e.op, e.f, false, !!R).tree;
+		var prev = chain[e.base].tree, o = e.ops;
+		e.tree = (o.length > 1 ? rewrite(prev, prev.self0, "c", o, false, !!R)
+			: rewrite(prev, prev.self0, o[0][0], o[0][1], false, !!R)).tree;
 		e.tree.filterKey = "|";
 		e.draft = false;
 		if (k === chain.length - 1 && T !== e.tree) {
@@ -804,6 +812,22 @@
 		}
 	}
 	function drafted() { return chain[chain.length - 1].draft; }
+	// whether the merges of list (several in a row) can be made in one
+	// rewrite: merging a function drops nodes and all of them together
+	// do the same, and collapsing recursion or [unknown] runs looks at
+	// the parent in the new tree, so it sees what earlier merges made
+	// adjacent; but not what later ones do, so no "m" after "r" or "u"
+	function mergesAtOnce(list) {
+		var ru = false;
+		return list.every(function (o) {
+			if (o[0] === "m")
+				return !ru;
+			if (o[0] !== "r" && o[0] !== "u")
+				return false;
+			ru = true;
+			return true;
+		});
+	}
 	var idleAsked = false;
 	function wholeWhenIdle() {
 		if (idleAsked || !drafted())
@@ -1005,21 +1029,30 @@
 			return draftW ? hideDraft(s, f, draftW) : hide(s, selfCols, f, wantMap);
 		var scale = draftW ? draftW / (s.total[0][0] || 1) : 0; // a merge keeps the root's total
 		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
-		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
-		var unk = op === "u" ? unknownFrames() : null, rank = frameRank(), i, k, bf;
-		function merged(j) { // j goes into its parent
-			return op === "m" ? frame[j] === f : op === "r" ? frame[j] === frame[parent[j]]
-				: op === "u" ? (unk[frame[j]] & unk[frame[parent[j]]]) === 1 : false;
+		// op "c": the merges of the list f at once (see mergesAtOnce)
+		var nc = selfCols.length, merges = "mruc".indexOf(op) >= 0, ops = op === "c" ? f : [[op, f]];
+		var isM = null, hasR = false, hasU = false, rank = frameRank(), i, k, bf;
+		ops.forEach(function (o) {
+			if (o[0] === "m")
+				(isM = isM || new Uint8Array(D.nframes + 1))[o[1]] = 1;
+			hasR = hasR || o[0] === "r";
+			hasU = hasU || o[0] === "u";
+		});
+		var unk = hasU ? unknownFrames() : null;
+		// j goes into its parent, of frame pf
+		function mergedIn(j, pf) {
+			var fj = frame[j];
+			return (isM !== null && isM[fj] === 1) || (hasR && fj === pf) || (hasU && (unk[fj] & unk[pf]) === 1);
 		}
 		// touched(a, b): whether op changes any node of [a, b)
 		var occ = null, cum = null, outer = [];
 		if (op === "m" || op === "h") {
 			bf = byFrame(s);
 			occ = bf.list.subarray(bf.start[f], bf.start[f + 1]);
-		} else if (op === "r" || op === "u") {
+		} else if (op === "r" || op === "u" || op === "c") {
 			cum = new Int32Array(n + 1);
 			for (i = 1; i < n; i++)
-				cum[i + 1] = cum[i] + (merged(i) ? 1 : 0);
+				cum[i + 1] = cum[i] + (mergedIn(i, frame[parent[i]]) ? 1 : 0);
 		}
 		function touched(a, b) {
 			if (b <= a)
@@ -1160,7 +1193,7 @@
 				for (var ch = sv + 1; ch < end[sv]; ch = end[ch]) {
 					if (op === "h" && frame[ch] === f)
 						continue;
-					if (merges && merged(ch)) {
+					if (merges && mergedIn(ch, nfr[t])) {
 						srcs.push(ch);
 						multi = true;
 					} else {

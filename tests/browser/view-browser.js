@@ -300,6 +300,24 @@ async function mainChecks(ctx, e) {
 	await page.click("#tx-reset");
 	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "r", "r", "r", "x"]) > 0,
 		"Undo transforms gives the profile back");
+	// drafted merges one after the other (one rewrite when no "m" follows
+	// an "r"): merging b makes a;b;a;b into a;a, which a later collapse sees
+	const bF = await hook(page, (p) => scorchView.frameOf(scorchView.find(p)), ["main", "a", "b"]);
+	const collapse = (fr) => fr.filter((x, k) => k === 0 || x !== fr[k - 1]);
+	for (const [tx, fn] of [[[["m", bF], ["r", 0]], (fr) => collapse(fr.filter((x) => x !== "b"))],
+		[[["r", 0], ["m", bF]], (fr) => collapse(fr).filter((x) => x !== "b")]]) {
+		const got = await hook(page, (tx) => {
+			scorchView.act("search", "");
+			scorchView.act("view", "flame");
+			scorchView.act("tx", []);
+			for (let k = 1; k <= tx.length; k++)
+				scorchView.act("tx", tx.slice(0, k));
+			return scorchView.folded();
+		}, tx);
+		const d = sameLines(got, restack(fn));
+		ok(d === null, JSON.stringify(tx) + " one by one in the flame graph: the input's stacks so transformed", d);
+	}
+	await hook(page, () => scorchView.act("tx", []));
 
 	// hostile names are text
 	await page.click('button[data-view="flame"]');
@@ -394,6 +412,27 @@ async function draftChecks(ctx, e) {
 			{ ad, bd, same: a === b });
 		await hook(page, () => scorchView.act("tx", []));
 	}
+	// merges after a drafted one are made with it at once: the same
+	// stacks as one after the other (made with the table shown, no draft)
+	for (const tx of [[["m", f], ["m", g]], [["m", f], ["r", 0]], [["r", 0], ["m", f]], [["m", g], ["u", 0], ["r", 0]]]) {
+		const once = await hook(page, (tx) => {
+			scorchView.act("view", "flame");
+			scorchView.act("tx", []);
+			for (let k = 1; k <= tx.length; k++)
+				scorchView.act("tx", tx.slice(0, k));
+			return scorchView.folded();
+		}, tx);
+		const steps = await hook(page, (tx) => {
+			scorchView.act("tx", []);
+			scorchView.act("view", "table");
+			for (let k = 1; k <= tx.length; k++)
+				scorchView.act("tx", tx.slice(0, k));
+			return scorchView.folded();
+		}, tx);
+		const dc = sameLines(once, steps);
+		ok(dc === null && once.length > 0, JSON.stringify(tx) + " drafted one by one: the stacks of one transform after the other", dc);
+	}
+	await hook(page, () => { scorchView.act("tx", []); scorchView.act("view", "flame"); });
 	await hook(page, (f) => scorchView.act("tx", [["m", f]]), f);
 	await hook(page, () => scorchView.act("search", "method_1"));
 	ok(await hook(page, () => scorchView.draft()) === 0, "a search makes the draft whole");
