@@ -1004,6 +1004,21 @@
 		}
 		return most;
 	}
+	// s's nodes of the frame of their parent (kind "r"), or both
+	// [unknown] ("u"), in preorder (kept on s)
+	function likeParent(s, kind) {
+		var key = "like" + kind;
+		if (!s[key]) {
+			var fr = s.frame, pa = s.parent, unk = unknownFrames(), out = [], i;
+			for (i = 1; i < s.n; i++) {
+				var a = fr[i], b = fr[pa[i]];
+				if (kind === "r" ? a === b : (unk[a] & unk[b]) === 1)
+					out.push(i);
+			}
+			s[key] = Int32Array.from(out);
+		}
+		return s[key];
+	}
 	// the deepest depth in each node's subtree (kept on s)
 	function deepest(s) {
 		if (!s.deep) {
@@ -1044,32 +1059,31 @@
 			var fj = frame[j];
 			return (isM !== null && isM[fj] === 1) || (hasR && fj === pf) || (hasU && (unk[fj] & unk[pf]) === 1);
 		}
-		// touched(a, b): whether op changes any node of [a, b)
-		var occ = null, cum = null, outer = [];
-		if (op === "m" || op === "h") {
-			bf = byFrame(s);
-			occ = bf.list.subarray(bf.start[f], bf.start[f + 1]);
-		} else if (op === "r" || op === "u" || op === "c") {
-			cum = new Int32Array(n + 1);
-			for (i = 1; i < n; i++)
-				cum[i + 1] = cum[i] + (mergedIn(i, frame[parent[i]]) ? 1 : 0);
-		}
-		function touched(a, b) {
-			if (b <= a)
-				return false;
-			if (cum)
-				return cum[b] > cum[a];
-			if (!occ)
-				return false;
-			var lo = 0, hi = occ.length;
-			while (lo < hi) {
-				var mid = (lo + hi) >> 1;
-				if (occ[mid] < a)
-					lo = mid + 1;
-				else
-					hi = mid;
+		// touched(a, b): whether op changes any node of [a, b): whether
+		// a list of the nodes it may change (sorted) has one there
+		var lists = [], outer = [];
+		ops.forEach(function (o) {
+			if (o[0] === "m") {
+				bf = byFrame(s);
+				lists.push(bf.list.subarray(bf.start[o[1]], bf.start[o[1] + 1]));
+			} else if (o[0] === "r" || o[0] === "u") {
+				lists.push(likeParent(s, o[0]));
 			}
-			return lo < occ.length && occ[lo] < b;
+		});
+		function touched(a, b) {
+			for (var q = 0; q < lists.length && b > a; q++) {
+				var occ = lists[q], lo = 0, hi = occ.length;
+				while (lo < hi) {
+					var mid = (lo + hi) >> 1;
+					if (occ[mid] < a)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				if (lo < occ.length && occ[lo] < b)
+					return true;
+			}
+			return false;
 		}
 		var cap = scale ? 4096 : n + 1; // a draft's arrays grow
 		if (op === "f") { // f's outermost nodes
@@ -1922,6 +1936,7 @@
 			computeFunctions();
 		byFrame(T); // for the sandwich and focus
 		deepest(T); // for drafts of merges
+		likeParent(T, "r"); // for collapsing recursion
 		frameRank(); // names in order: the table, merged children
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start
