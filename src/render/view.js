@@ -833,10 +833,14 @@
 		if (idleAsked || !drafted())
 			return;
 		idleAsked = true;
-		(window.requestIdleCallback || setTimeout)(function () {
+		var later = function () {
 			idleAsked = false;
 			whole();
-		});
+		};
+		if (window.requestIdleCallback)
+			window.requestIdleCallback(later);
+		else
+			setTimeout(later, 0);
 	}
 	// ---- rewriting a tree by one transform, in one preorder pass ----
 	// rewrite(s, selfCols, op, f, asRoot, wantMap) is the tree of s's
@@ -1812,7 +1816,7 @@
 		e.preventDefault();
 	});
 	window.addEventListener("resize", function () { update(); });
-	window.addEventListener("hashchange", function () { readHash(); update(); });
+	window.addEventListener("hashchange", function () { whole(); readHash(); update(); });
 
 	// ---- test hook (read-only views of the state) ----
 	window.scorchView = {

@@ -433,6 +433,10 @@ async function draftChecks(ctx, e) {
 		ok(dc === null && once.length > 0, JSON.stringify(tx) + " drafted one by one: the stacks of one transform after the other", dc);
 	}
 	await hook(page, () => { scorchView.act("tx", []); scorchView.act("view", "flame"); });
+	const drafted = await hook(page, (f) => { scorchView.act("tx", [["m", f]]); return scorchView.draft(); }, f);
+	const idle = await page.waitForFunction(() => scorchView.draft() === 0, null, { timeout: 20000 })
+		.then(() => true, () => false);
+	ok(drafted > 0 && idle, "the page makes a draft whole when idle", { drafted, idle });
 	await hook(page, (f) => scorchView.act("tx", [["m", f]]), f);
 	await hook(page, () => scorchView.act("search", "method_1"));
 	ok(await hook(page, () => scorchView.draft()) === 0, "a search makes the draft whole");
