@@ -6,7 +6,9 @@
 # counts over the folded lines (each sample once); the top functions'
 # first self value equals python's largest self; the URL hash restores
 # zoom and search after a reload; focus/merge/hide of a function and
-# collapsing recursion and [unknown] runs; the sandwich's callers and callees;
+# collapsing recursion and [unknown] runs; drafts of merge/hide draw the
+# whole tree's pixels, merges drafted one by one give the transformed
+# stacks, a draft is made whole when idle; the sandwich's callers and callees;
 # screenshots of each view (PNG decoded in node) are not blank, and a
 # cleared canvas's is; a 5000-frame stack draws and zooms with
 # a viewport-sized canvas; hostile names stay text; --diff and Swap.

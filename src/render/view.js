@@ -285,7 +285,7 @@
 			next[d] = xi + tot[i];
 			next[d + 1] = xi;
 			var w = tot[i] * scale, x = (xi - r.x0) * scale;
-			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi) {
+			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi || frame[i] === FILL) {
 				i = end[i];
 				continue;
 			}
@@ -349,6 +349,7 @@
 		return this.nodeAt(px, py);
 	};
 	FlameView.prototype.nodeAt = function (px, py) {
+		whole();
 		var t = this.getTree(), sTop = this.box.scrollTop;
 		var d = this.inverted ? Math.floor((py + sTop) / RH)
 			: Math.floor((this.height() - py - sTop) / RH);
@@ -375,6 +376,7 @@
 	};
 	// where node i is drawn (test hook), or null
 	FlameView.prototype.rectOf = function (i) {
+		whole();
 		var t = this.getTree(), r = this.range(), cw = this.box.clientWidth;
 		var scale = cw / r.w, x = (xOf(t, t.total[r.c], i) - r.x0) * scale, w = t.total[r.c][i] * scale;
 		var br = this.canvas.getBoundingClientRect();
@@ -382,6 +384,7 @@
 			w: Math.min(x + w, cw) - Math.max(x, 0), h: RH - 1 };
 	};
 	FlameView.prototype.hover = function (e) {
+		whole();
 		var i = this.at(e), t = this.getTree();
 		if (i < 0) {
 			tip.style.display = "none";
@@ -439,6 +442,7 @@
 		true, function () { return 0; }, function (i) { selectFn(sand.callees.frame[i]); });
 
 	function zoomTo(i) {
+		whole();
 		S.zoom = i >= 0 && i < T.n && W(i) > 0 ? i : 0;
 		if (S.zoom)
 			S.fn = T.frame[S.zoom];
@@ -745,7 +749,17 @@
 			k++;
 		chain.length = k + 1;
 		for (; k < keys.length; k++) {
-			var prev = chain[k].tree, r = rewrite(prev, prev.self0, S.tx[k][0], S.tx[k][1], false, !!R);
+			var op = S.tx[k][0], draftW = k === keys.length - 1 ? draftable(op) : 0, base = k, list = [S.tx[k]];
+			if (chain[k].draft) { // a draft of merges: this one too, from its tree, or its whole tree first
+				if (draftW && mergesAtOnce(chain[k].ops.concat(list))) {
+					base = chain[k].base;
+					list = chain[k].ops.concat(list);
+				} else {
+					whole(k);
+				}
+			}
+			var prev = chain[base].tree, r = list.length > 1 ? rewrite(prev, prev.self0, "c", list, false, !!R, draftW)
+				: rewrite(prev, prev.self0, op, S.tx[k][1], false, !!R, draftW);
 			var map = r.map, pm = chain[k].map;
 			if (pm) {
 				map = new Int32Array(pm.length);
@@ -753,7 +767,8 @@
 					map[i] = pm[i] >= 0 ? r.map[pm[i]] : -1;
 			}
 			r.tree.filterKey = "|";
-			chain.push({ key: keys[k], tree: r.tree, map: map });
+			r.tree.draftW = draftW;
+			chain.push({ key: keys[k], tree: r.tree, map: map, draft: !!draftW, base: base, ops: list });
 		}
 		T = chain[chain.length - 1].tree;
 		nodeMap = chain[chain.length - 1].map;
@@ -763,6 +778,69 @@
 		if (!(S.zoom < T.n))
 			S.zoom = 0;
 		return true;
+	}
+	// A merge (of a function, recursion, [unknown] runs) or a hide shown
+	// in the unzoomed flame graph or icicle, with no search, is first
+	// built as a draft of only the nodes that draw (rewrite's draftW); the whole
+	// tree replaces it when anything else needs the tree (whole(), called
+	// by update and every other reader) or when the page is idle.
+	// draftable(op): the width a draft of op would be drawn at, or 0
+	function draftable(op) {
+		var v = views[S.view];
+		if (R || diff || S.zoom !== 0 || S.search || "mruh".indexOf(op) < 0 ||
+				!(S.view === "flame" || S.view === "icicle") || v.box.offsetParent === null)
+			return 0;
+		return v.box.clientWidth;
+	}
+	// the whole tree for chain[k] (default: the last) when it is a draft
+	function whole(k) {
+		if (k === undefined)
+			k = chain.length - 1;
+		var e = chain[k];
+		if (!e || !e.draft)
+			return;
+		var prev = chain[e.base].tree, o = e.ops;
+		e.tree = (o.length > 1 ? rewrite(prev, prev.self0, "c", o, false, !!R)
+			: rewrite(prev, prev.self0, o[0][0], o[0][1], false, !!R)).tree;
+		e.tree.filterKey = "|";
+		e.draft = false;
+		if (k === chain.length - 1 && T !== e.tree) {
+			T = e.tree;
+			fnSelf = null;
+			sand.callers = null;
+			lastSearch = null;
+		}
+	}
+	function drafted() { return chain[chain.length - 1].draft; }
+	// whether the merges of list (several in a row) can be made in one
+	// rewrite: merging a function drops nodes and all of them together
+	// do the same, and collapsing recursion or [unknown] runs looks at
+	// the parent in the new tree, so it sees what earlier merges made
+	// adjacent; but not what later ones do, so no "m" after "r" or "u"
+	function mergesAtOnce(list) {
+		var ru = false;
+		return list.every(function (o) {
+			if (o[0] === "m")
+				return !ru;
+			if (o[0] !== "r" && o[0] !== "u")
+				return false;
+			ru = true;
+			return true;
+		});
+	}
+	var idleAsked = false;
+	function wholeWhenIdle() {
+		if (idleAsked || !drafted())
+			return;
+		idleAsked = true;
+		var later = function () {
+			idleAsked = false;
+			whole();
+		};
+		if (window.requestIdleCallback)
+			window.requestIdleCallback(later);
+		else
+			setTimeout(later, 0);
 	}
 	// ---- rewriting a tree by one transform, in one preorder pass ----
 	// rewrite(s, selfCols, op, f, asRoot, wantMap) is the tree of s's
@@ -856,6 +934,59 @@
 		out.self0 = ns.slice();
 		return { tree: out, map: map };
 	}
+	// hide's draft (see rewrite): the nodes that draw of s with no weight
+	// under f's outermost nodes, a FILL node in place of each dropped one;
+	// the new totals are s's less what is hidden below (summed on the
+	// paths above f's outermost nodes only)
+	function hideDraft(s, f, cw) {
+		var bf = byFrame(s), end = s.end, parent = s.parent, depth = s.depth, frame = s.frame;
+		var tot = s.total[0], self = s.self0[0], less = new Map(), last = 0, k, a, j;
+		for (k = bf.start[f]; k < bf.start[f + 1]; k++) {
+			var i = bf.list[k];
+			if (i < last)
+				continue; // under an earlier one
+			last = end[i];
+			less.set(i, tot[i]);
+			for (a = parent[i]; a >= 0; a = parent[a])
+				less.set(a, (less.get(a) || 0) + tot[i]);
+		}
+		var scale = cw / ((tot[0] - (less.get(0) || 0)) || 1), cap = 4096, m = 0, up = [], sp = 0;
+		var np = new Int32Array(cap), nfr = new Uint32Array(cap), nd = new Int32Array(cap);
+		var ne = new Int32Array(cap), ns = new Float64Array(cap), nt = new Float64Array(cap);
+		function grown(x) {
+			var y = new x.constructor(cap * 2);
+			y.set(x);
+			return y;
+		}
+		for (j = 0; j < s.n;) {
+			var d = depth[j], id = m++;
+			if (id >= cap) {
+				np = grown(np); nfr = grown(nfr); nd = grown(nd); ne = grown(ne); ns = grown(ns); nt = grown(nt);
+				cap *= 2;
+			}
+			while (sp > d)
+				ne[up[--sp]] = id;
+			np[id] = d ? up[d - 1] : -1;
+			nd[id] = d;
+			nt[id] = tot[j] - (less.get(j) || 0);
+			if (j > 0 && nt[id] * scale < 0.5) { // dropped: a filler
+				nfr[id] = FILL;
+				ne[id] = id + 1;
+				j = end[j];
+				continue;
+			}
+			nfr[id] = frame[j];
+			ns[id] = self[j];
+			up[sp++] = id;
+			j++;
+		}
+		while (sp > 0)
+			ne[up[--sp]] = m;
+		var out = { n: m, parent: np.subarray(0, m), depth: nd.subarray(0, m), frame: nfr.subarray(0, m),
+			end: ne.subarray(0, m), self: [ns.subarray(0, m)], total: [nt.subarray(0, m)], maxDepth: s.maxDepth };
+		out.self0 = out.self.slice();
+		return { tree: out, map: null };
+	}
 	// to[at..at+len) = from[a..a+len): small runs by hand (a subarray
 	// view costs more than they do)
 	function put(from, to, a, len, at) {
@@ -877,44 +1008,88 @@
 		}
 		return most;
 	}
-	function rewrite(s, selfCols, op, f, asRoot, wantMap) {
-		if (op === "h")
-			return hide(s, selfCols, f, wantMap);
-		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
-		var nc = selfCols.length, merges = op === "m" || op === "r" || op === "u";
-		var unk = op === "u" ? unknownFrames() : null, rank = frameRank(), i, k, bf;
-		function merged(j) { // j goes into its parent
-			return op === "m" ? frame[j] === f : op === "r" ? frame[j] === frame[parent[j]]
-				: op === "u" ? (unk[frame[j]] & unk[frame[parent[j]]]) === 1 : false;
-		}
-		// touched(a, b): whether op changes any node of [a, b)
-		var occ = null, cum = null, outer = [];
-		if (op === "m" || op === "h") {
-			bf = byFrame(s);
-			occ = bf.list.subarray(bf.start[f], bf.start[f + 1]);
-		} else if (op === "r" || op === "u") {
-			cum = new Int32Array(n + 1);
-			for (i = 1; i < n; i++)
-				cum[i + 1] = cum[i] + (merged(i) ? 1 : 0);
-		}
-		function touched(a, b) {
-			if (b <= a)
-				return false;
-			if (cum)
-				return cum[b] > cum[a];
-			if (!occ)
-				return false;
-			var lo = 0, hi = occ.length;
-			while (lo < hi) {
-				var mid = (lo + hi) >> 1;
-				if (occ[mid] < a)
-					lo = mid + 1;
-				else
-					hi = mid;
+	// s's nodes of the frame of their parent (kind "r"), or both
+	// [unknown] ("u"), in preorder (kept on s)
+	function likeParent(s, kind) {
+		var key = "like" + kind;
+		if (!s[key]) {
+			var fr = s.frame, pa = s.parent, unk = unknownFrames(), out = [], i;
+			for (i = 1; i < s.n; i++) {
+				var a = fr[i], b = fr[pa[i]];
+				if (kind === "r" ? a === b : (unk[a] & unk[b]) === 1)
+					out.push(i);
 			}
-			return lo < occ.length && occ[lo] < b;
+			s[key] = Int32Array.from(out);
 		}
-		var cap = n + 1;
+		return s[key];
+	}
+	// the deepest depth in each node's subtree (kept on s)
+	function deepest(s) {
+		if (!s.deep) {
+			var deep = new Int32Array(s.depth), parent = s.parent;
+			for (var i = s.n - 1; i > 0; i--)
+				if (deep[parent[i]] < deep[i])
+					deep[parent[i]] = deep[i];
+			s.deep = deep;
+		}
+		return s.deep;
+	}
+	// rewrite(..., draftW): a draft for the unzoomed flame graph only (see
+	// draftable below): a copied subtree keeps only the nodes that draw
+	// (total * scale >= 0.5 px, the drawer's test, at its scale: draftW
+	// px over the root's total); each node it
+	// drops leaves a FILL node of the same total in its place, so the
+	// later siblings are placed where they are in the whole tree, and the
+	// drawer skips it. Built nodes, totals and maxDepth are the whole
+	// tree's, so the picture is the same.
+	var FILL = 4294967295;
+	function rewrite(s, selfCols, op, f, asRoot, wantMap, draftW) {
+		if (op === "h")
+			return draftW ? hideDraft(s, f, draftW) : hide(s, selfCols, f, wantMap);
+		var scale = draftW ? draftW / (s.total[0][0] || 1) : 0; // a merge keeps the root's total
+		var n = s.n, parent = s.parent, frame = s.frame, depth = s.depth, end = s.end;
+		// op "c": the merges of the list f at once (see mergesAtOnce)
+		var nc = selfCols.length, merges = "mruc".indexOf(op) >= 0, ops = op === "c" ? f : [[op, f]];
+		var isM = null, hasR = false, hasU = false, rank = frameRank(), i, k, bf;
+		ops.forEach(function (o) {
+			if (o[0] === "m")
+				(isM = isM || new Uint8Array(D.nframes + 1))[o[1]] = 1;
+			hasR = hasR || o[0] === "r";
+			hasU = hasU || o[0] === "u";
+		});
+		var unk = hasU ? unknownFrames() : null;
+		// j goes into its parent, of frame pf
+		function mergedIn(j, pf) {
+			var fj = frame[j];
+			return (isM !== null && isM[fj] === 1) || (hasR && fj === pf) || (hasU && (unk[fj] & unk[pf]) === 1);
+		}
+		// touched(a, b): whether op changes any node of [a, b): whether
+		// a list of the nodes it may change (sorted) has one there
+		var lists = [], outer = [];
+		ops.forEach(function (o) {
+			if (o[0] === "m") {
+				bf = byFrame(s);
+				lists.push(bf.list.subarray(bf.start[o[1]], bf.start[o[1] + 1]));
+			} else if (o[0] === "r" || o[0] === "u") {
+				lists.push(likeParent(s, o[0]));
+			}
+		});
+		function touched(a, b) {
+			for (var q = 0; q < lists.length && b > a; q++) {
+				var occ = lists[q], lo = 0, hi = occ.length;
+				while (lo < hi) {
+					var mid = (lo + hi) >> 1;
+					if (occ[mid] < a)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				if (lo < occ.length && occ[lo] < b)
+					return true;
+			}
+			return false;
+		}
+		var cap = scale ? 4096 : n + 1; // a draft's arrays grow
 		if (op === "f") { // f's outermost nodes
 			bf = byFrame(s);
 			cap = 2;
@@ -937,7 +1112,24 @@
 		var ne = same ? new Int32Array(cap) : null, nt = [], items = [], maxd = 0;
 		for (c = 0; same && c < nc; c++)
 			nt.push(new Float64Array(cap));
+		function more(to) { // twice the room, or to
+			function grown(a) {
+				var b = new a.constructor(to);
+				b.set(a.subarray(0, m));
+				return b;
+			}
+			to = Math.max(to, cap * 2);
+			np = grown(np);
+			nfr = grown(nfr);
+			nd = grown(nd);
+			ne = grown(ne);
+			ns = ns.map(grown);
+			nt = nt.map(grown);
+			cap = to;
+		}
 		function node(fr, p, d) {
+			if (m >= cap)
+				more(m + 1);
 			np[m] = p;
 			nfr[m] = fr;
 			nd[m] = d;
@@ -946,8 +1138,45 @@
 			items.push(~m); // built one by one
 			return m++;
 		}
+		// the drawn part of s's subtree at src, as the child of p at
+		// depth d (a draft: same is true, no map)
+		var deep = scale ? deepest(s) : null, tot0 = s.total[0], up = [];
+		function copyDrawn(src, p, d) {
+			var e = end[src], d0 = depth[src], dd = d - d0, j = src, top = m, sp = 0;
+			while (j < e) {
+				if (m >= cap)
+					more(m + 1);
+				var rd = depth[j] - d0, id = m++;
+				while (sp > rd) // close the nodes this one is not under
+					ne[up[--sp]] = id;
+				np[id] = rd ? up[rd - 1] : p;
+				nd[id] = depth[j] + dd;
+				for (c = 0; c < nc; c++)
+					nt[c][id] = s.total[c][j];
+				if (tot0[j] * scale < 0.5) { // dropped: a filler
+					nfr[id] = FILL;
+					ne[id] = id + 1;
+					if (deep[j] + dd > maxd)
+						maxd = deep[j] + dd;
+					j = end[j];
+					continue;
+				}
+				nfr[id] = frame[j];
+				for (c = 0; c < nc; c++)
+					ns[c][id] = selfCols[c][j];
+				if (nd[id] > maxd)
+					maxd = nd[id];
+				up[sp++] = id;
+				j++;
+			}
+			while (sp > 0)
+				ne[up[--sp]] = m;
+			items.push(top);
+		}
 		// s's subtree at src, unchanged, as the child of p at depth d
 		function copy(src, p, d) {
+			if (scale)
+				return copyDrawn(src, p, d);
 			var len = end[src] - src, off = m - src, dd = d - depth[src];
 			put(frame, nfr, src, len, m);
 			for (c = 0; c < nc; c++)
@@ -982,7 +1211,7 @@
 				for (var ch = sv + 1; ch < end[sv]; ch = end[ch]) {
 					if (op === "h" && frame[ch] === f)
 						continue;
-					if (merges && merged(ch)) {
+					if (merges && mergedIn(ch, nfr[t])) {
 						srcs.push(ch);
 						multi = true;
 					} else {
@@ -1443,6 +1672,9 @@
 	}
 	var lastSearch = null;
 	function update() {
+		if (drafted() && (S.tx.map(function (t) { return t.join(""); }).join(".") !== txKey ? false
+				: !(draftable(S.tx[S.tx.length - 1][0]) && views[S.view].box.clientWidth === T.draftW)))
+			whole();
 		applyTransforms();
 		applyFilter();
 		var key = S.search + "\u0000" + S.icase + "\u0000" + S.zoom + "\u0000" + S.col;
@@ -1482,6 +1714,7 @@
 			views.callees.draw();
 		}
 		writeHash();
+		wholeWhenIdle();
 	}
 
 	doc.querySelectorAll("#tabs button").forEach(function (b) {
@@ -1542,6 +1775,7 @@
 		update();
 	});
 	doc.addEventListener("keydown", function (e) {
+		whole();
 		var inInput = e.target === searchBox;
 		if (e.key === "/" && !inInput) {
 			e.preventDefault();
@@ -1582,7 +1816,7 @@
 		e.preventDefault();
 	});
 	window.addEventListener("resize", function () { update(); });
-	window.addEventListener("hashchange", function () { readHash(); update(); });
+	window.addEventListener("hashchange", function () { whole(); readHash(); update(); });
 
 	// ---- test hook (read-only views of the state) ----
 	window.scorchView = {
@@ -1686,7 +1920,17 @@
 		times: function () { return R ? { min: tmin, max: tmax, n: R.n } : null; },
 		threads: function () { return D.threads; },
 		heap: function () { return performance.memory ? performance.memory.usedJSHeapSize : 0; },
+		// whether the tree is still a draft (a merge drawn before it is whole)
+		// (its node count, 0 when whole), and the whole tree's node count
+		draft: function () { return drafted() ? T.n : 0; },
+		size: function () { return T.n; },
 	};
+	// the readers of the tree see the whole one
+	Object.keys(window.scorchView).forEach(function (k) {
+		var fn = window.scorchView[k];
+		if (typeof fn === "function" && ["act", "draft", "pixel", "inked", "canvasSize", "drawn", "state", "heap"].indexOf(k) < 0)
+			window.scorchView[k] = function () { whole(); return fn.apply(null, arguments); };
+	});
 	initTime();
 	readHash();
 	update();
@@ -1695,6 +1939,8 @@
 		if (!fnSelf)
 			computeFunctions();
 		byFrame(T); // for the sandwich and focus
+		deepest(T); // for drafts of merges
+		likeParent(T, "r"); // for collapsing recursion
 		frameRank(); // names in order: the table, merged children
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start

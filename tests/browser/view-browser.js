@@ -300,6 +300,24 @@ async function mainChecks(ctx, e) {
 	await page.click("#tx-reset");
 	ok(await hook(page, () => scorchView.total()) === e.total && await fOf(["main", "r", "r", "r", "x"]) > 0,
 		"Undo transforms gives the profile back");
+	// drafted merges one after the other (one rewrite when no "m" follows
+	// an "r"): merging b makes a;b;a;b into a;a, which a later collapse sees
+	const bF = await hook(page, (p) => scorchView.frameOf(scorchView.find(p)), ["main", "a", "b"]);
+	const collapse = (fr) => fr.filter((x, k) => k === 0 || x !== fr[k - 1]);
+	for (const [tx, fn] of [[[["m", bF], ["r", 0]], (fr) => collapse(fr.filter((x) => x !== "b"))],
+		[[["r", 0], ["m", bF]], (fr) => collapse(fr).filter((x) => x !== "b")]]) {
+		const got = await hook(page, (tx) => {
+			scorchView.act("search", "");
+			scorchView.act("view", "flame");
+			scorchView.act("tx", []);
+			for (let k = 1; k <= tx.length; k++)
+				scorchView.act("tx", tx.slice(0, k));
+			return scorchView.folded();
+		}, tx);
+		const d = sameLines(got, restack(fn));
+		ok(d === null, JSON.stringify(tx) + " one by one in the flame graph: the input's stacks so transformed", d);
+	}
+	await hook(page, () => scorchView.act("tx", []));
 
 	// hostile names are text
 	await page.click('button[data-view="flame"]');
@@ -364,6 +382,65 @@ async function tableChecks(ctx, e) {
 	const more = await page.textContent("#fn-rows td.more");
 	ok(more.startsWith((e.nfun - 200) + " more"), "table: the rows not shown are counted", { more, nfun: e.nfun });
 	ok(bad.errors.length === 0, "table: no page errors", bad.errors);
+	await page.close();
+}
+
+// a merge or hide drawn unzoomed is first a draft of the nodes that draw: its
+// picture (and count of frames drawn) equals the whole tree's
+async function draftChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const shot = (v) => page.evaluate((v) => document.querySelector("#v-" + v + " canvas").toDataURL(), v);
+	const f = await hook(page, () => scorchView.frameOf(scorchView.find([scorchView.name(1)])));
+	const g = await hook(page, () => scorchView.frameOf(2));
+	for (const [v, tx] of [["flame", [["m", f]]], ["icicle", [["m", f], ["m", g]]], ["flame", [["r", 0]]],
+		["flame", [["h", f]]], ["icicle", [["m", g], ["h", f]]]]) {
+		await hook(page, (v) => scorchView.act("view", v), v);
+		// in one go: the page makes the tree whole when idle
+		const { dn, a, ad } = await hook(page, (x) => {
+			scorchView.act("tx", x[1]);
+			scorchView.act("view", x[0]); // again, in the layout the transform bar settled
+			return { dn: scorchView.draft(), ad: scorchView.drawn(),
+				a: document.querySelector("#v-" + x[0] + " canvas").toDataURL() };
+		}, [v, tx]);
+		const wn = await hook(page, () => scorchView.size()); // makes the tree whole
+		const wd = await hook(page, () => scorchView.draft());
+		await hook(page, (v) => scorchView.act("view", v), v);
+		const b = await shot(v), bd = await hook(page, () => scorchView.drawn());
+		ok(dn > 0 && dn < wn && wd === 0, v + " " + JSON.stringify(tx) + ": a draft of fewer nodes first, then the whole tree",
+			{ dn, wn, wd });
+		ok(a === b && ad === bd && ad > 0, v + " " + JSON.stringify(tx) + ": the draft draws what the whole tree draws",
+			{ ad, bd, same: a === b });
+		await hook(page, () => scorchView.act("tx", []));
+	}
+	// merges after a drafted one are made with it at once: the same
+	// stacks as one after the other (made with the table shown, no draft)
+	for (const tx of [[["m", f], ["m", g]], [["m", f], ["r", 0]], [["r", 0], ["m", f]], [["m", g], ["u", 0], ["r", 0]]]) {
+		const once = await hook(page, (tx) => {
+			scorchView.act("view", "flame");
+			scorchView.act("tx", []);
+			for (let k = 1; k <= tx.length; k++)
+				scorchView.act("tx", tx.slice(0, k));
+			return scorchView.folded();
+		}, tx);
+		const steps = await hook(page, (tx) => {
+			scorchView.act("tx", []);
+			scorchView.act("view", "table");
+			for (let k = 1; k <= tx.length; k++)
+				scorchView.act("tx", tx.slice(0, k));
+			return scorchView.folded();
+		}, tx);
+		const dc = sameLines(once, steps);
+		ok(dc === null && once.length > 0, JSON.stringify(tx) + " drafted one by one: the stacks of one transform after the other", dc);
+	}
+	await hook(page, () => { scorchView.act("tx", []); scorchView.act("view", "flame"); });
+	const drafted = await hook(page, (f) => { scorchView.act("tx", [["m", f]]); return scorchView.draft(); }, f);
+	const idle = await page.waitForFunction(() => scorchView.draft() === 0, null, { timeout: 20000 })
+		.then(() => true, () => false);
+	ok(drafted > 0 && idle, "the page makes a draft whole when idle", { drafted, idle });
+	await hook(page, (f) => scorchView.act("tx", [["m", f]]), f);
+	await hook(page, () => scorchView.act("search", "method_1"));
+	ok(await hook(page, () => scorchView.draft()) === 0, "a search makes the draft whole");
+	ok(bad.errors.length === 0, "drafts: no page errors", bad.errors);
 	await page.close();
 }
 
@@ -558,6 +635,7 @@ async function perfChecks(ctx, e) {
 		await diffChecks(ctx, e.diff);
 		await emptyChecks(ctx, e.empty);
 		await tableChecks(ctx, e.gen);
+		await draftChecks(ctx, e.gen);
 		for (const p of e.perf)
 			await perfChecks(ctx, p);
 	} catch (err) {
