@@ -701,13 +701,15 @@ void collapse_perf_release(struct collapse_perf *p)
 	free(p->seq);
 }
 
-static void end_sample(struct collapse_perf *p)
+/* use_seqs false: the sample missed the raw map, so its id sequence is
+ * almost surely new too (the stack table finds its text either way). */
+static void end_sample_seqs(struct collapse_perf *p, bool use_seqs)
 {
 	if (!p->have_pname)
 		return;
 	size_t sid = (size_t)-1;
 	bool added = false;
-	if (p->seq_ok) {
+	if (p->seq_ok && use_seqs) {
 		/* one hash and one probe: put when there is room, else find */
 		XGROW(p->seq, p->seq_cap, p->nseq + 1);
 		p->seq[0] = p->pname_id;
@@ -734,6 +736,10 @@ static void end_sample(struct collapse_perf *p)
 	p->samples++;
 }
 
+static void end_sample(struct collapse_perf *p)
+{
+	end_sample_seqs(p, true);
+}
 
 static uint64_t parse_period(const char *s, size_t len)
 {
@@ -892,7 +898,7 @@ static void raw_end(struct collapse_perf *p)
 	}
 	uint64_t bad = p->bad_lines, trunc = p->truncated_line;
 	collapse_perf_flush(p);
-	end_sample(p);
+	end_sample_seqs(p, false);
 	if (added)
 		hmap_at(&p->raws, id)->value = p->bad_lines == bad &&
 			p->truncated_line == trunc ? p->last_id : RAW_UNCLEAN;
