@@ -13,7 +13,12 @@
 # absolute and only --jobs 2 is compared with one thread.
 # Generated inputs live under $BENCH_DIR (default /tmp/scorch-bench-fold)
 # and are reused by later runs.
+# Each reference line is followed by the ratio of stackcollapse-perf.pl's
+# CPU time to scorch's (one thread). INPUT=FILE benches that perf script
+# text as it is (e.g. of a recording made elsewhere) instead of the two
+# generated inputs. FLAMEGRAPH (or FLAMEGRAPH_DIR) names the checkout.
 #   FLAMEGRAPH_DIR=... SCORCH=path MB=300 SECS=10 RUNS=3 bash bench/fold-text.sh
+#   INPUT=/tmp/script.out FLAMEGRAPH=/tmp/FlameGraph bash bench/fold-text.sh
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -25,6 +30,7 @@ SECS=${SECS:-10}
 RUNS=${RUNS:-3}
 dir=${BENCH_DIR:-/tmp/scorch-bench-fold}
 mkdir -p "$dir"
+FLAMEGRAPH_DIR=${FLAMEGRAPH_DIR:-${FLAMEGRAPH:-}}
 collapse=$(flamegraph_script stackcollapse-perf.pl) || collapse=
 
 # repeat FILE into OUT until OUT has about MB megabytes
@@ -38,7 +44,7 @@ repeat_to() {
 }
 
 example=$dir/example-${MB}mb.txt
-if [ ! -s "$example" ]; then
+if [ -z "${INPUT:-}" ] && [ ! -s "$example" ]; then
 	# FlameGraph's file: from the reference corpus, else from the checkout
 	gz=$SHARED/flamegraph-tests/example-perf-stacks.txt.gz
 	[ -f "$gz" ] || gz=${FLAMEGRAPH_DIR:-.}/example-perf-stacks.txt.gz
@@ -47,7 +53,7 @@ if [ ! -s "$example" ]; then
 fi
 
 system=$dir/system-${MB}mb.txt
-if [ ! -s "$system" ]; then
+if [ -z "${INPUT:-}" ] && [ ! -s "$system" ]; then
 	if perf record -a -g -F 999 -o "$dir/system.data" -- sleep "$SECS" > /dev/null 2>&1 &&
 		perf script -i "$dir/system.data" > "$dir/system.txt" 2> /dev/null &&
 		[ -s "$dir/system.txt" ]; then
@@ -76,6 +82,7 @@ run() {
 		'BEGIN { if (t < 0.01) t = 0.01; if (c < 0.01) c = 0.01;
 			 printf "%-26s %6.1f MB  wall %5.2f s %7.1f MB/s  cpu %5.2f s %7.1f MB/s  peak RSS %5.1f MB  %d stacks\n",
 			 n, b / 1e6, t, b / 1e6 / t, c, b / 1e6 / c, r / 1024, s }'
+	last_cpu=$cbest
 }
 
 # reference NAME FILE: stackcollapse-perf.pl's time (one run) and output,
@@ -90,13 +97,25 @@ reference() {
 	[ -s "$dir/ref-$(basename "$2").folded" ] || {
 		/usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" perl "$collapse" "$2" > "$dir/ref-$(basename "$2").folded" 2> /dev/null
 		read -r t u s r < "$dir/time.txt"
-		awk -v n="stackcollapse-perf.pl" -v b="$(stat -c %s "$2")" -v t="$t" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v r="$r" \
+		ref_cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+		awk -v n="stackcollapse-perf.pl" -v b="$(stat -c %s "$2")" -v t="$t" -v c="$ref_cpu" -v r="$r" \
 			'BEGIN { if (t < 0.01) t = 0.01; if (c < 0.01) c = 0.01;
 				 printf "%-26s %6.1f MB  wall %5.2f s %7.1f MB/s  cpu %5.2f s %7.1f MB/s  peak RSS %5.1f MB\n",
 				 n, b / 1e6, t, b / 1e6 / t, c, b / 1e6 / c, r / 1024 }'
 	}
+	awk -v a="$ref_cpu" -v b="$last_cpu" -v w="$1" \
+		'BEGIN { if (b < 0.01) b = 0.01; printf "  %s: %.1fx stackcollapse-perf.pl (CPU time)\n", w, a / b }'
 	compare "  $1 against stackcollapse-perf.pl" "$dir/ref-$(basename "$2").folded" "$dir/scorch.folded"
 }
+
+last_cpu=0 ref_cpu=0
+if [ -n "${INPUT:-}" ]; then
+	echo "# scorch fold on $INPUT, best of $RUNS (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+	rm -f "$dir/ref-$(basename "$INPUT").folded" "$dir/one.folded"
+	run "$(basename "$INPUT")" "$INPUT" --jobs 1; reference "scorch fold" "$INPUT"
+	run "$(basename "$INPUT"), --jobs 2" "$INPUT" --jobs 2; reference "scorch fold --jobs 2" "$INPUT"
+	bench_exit
+fi
 
 echo "# scorch fold, perf script text, one thread unless --jobs (best of $RUNS; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 rm -f "$dir"/ref-*.folded "$dir/one.folded"

@@ -701,26 +701,33 @@ void collapse_perf_release(struct collapse_perf *p)
 	free(p->seq);
 }
 
-static void end_sample(struct collapse_perf *p)
+/* use_seqs false: the sample missed the raw map, so its id sequence is
+ * almost surely new too (the stack table finds its text either way). */
+static void end_sample_seqs(struct collapse_perf *p, bool use_seqs)
 {
 	if (!p->have_pname)
 		return;
-	size_t key_len = 0, sid = (size_t)-1;
-	if (p->seq_ok) {
+	size_t sid = (size_t)-1;
+	bool added = false;
+	if (p->seq_ok && use_seqs) {
+		/* one hash and one probe: put when there is room, else find */
 		XGROW(p->seq, p->seq_cap, p->nseq + 1);
 		p->seq[0] = p->pname_id;
-		key_len = (p->nseq + 1) * sizeof(*p->seq);
-		sid = hmap_find(&p->seqs, p->seq, key_len);
+		size_t key_len = (p->nseq + 1) * sizeof(*p->seq);
+		if (p->seqs.keys.total < SEQ_MAX_BYTES)
+			sid = hmap_put(&p->seqs, p->seq, key_len, &added);
+		else
+			sid = hmap_find(&p->seqs, p->seq, key_len);
 	}
-	if (sid != (size_t)-1) {
+	if (sid != (size_t)-1 && !added) {
 		stack_table_add_id(p->out, hmap_at(&p->seqs, sid)->value, p->period);
 		p->last_id = hmap_at(&p->seqs, sid)->value;
 	} else {
 		stack_builder_push(&p->frames, p->pname.buf, p->pname.len);
 		size_t id = stack_table_add_built(p->out, &p->frames, STACK_LEAF_FIRST,
 						  p->period);
-		if (p->seq_ok && p->seqs.keys.total < SEQ_MAX_BYTES)
-			hmap_at(&p->seqs, hmap_put(&p->seqs, p->seq, key_len, NULL))->value = id;
+		if (added)
+			hmap_at(&p->seqs, sid)->value = id;
 		p->last_id = id;
 	}
 	stack_builder_reset(&p->frames);
@@ -729,6 +736,10 @@ static void end_sample(struct collapse_perf *p)
 	p->samples++;
 }
 
+static void end_sample(struct collapse_perf *p)
+{
+	end_sample_seqs(p, true);
+}
 
 static uint64_t parse_period(const char *s, size_t len)
 {
@@ -867,10 +878,15 @@ void collapse_perf_flush(struct collapse_perf *p)
 	}
 }
 
+/* A sample put in the raw map whose lines were not all clean: always
+ * parsed again (its bad lines are counted each time). */
+#define RAW_UNCLEAN UINT64_MAX
+
 static void raw_end(struct collapse_perf *p)
 {
-	size_t id = hmap_find(&p->raws, p->raw.buf, p->raw.len);
-	if (id != (size_t)-1) {
+	bool added;
+	size_t id = hmap_put(&p->raws, p->raw.buf, p->raw.len, &added);
+	if (!added && hmap_at(&p->raws, id)->value != RAW_UNCLEAN) {
 		p->raw_on = false;
 		p->last_id = hmap_at(&p->raws, id)->value;
 		stack_table_add_id(p->out, p->last_id, p->period);
@@ -882,10 +898,10 @@ static void raw_end(struct collapse_perf *p)
 	}
 	uint64_t bad = p->bad_lines, trunc = p->truncated_line;
 	collapse_perf_flush(p);
-	end_sample(p);
-	if (p->bad_lines == bad && p->truncated_line == trunc)
-		hmap_at(&p->raws, hmap_put(&p->raws, p->raw.buf, p->raw.len, NULL))->value =
-			p->last_id;
+	end_sample_seqs(p, false);
+	if (added)
+		hmap_at(&p->raws, id)->value = p->bad_lines == bad &&
+			p->truncated_line == trunc ? p->last_id : RAW_UNCLEAN;
 }
 
 static void raw_hold(struct collapse_perf *p, const char *s, size_t len,
