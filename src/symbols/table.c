@@ -45,8 +45,7 @@ void sym_table_own_name(struct sym_table *t, struct sym_entry *e)
 	if (i == t->nmaps)
 		return;
 	e->name = arena_strdup(&t->names, e->name);
-	if (++t->names_owned % SYM_TABLE_OWN_BATCH == 0)
-		sym_table_drop_map_pages(t);
+	sym_table_drop_map_pages(t);
 }
 
 void sym_table_drop_map_pages(struct sym_table *t)

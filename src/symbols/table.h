@@ -51,10 +51,9 @@ struct sym_table {
 	size_t faulted;       /* syms[0, faulted) are faulted in */
 	struct sym_map *maps; /* unmapped by sym_table_release */
 	size_t nmaps;
-	size_t names_owned;   /* names sym_table_own_name copied */
 };
 
-#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0, false, 0, NULL, 0, 0 }
+#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0, false, 0, NULL, 0 }
 
 void sym_table_init(struct sym_table *t);
 void sym_table_release(struct sym_table *t);
@@ -107,12 +106,13 @@ void sym_table_keep_map(struct sym_table *t, void *p, size_t len);
  * walked the names since. */
 void sym_table_drop_map_pages(struct sym_table *t);
 /* A found entry e of t whose name lies in t's mappings gets a copy in
- * t->names; every SYM_TABLE_OWN_BATCH copies the mappings' pages are
- * dropped again. Why: a read fault on a file mapping maps the pages
- * around it that are cached too (the kernel's fault-around, 64 KiB),
- * so names read in place would keep tens of KiB resident each. */
+ * t->names, and the mappings' pages are dropped again. Why: a read
+ * fault on a file mapping maps the cached pages around it too (the
+ * kernel's fault-around, 64 KiB), so names read in place would keep
+ * tens of KiB resident each (dropping after every 4th or 16th copy
+ * instead: +2 and +4 MiB peak folding a system-wide recording, for
+ * ~2,600 madvise calls fewer, a few ms). */
 void sym_table_own_name(struct sym_table *t, struct sym_entry *e);
-enum { SYM_TABLE_OWN_BATCH = 16 };
 /* Make room for n more symbols (a hint: adding beyond it still works). */
 void sym_table_reserve(struct sym_table *t, size_t n);
 /* size bytes from t->names (for names to add with sym_table_add_kept),
