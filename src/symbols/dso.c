@@ -505,6 +505,7 @@ static void build_plt_spans(struct sym_dso *d, uint64_t lo, uint64_t hi)
 	sym_rbt_spans_build(&d->plt_spans, &tree, from, to, keep, 2);
 	sym_rbt_release(&tree);
 	sym_table_release(&d->objects);
+	sym_table_drop_map_pages(&d->table); /* the tree compared names */
 	free(d->table.dropped);
 	d->table.dropped = NULL;
 	d->table.ndropped = d->table.capdropped = 0;
@@ -548,6 +549,8 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	const struct sym_entry *e = find_in_dso(d, a);
 	if (e && e->mangled) /* an entry of d's own tables, not const */
 		sym_entry_demangle((struct sym_entry *)e, &d->table.names);
+	if (e) /* a name still in the file: copied (table.h) */
+		sym_table_own_name(&d->table, (struct sym_entry *)e);
 	slot->dso = d;
 	slot->addr = map_addr;
 	slot->sym = e;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,6 +164,7 @@ int sym_elf_open(struct sym_elf_file *f, const char *path, struct diag *d)
 	f->fd = fd;
 	f->file_size = (uint64_t)st.st_size;
 	f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	f->plain_file = true;
 	int rc = finish_open(f, d);
 	if (rc)
 		sym_elf_close(f);
@@ -306,12 +308,56 @@ static bool is_object(const GElf_Sym *s)
 	       s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE;
 }
 
-static void add_object(struct sym_table *objs, size_t seq, const GElf_Sym *s,
-		       const char *name)
+/* The string table of section link, in place: read-only from the file
+ * and owned by t (sym_table_keep_map), its size in *size. NULL when the
+ * file is not plain (decompressed, in memory), the section is no string
+ * table within the file, its last byte is not NUL, or mmap fails: names
+ * are then copied from libelf's view. */
+static const char *map_strings(struct sym_elf_file *f, size_t link,
+			       struct sym_table *t, uint64_t *size)
 {
-	struct sym_entry *e = sym_table_add(objs, s->st_value, s->st_size,
-					    bind_of(s), name, strlen(name));
-	e->seq = (uint32_t)seq;
+	GElf_Shdr sh;
+	Elf_Scn *scn = f->plain_file ? elf_getscn(f->elf, link) : NULL;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    sh.sh_size == 0 || sh.sh_offset > f->file_size ||
+	    sh.sh_size > f->file_size - sh.sh_offset || sh.sh_size > SIZE_MAX / 2)
+		return NULL;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t off = sh.sh_offset & ~(page - 1);
+	size_t len = (size_t)(sh.sh_offset + sh.sh_size - off);
+	void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, f->fd, (off_t)off);
+	if (p == MAP_FAILED)
+		return NULL;
+	const char *str = (const char *)p + (sh.sh_offset - off);
+	if (str[sh.sh_size - 1] != '\0') {
+		munmap(p, len);
+		return NULL;
+	}
+	sym_table_keep_map(t, p, len);
+	*size = sh.sh_size;
+	return str;
+}
+
+/* Symbol s's name: in the mapped string table str (size bytes) when
+ * there is one, else libelf's; NULL when out of range. */
+static const char *name_of(struct sym_elf_file *f, const GElf_Shdr *sh,
+			   const char *str, uint64_t size, const GElf_Sym *s)
+{
+	if (!str)
+		return elf_strptr(f->elf, sh->sh_link, s->st_name);
+	return s->st_name < size ? str + s->st_name : NULL;
+}
+
+/* Add name to t: kept in place when it is in the mapped table (str),
+ * else copied. */
+static struct sym_entry *add_named(struct sym_table *t, const char *str,
+				   const GElf_Sym *s, const char *name)
+{
+	if (str)
+		return sym_table_add_kept(t, s->st_value, s->st_size,
+					  bind_of(s), name);
+	return sym_table_add(t, s->st_value, s->st_size, bind_of(s), name,
+			     strlen(name));
 }
 
 /* Whether s lies in an SHF_ALLOC section (named only, when not NULL). */
@@ -347,25 +393,27 @@ static int load_symbols(struct sym_elf_file *f, struct sym_table *t,
 	if (rc <= 0)
 		return rc;
 	elf_getshdrstrndx(f->elf, &shstrndx);
+	uint64_t strsize = 0;
+	const char *str = map_strings(f, sh.sh_link, t, &strsize);
 	int added = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		if (!gelf_getsym(data, (int)i, &s))
 			continue;
 		if (sf->objs && is_object(&s)) {
-			const char *oname = elf_strptr(f->elf, sh.sh_link, s.st_name);
+			/* objs's names may point into t's mapping: t outlives objs */
+			const char *oname = name_of(f, &sh, str, strsize, &s);
 			if (oname && *oname)
-				add_object(sf->objs, t->n, &s, oname);
+				add_named(sf->objs, str, &s, oname)->seq = (uint32_t)t->n;
 			continue;
 		}
 		if (!wanted(f->elf, shstrndx, &s) || (sf->kernel &&
 		    !in_kernel_section(f->elf, shstrndx, &s, sf->only_section)))
 			continue;
-		const char *name = elf_strptr(f->elf, sh.sh_link, s.st_name);
+		const char *name = name_of(f, &sh, str, strsize, &s);
 		if (!name || !*name)
 			continue;
-		struct sym_entry *e = sym_table_add(t, s.st_value, s.st_size,
-						    bind_of(&s), name, strlen(name));
+		struct sym_entry *e = add_named(t, str, &s, name);
 		if (!sf->kernel) /* demangled when found (sym_entry_demangle) */
 			e->mangled = name[0] == '_';
 		added++;

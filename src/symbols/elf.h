@@ -10,7 +10,10 @@
  * is checked against the file size before libelf touches it: an ELF
  * file that lies about its sizes is rejected with a diag, never read.
  * Ownership: sym_elf_file owns its fd and Elf handle until
- * sym_elf_close; symbols go into the caller's table.
+ * sym_elf_close; symbols go into the caller's table. A file opened with
+ * sym_elf_open has its symbol names read in place: its string table is
+ * mapped read-only and owned by that table (sym_table_keep_map), not
+ * copied (the file must then not be truncated while the table lives).
  */
 #ifndef SCORCH_SYMBOLS_ELF_H
 #define SCORCH_SYMBOLS_ELF_H
@@ -36,6 +39,7 @@ struct sym_elf_file {
 	int e_type;                /* ET_EXEC, ET_DYN, ... */
 	struct sym_buildid buildid;
 	bool has_symtab, has_dynsym;
+	bool plain_file;           /* offsets are the file's: may mmap */
 	char debuglink[256];       /* "" when absent */
 	struct sym_segment *segs;  /* PT_LOAD, in file order */
 	size_t nsegs;

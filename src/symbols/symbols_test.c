@@ -1,6 +1,7 @@
 /* Unit tests for symbols/: table rules, demangling, kallsyms and JIT map
  * lines, link-as-text resolution. */
 #include "symbols/demangle.h"
+#include "symbols/elf.h"
 #include "symbols/fs.h"
 #include "symbols/kallsyms.h"
 #include "symbols/perfmap.h"
@@ -511,5 +512,44 @@ UNIT_TEST(symtable_unsorted_order)
 		       (!sym_entry_better(d, k) || k->seq < d->seq);
 	}
 	CHECK(best);
+	sym_table_release(&t);
+}
+
+/* A file's symbol names are read in place: the table owns the string
+ * table's mapping, the names point into it (not copied), and
+ * sym_table_own_name copies a found one out, alike, leaving others. */
+UNIT_TEST(elf_names_in_place_then_owned)
+{
+	struct sym_elf_file f;
+	struct diag d = DIAG_INIT;
+	if (sym_elf_open(&f, "/proc/self/exe", &d) != 0 || !f.has_symtab) {
+		CHECK(!"the unit-test binary opens with a .symtab");
+		return;
+	}
+	struct sym_table t, objs;
+	sym_table_init(&t);
+	sym_table_init(&objs);
+	CHECK(sym_elf_load_objects(&f, &t, &objs, false, &d) > 0);
+	sym_elf_close(&f); /* the names outlive the file's handle */
+	sym_table_finish(&t, false);
+	CHECK(t.nmaps == 1);
+	const char *lo = t.maps[0].p, *hi = lo + t.maps[0].len;
+	struct sym_entry *e = NULL, *other = NULL;
+	for (size_t i = 0; i < t.n; i++) {
+		if (!strcmp(t.syms[i].name, "sym_table_own_name"))
+			e = &t.syms[i];
+		else if (!strcmp(t.syms[i].name, "sym_table_keep_map"))
+			other = &t.syms[i];
+	}
+	CHECK(e && other && e->name >= lo && e->name < hi);
+	CHECK(objs.n > 0 && objs.syms[0].name >= lo && objs.syms[0].name < hi);
+	if (e && other) {
+		sym_table_own_name(&t, e);
+		CHECK(!(e->name >= lo && e->name < hi));
+		CHECK_EQ_STR(e->name, "sym_table_own_name");
+		CHECK(other->name >= lo && other->name < hi);
+		CHECK_EQ_STR(other->name, "sym_table_keep_map");
+	}
+	sym_table_release(&objs);
 	sym_table_release(&t);
 }

@@ -24,7 +24,34 @@ void sym_table_release(struct sym_table *t)
 	free(t->syms);
 	free(t->dropped);
 	arena_release(&t->names);
+	for (size_t i = 0; i < t->nmaps; i++)
+		munmap(t->maps[i].p, t->maps[i].len);
+	free(t->maps);
 	sym_table_init(t);
+}
+
+void sym_table_keep_map(struct sym_table *t, void *p, size_t len)
+{
+	t->maps = xrealloc(t->maps, (t->nmaps + 1) * sizeof(*t->maps));
+	t->maps[t->nmaps++] = (struct sym_map){ p, len };
+}
+
+void sym_table_own_name(struct sym_table *t, struct sym_entry *e)
+{
+	size_t i = 0;
+	while (i < t->nmaps && !(e->name >= (const char *)t->maps[i].p &&
+	       e->name < (const char *)t->maps[i].p + t->maps[i].len))
+		i++;
+	if (i == t->nmaps)
+		return;
+	e->name = arena_strdup(&t->names, e->name);
+	sym_table_drop_map_pages(t);
+}
+
+void sym_table_drop_map_pages(struct sym_table *t)
+{
+	for (size_t i = 0; i < t->nmaps; i++)
+		(void)madvise(t->maps[i].p, t->maps[i].len, MADV_DONTNEED);
 }
 
 enum { PREFAULT_BYTES = 64 * 1024 }; /* table pages faulted in per call */
@@ -351,6 +378,7 @@ void sym_table_finish(struct sym_table *t, bool kallsyms)
 		t->syms = xreallocarray(t->syms, t->n, sizeof(*t->syms));
 		t->cap = t->faulted = t->n;
 	}
+	sym_table_drop_map_pages(t);
 }
 
 const struct sym_entry *sym_table_find(const struct sym_table *t,

@@ -8,7 +8,8 @@
  * leading underscores, then the longer name, then the first added).
  * Invariant after finish: syms sorted by start, starts unique.
  * Ownership: names are copied into the table's arena (or, with
- * sym_table_add_kept, already live there) and live until sym_table_release.
+ * sym_table_add_kept, already live there or in a file mapping the table
+ * owns: sym_table_keep_map) and live until sym_table_release.
  */
 #ifndef SCORCH_SYMBOLS_TABLE_H
 #define SCORCH_SYMBOLS_TABLE_H
@@ -32,6 +33,12 @@ struct sym_entry {
 	bool mangled;         /* name not yet demangled: sym_entry_demangle */
 };
 
+/* A read-only file mapping (an ELF string table) names point into. */
+struct sym_map {
+	void *p;
+	size_t len;
+};
+
 struct sym_table {
 	struct sym_entry *syms;
 	size_t n, cap;
@@ -42,9 +49,11 @@ struct sym_table {
 	size_t ndropped, capdropped;
 	bool unsorted;        /* an add started below the one before it */
 	size_t faulted;       /* syms[0, faulted) are faulted in */
+	struct sym_map *maps; /* unmapped by sym_table_release */
+	size_t nmaps;
 };
 
-#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0, false, 0 }
+#define SYM_TABLE_INIT { NULL, 0, 0, ARENA_INIT, NULL, 0, 0, false, 0, NULL, 0 }
 
 void sym_table_init(struct sym_table *t);
 void sym_table_release(struct sym_table *t);
@@ -87,6 +96,23 @@ static inline struct sym_entry *sym_table_add_kept0(struct sym_table *t,
 		return sym_table_add_kept(t, start, 0, bind, name);
 	return sym_table_put(t, start, 0, bind, name);
 }
+/* The table owns the mapping [p, p + len) (munmap at release); names
+ * added with sym_table_add_kept may point into it. */
+void sym_table_keep_map(struct sym_table *t, void *p, size_t len);
+/* Drop the mappings' pages from the resident set (MADV_DONTNEED: a
+ * name read later faults its page back in from the page cache). A
+ * large library's string table is megabytes; the names a profile hits
+ * are a few pages of it. finish does it; so may a caller that has
+ * walked the names since. */
+void sym_table_drop_map_pages(struct sym_table *t);
+/* A found entry e of t whose name lies in t's mappings gets a copy in
+ * t->names, and the mappings' pages are dropped again. Why: a read
+ * fault on a file mapping maps the cached pages around it too (the
+ * kernel's fault-around, 64 KiB), so names read in place would keep
+ * tens of KiB resident each (dropping after every 4th or 16th copy
+ * instead: +2 and +4 MiB peak folding a system-wide recording, for
+ * ~2,600 madvise calls fewer, a few ms). */
+void sym_table_own_name(struct sym_table *t, struct sym_entry *e);
 /* Make room for n more symbols (a hint: adding beyond it still works). */
 void sym_table_reserve(struct sym_table *t, size_t n);
 /* size bytes from t->names (for names to add with sym_table_add_kept),
