@@ -69,14 +69,7 @@ report_same() {
 		return
 	fi
 	local dup
-	if ! cmp -s perf.out scorch.out && file_names_only perf.out scorch.out; then
-		skip "$label: report $o == perf report" "the same but for file names binutils addr2line gives otherwise than the DWARF line table (perf's, scorch's): $(srclines perf.out scorch.out) $(srclines scorch.out perf.out)"
-		return
-	fi
-	if ! cmp -s perf.out scorch.out && header_lines_differ perf.out scorch.out; then
-		skip "$label: report $o == perf report" "binutils addr2line (perf's) and the DWARF line table (scorch's) answer otherwise for code inlined from C++ headers, so entries split or merge otherwise: perf only: $(srclines perf.out scorch.out) scorch only: $(srclines scorch.out perf.out)"
-		return
-	fi
+	srcline_known_difference "$label: report $o == perf report" && return
 	if ! cmp -s perf.out scorch.out && dup=$(split_inline perf.out) && [ -n "$dup" ]; then
 		skip "$label: report ${o:-(default)} == perf report" "perf lists the inlined function '$dup' as two entries (its symbol comparison is not transitive and its tree search missed the first); scorch keeps one"
 		return
@@ -86,6 +79,20 @@ report_same() {
 		return
 	fi
 	check_same "$label: report ${o:-(default)} == perf report" perf.out scorch.out
+}
+
+# srcline_known_difference WHAT: perf.out and scorch.out differ only as
+# binutils addr2line (perf's) and the DWARF line table (scorch's) answer
+# otherwise: WHAT is skipped with the texts named (status 0), else 1
+srcline_known_difference() {
+	cmp -s perf.out scorch.out && return 1
+	if file_names_only perf.out scorch.out; then
+		skip "$1" "the same but for file names binutils addr2line gives otherwise than the DWARF line table (perf's, scorch's): $(srclines perf.out scorch.out) $(srclines scorch.out perf.out)"
+		return 0
+	fi
+	header_lines_differ perf.out scorch.out || return 1
+	skip "$1" "binutils addr2line (perf's) and the DWARF line table (scorch's) answer otherwise for code inlined from C++ headers, so entries split or merge otherwise: perf only: $(srclines perf.out scorch.out) scorch only: $(srclines scorch.out perf.out)"
+	return 0
 }
 
 # file_names_only A B: A and B alike but for the file part of their

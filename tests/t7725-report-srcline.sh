@@ -45,14 +45,7 @@ srcline_same() {
 		fail "$what" "perf printed nothing: $(head -1 perf.err)"
 		return
 	fi
-	if ! cmp -s perf.out scorch.out && file_names_only perf.out scorch.out; then
-		skip "$what" "the same but for file names binutils addr2line gives otherwise than the DWARF line table (perf's, scorch's): $(srclines perf.out scorch.out) $(srclines scorch.out perf.out)"
-		return
-	fi
-	if ! cmp -s perf.out scorch.out && header_lines_differ perf.out scorch.out; then
-		skip "$what" "binutils addr2line (perf's) and the DWARF line table (scorch's) answer otherwise for code inlined from C++ headers, so entries split or merge otherwise: perf only: $(srclines perf.out scorch.out) scorch only: $(srclines scorch.out perf.out)"
-		return
-	fi
+	srcline_known_difference "$what" && return
 	check_same "$what" perf.out scorch.out
 }
 srcline_matrix() {
