@@ -74,6 +74,18 @@ void sb_adds(struct strbuf *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
+/* Appends buf[n-1] .. buf[0] right-aligned in width columns. */
+static void add_reversed(struct strbuf *sb, const char *buf, int n, int width)
+{
+	size_t pad = width > n ? (size_t)(width - n) : 0;
+	sb_grow(sb, pad + (size_t)n);
+	memset(sb->buf + sb->len, ' ', pad);
+	sb->len += pad;
+	while (n > 0)
+		sb->buf[sb->len++] = buf[--n];
+	sb->buf[sb->len] = '\0';
+}
+
 void sb_add_hex(struct strbuf *sb, uint64_t v, int width)
 {
 	char buf[16];
@@ -82,13 +94,7 @@ void sb_add_hex(struct strbuf *sb, uint64_t v, int width)
 		buf[n++] = "0123456789abcdef"[v & 15];
 		v >>= 4;
 	} while (v);
-	size_t pad = width > n ? (size_t)(width - n) : 0;
-	sb_grow(sb, pad + (size_t)n);
-	memset(sb->buf + sb->len, ' ', pad);
-	sb->len += pad;
-	while (n > 0)
-		sb->buf[sb->len++] = buf[--n];
-	sb->buf[sb->len] = '\0';
+	add_reversed(sb, buf, n, width);
 }
 
 /* The rounding is read off t = v * 100, whose error (~1e-12 below 1e12)
@@ -113,13 +119,7 @@ void sb_add_fixed2(struct strbuf *sb, double v, int width)
 		buf[n++] = (char)('0' + k % 10);
 		k /= 10;
 	} while (k);
-	size_t pad = width > n ? (size_t)(width - n) : 0;
-	sb_grow(sb, pad + (size_t)n);
-	memset(sb->buf + sb->len, ' ', pad);
-	sb->len += pad;
-	while (n > 0)
-		sb->buf[sb->len++] = buf[--n];
-	sb->buf[sb->len] = '\0';
+	add_reversed(sb, buf, n, width);
 }
 
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
