@@ -192,6 +192,28 @@ def pipe(out, n, step=1):
     f.flush()
 
 
+def pipe_header():
+    """A pipe-mode header and the one attr (HEADER_ATTR record)."""
+    return b'PERFILE2' + struct.pack('<Q', 16) + rec(HEADER_ATTR, attr())
+
+
+def feed(generate, outpath, cmd):
+    """generate(out) writes a stream: into OUTPATH when CMD is empty,
+    else into CMD's stdin with CMD's stdout in OUTPATH; then prints
+    "peak-RSS-KB exit-status" of CMD (getrusage of the child)."""
+    if not cmd:
+        with open(outpath, 'wb') as o:
+            generate(o)
+        return
+    with open(outpath, 'wb') as o:
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=o,
+                             stderr=subprocess.DEVNULL)
+        generate(p.stdin)
+        p.stdin.close()
+        rc = p.wait()
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
+
+
 def measure(seconds, cmd):
     def limit():
         if not os.environ.get('HOSTILE_NO_AS_LIMIT'):   # ASan reserves more

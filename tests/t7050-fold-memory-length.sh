@@ -19,35 +19,15 @@ cat > gen.py <<'PY'
 """Synthetic system-wide-like recording in pipe mode on stdout: a shell
 (pid 1, 200 maps) forks N children, one a millisecond; each execs
 "work", maps two objects, takes 6 samples (6 chains) and exits."""
-import struct, sys, subprocess, resource
-
-ATTR_SIZE = 112
-SAMPLE_TYPE = 1 | 2 | 4 | 32 | 256          # ip, tid, time, callchain, period
-MMAP, EXIT, COMM, FORK, SAMPLE, ROUND, HEADER_ATTR = 1, 4, 3, 7, 9, 68, 64
-
-
-def attr():
-    flags = (1 << 0) | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 18)
-    a = struct.pack('<IIQQQQQ', 0, ATTR_SIZE, 0, 4000, SAMPLE_TYPE, 0, flags)
-    return a + bytes(ATTR_SIZE - len(a))
-
-
-def rec(rtype, body, misc=0):
-    body += bytes(-len(body) % 8)
-    return struct.pack('<IHH', rtype, misc, 8 + len(body)) + body
-
-
-def sid(pid, t):
-    return struct.pack('<IIQ', pid, pid, t)
-
-
-def cstr(s):
-    b = s.encode() + b'\0'
-    return b + bytes(-len(b) % 8)
-
-
-def mmap(pid, addr, length, name, t):
-    return rec(MMAP, struct.pack('<IIQQQ', pid, pid, addr, length, 0) + cstr(name) + sid(pid, t), misc=2)
+import importlib.util, os, struct, sys
+_spec = importlib.util.spec_from_file_location(
+    'hostile', os.path.join(os.environ['ROOT'], 'tests', 'hostile-perfdata.py'))
+H = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(H)
+rec, cstr, MMAP, COMM, SAMPLE = H.rec, H.cstr, H.MMAP, H.COMM, H.SAMPLE
+EXIT, ROUND = 4, 3 + 65
+FORK = H.FORK
+sid = lambda pid, t: H.sample_id(pid, pid, t)
 
 
 def comm(pid, name, t, exec_=False):
@@ -59,9 +39,7 @@ def task(kind, pid, ppid, t):
 
 
 def sample(pid, t, chain):
-    ips = [0xfffffffffffffe00] + chain          # PERF_CONTEXT_USER
-    return rec(SAMPLE, struct.pack('<QIIQQQ', chain[0], pid, pid, t, 1, len(ips)) +
-               struct.pack('<%dQ' % len(ips), *ips), misc=2)
+    return H.sample(pid, chain[0], t, chain)
 
 
 STACKS = [[0x400100 + 0x10 * k, 0x7f0000000100, 0x400200] for k in range(3)] + \
@@ -69,10 +47,10 @@ STACKS = [[0x400100 + 0x10 * k, 0x7f0000000100, 0x400200] for k in range(3)] + \
 
 
 def generate(out, n):
-    out.write(b'PERFILE2' + struct.pack('<Q', 16) + rec(HEADER_ATTR, attr()))
+    out.write(H.pipe_header())
     head = [comm(1, 'sh', 1)]
     for k in range(200):
-        head.append(mmap(1, 0x10000000 + k * 0x10000, 0x1000, '/t7050/lib%d.so' % k, 2))
+        head.append(H.mmap(1, 0x10000000 + k * 0x10000, 0x1000, '/t7050/lib%d.so' % k, 2))
     out.write(b''.join(head))
     t = 1000
     batch = []
@@ -80,8 +58,8 @@ def generate(out, n):
         pid = 1000 + i
         t += 1000000
         batch.append(task(FORK, pid, 1, t) + comm(pid, 'work', t + 1, True) +
-                     mmap(pid, 0x400000, 0x10000, '/t7050/work', t + 2) +
-                     mmap(pid, 0x7f0000000000, 0x10000, '/t7050/libc.so', t + 3) +
+                     H.mmap(pid, 0x400000, 0x10000, '/t7050/work', t + 2) +
+                     H.mmap(pid, 0x7f0000000000, 0x10000, '/t7050/libc.so', t + 3) +
                      b''.join(sample(pid, t + 10 + j, st) for j, st in enumerate(STACKS)) +
                      task(EXIT, pid, 1, t + 100))
         if i % 100 == 99:
@@ -97,17 +75,7 @@ if __name__ == '__main__':
     # gen.py N OUT CMD...: CMD fed the stream on stdin, its output in
     # OUT; prints "peak-RSS-KB exit-status" of CMD
     n, outpath, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-    if not cmd:
-        with open(outpath, 'wb') as o:
-            generate(o, n)
-        sys.exit(0)
-    with open(outpath, 'wb') as o:
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=o,
-                             stderr=subprocess.DEVNULL)
-        generate(p.stdin, n)
-        p.stdin.close()
-        rc = p.wait()
-    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
+    H.feed(lambda out: generate(out, n), outpath, cmd)
 PY
 N=16000
 read -r rss1 rc1 < <(python3 gen.py $N fold1.out "$SCORCH" fold -)

@@ -21,45 +21,25 @@ fi
 cat > gen.py <<'PY'
 """Synthetic pipe-mode recording on stdout: pid 1000 ("work") maps
 /t7055/gone (absent) and takes N samples of 20 user addresses each."""
-import struct, sys, subprocess, resource
-
-ATTR_SIZE = 112
-SAMPLE_TYPE = 1 | 2 | 4 | 32 | 256          # ip, tid, time, callchain, period
-MMAP, COMM, SAMPLE, ROUND, HEADER_ATTR = 1, 3, 9, 3 + 65, 64
+import importlib.util, os, struct, sys
+_spec = importlib.util.spec_from_file_location(
+    'hostile', os.path.join(os.environ['ROOT'], 'tests', 'hostile-perfdata.py'))
+H = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(H)
+rec, cstr, MMAP, COMM, SAMPLE = H.rec, H.cstr, H.MMAP, H.COMM, H.SAMPLE
+EXIT, ROUND = 4, 3 + 65
 DEPTH = 20
 
 
-def attr():
-    flags = (1 << 0) | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 18)
-    a = struct.pack('<IIQQQQQ', 0, ATTR_SIZE, 0, 4000, SAMPLE_TYPE, 0, flags)
-    return a + bytes(ATTR_SIZE - len(a))
-
-
-def rec(rtype, body, misc=0):
-    body += bytes(-len(body) % 8)
-    return struct.pack('<IHH', rtype, misc, 8 + len(body)) + body
-
-
-def sid(pid, t):
-    return struct.pack('<IIQ', pid, pid, t)
-
-
-def cstr(s):
-    b = s.encode() + b'\0'
-    return b + bytes(-len(b) % 8)
-
-
 def sample(pid, t, chain):
-    ips = [0xfffffffffffffe00] + chain          # PERF_CONTEXT_USER
-    return rec(SAMPLE, struct.pack('<QIIQQQ', chain[0], pid, pid, t, 1, len(ips)) +
-               struct.pack('<%dQ' % len(ips), *ips), misc=2)
+    return H.sample(pid, chain[0], t, chain)
 
 
 def generate(out, n, distinct):
-    out.write(b'PERFILE2' + struct.pack('<Q', 16) + rec(HEADER_ATTR, attr()))
-    out.write(rec(COMM, struct.pack('<II', 1000, 1000) + cstr('work') + sid(1000, 1)) +
+    out.write(H.pipe_header())
+    out.write(rec(COMM, struct.pack('<II', 1000, 1000) + cstr('work') + H.sample_id(1000, 1000, 1)) +
               rec(MMAP, struct.pack('<IIQQQ', 1000, 1000, 0x400000, 0x4000000, 0) +
-                  cstr('/t7055/gone') + sid(1000, 2), misc=2))
+                  cstr('/t7055/gone') + H.sample_id(1000, 1000, 2), misc=2))
     batch = []
     x = 12345
     for i in range(n):
@@ -85,17 +65,7 @@ if __name__ == '__main__':
     # gen.py N few|distinct OUT CMD...: CMD fed the stream on stdin, its
     # output in OUT; prints "peak-RSS-KB exit-status" of CMD
     n, kind, outpath, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-    if not cmd:
-        with open(outpath, 'wb') as o:
-            generate(o, n, kind == 'distinct')
-        sys.exit(0)
-    with open(outpath, 'wb') as o:
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=o,
-                             stderr=subprocess.DEVNULL)
-        generate(p.stdin, n, kind == 'distinct')
-        p.stdin.close()
-        rc = p.wait()
-    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
+    H.feed(lambda out: generate(out, n, kind == 'distinct'), outpath, cmd)
 PY
 N=20000
 stack="work$(printf ';[gone]%.0s' $(seq 20))"
