@@ -69,7 +69,6 @@ report_same() {
 		return
 	fi
 	local dup
-	srcline_known_difference "$label: report $o == perf report" && return
 	if ! cmp -s perf.out scorch.out && dup=$(split_inline perf.out) && [ -n "$dup" ]; then
 		skip "$label: report ${o:-(default)} == perf report" "perf lists the inlined function '$dup' as two entries (its symbol comparison is not transitive and its tree search missed the first); scorch keeps one"
 		return
@@ -79,55 +78,6 @@ report_same() {
 		return
 	fi
 	check_same "$label: report ${o:-(default)} == perf report" perf.out scorch.out
-}
-
-# srcline_known_difference WHAT: perf.out and scorch.out differ only as
-# binutils addr2line (perf's) and the DWARF line table (scorch's) answer
-# otherwise: WHAT is skipped with the texts named (status 0), else 1
-srcline_known_difference() {
-	cmp -s perf.out scorch.out && return 1
-	if file_names_only perf.out scorch.out; then
-		skip "$1" "the same but for file names binutils addr2line gives otherwise than the DWARF line table (perf's, scorch's): $(srclines perf.out scorch.out) $(srclines scorch.out perf.out)"
-		return 0
-	fi
-	header_lines_differ perf.out scorch.out || return 1
-	skip "$1" "binutils addr2line (perf's) and the DWARF line table (scorch's) answer otherwise for code inlined from C++ headers, so entries split or merge otherwise: perf only: $(srclines perf.out scorch.out) scorch only: $(srclines scorch.out perf.out)"
-	return 0
-}
-
-# file_names_only A B: A and B alike but for the file part of their
-# file:line texts (-s srcline: binutils' addr2line names the compile
-# unit's file for some addresses whose line table row names a header)
-file_names_only() {
-	local f
-	grep -q 'Source:Line' "$1" || return 1
-	for f in "$1" "$2"; do
-		sed -E 's/[A-Za-z0-9_+.-]+\.[A-Za-z]+:([0-9]+)/F:\1/g; s/  +/ /g' "$f" > "$f.norm"
-	done
-	same_entries "$1.norm" "$2.norm"
-}
-
-# header_lines_differ A B: -s srcline output where each file:line text
-# one side lacks has, at the same line number, a C++ header's (.h) text
-# on one side or the other: addr2line's and libdw's answers for header code
-header_lines_differ() {
-	grep -q 'Source:Line' "$1" || return 1
-	[ -n "$(srclines "$1" "$2")$(srclines "$2" "$1")" ] || return 1
-	python3 - "$1" "$2" <<'PY'
-import re, sys
-pat = re.compile(r'[A-Za-z0-9_+.-]+\.[A-Za-z]+:[0-9]+')
-a, b = (set(pat.findall(open(f, errors='replace').read())) for f in sys.argv[1:3])
-for t in a ^ b:
-    line = t.rsplit(':', 1)[1]
-    if not any(x.endswith('.h:' + line) for x in a | b):
-        sys.exit(1)
-PY
-}
-
-# srclines A B: the file:line texts of A that B lacks
-srclines() {
-	comm -23 <(grep -oE '[A-Za-z0-9_+.-]+\.[A-Za-z]+:[0-9]+' "$1" | LC_ALL=C sort -u) \
-		<(grep -oE '[A-Za-z0-9_+.-]+\.[A-Za-z]+:[0-9]+' "$2" | LC_ALL=C sort -u) | tr '\n' ' '
 }
 
 # same_entries A B: A and B hold the same entries, each with the same

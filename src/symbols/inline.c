@@ -289,6 +289,38 @@ static void add_frame(struct sym_inline *c, const char *name,
 }
 
 /* Source line of addr itself (for the innermost frame). */
+/* Whether row l of a DWARF 5 line table still has its sequence's first
+ * file: no row before it in the sequence names another file (compilers
+ * set the file only when it changes). */
+static bool in_first_file_run(Dwarf_Die *cu, Dwarf_Line *l, const char *file)
+{
+	Dwarf_Half version = 0;
+	Dwarf_Lines *lines;
+	size_t n, i = 0;
+	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 ||
+	    version < 5 || dwarf_getsrclines(cu, &lines, &n) != 0)
+		return false;
+	while (i < n && dwarf_onesrcline(lines, i) != l)
+		i++;
+	if (i == n)
+		return false;
+	while (i > 0) {
+		Dwarf_Line *prev = dwarf_onesrcline(lines, i - 1);
+		bool end = false;
+		if (dwarf_lineendsequence(prev, &end) != 0 || end)
+			break;
+		const char *pf = dwarf_linesrc(prev, NULL, NULL);
+		if (!pf || strcmp(pf, file))
+			return false;
+		i--;
+	}
+	return true;
+}
+
+/* The file and line of addr as binutils' addr2line (perf's) gives them:
+ * the line table's, except that binutils 2.40 reads a DWARF 5 sequence's
+ * initial file register (1) as the unit's own file (entry 0), so rows
+ * before the sequence's first file change are named after the unit. */
 static const char *addr_line(Dwarf_Die *cu, uint64_t addr, unsigned *line)
 {
 	int ln = 0;
@@ -296,6 +328,15 @@ static const char *addr_line(Dwarf_Die *cu, uint64_t addr, unsigned *line)
 	const char *file = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
 	if (l && dwarf_lineno(l, &ln) == 0 && ln > 0)
 		*line = (unsigned)ln;
+	if (file && in_first_file_run(cu, l, file)) {
+		Dwarf_Files *files;
+		size_t nfiles;
+		const char *first = dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && nfiles > 1
+					    ? dwarf_filesrc(files, 1, NULL, NULL) : NULL;
+		const char *unit = dwarf_diename(cu);
+		if (first && unit && !strcmp(first, file))
+			file = unit;
+	}
 	return file;
 }
 
@@ -610,9 +651,6 @@ int sym_inline_srcline(struct sym_inline *c, const struct sym_dso *d, uint64_t v
 	const char *file = addr_line(&cu, vaddr, &line);
 	if (!file)
 		return 0;
-	const char *unit = dwarf_diename(&cu);
-	if (n == 1 && unit)
-		file = unit;
 	out->name = n ? fr[0].name : "??";
 	out->file = arena_strdup(&c->names, file);
 	out->line = line;
