@@ -1461,16 +1461,9 @@
 		if (!S.range && !S.threads) {
 			T.self[0] = T.self0[0];
 		} else {
-			var sel = new Float64Array(T.n), want = threadMask();
+			var sel = new Float64Array(T.n);
 			var a = S.range ? tmin + S.range[0] : -Infinity, b = S.range ? tmin + S.range[1] : Infinity;
-			for (var i = 0; i < R.n; i++) {
-				var t = R.time[i];
-				if (t < a || t > b || (want && !want[R.thread[i]]))
-					continue;
-				var nd = nodeMap ? nodeMap[R.node[i]] : R.node[i];
-				if (nd >= 0)
-					sel[nd] += R.weight[i];
-			}
+			sumRows(sel, a, b, threadMask(), nodeMap);
 			T.self[0] = sel;
 		}
 		reweigh(T, 0);
@@ -1479,6 +1472,77 @@
 		lastSearch = null;
 		if (S.zoom && W(S.zoom) <= 0)
 			S.zoom = 0;
+	}
+	// sel[node] += the weights of the samples of times a..b (inclusive)
+	// of the threads wanted (all when null), through map (an original
+	// node -> the tree's, or none): binary searches in each thread's rows
+	function sumRows(sel, a, b, want, map) {
+		var ix = rowIndex(), start = ix.start, tm = ix.time, nd = ix.node, wt = ix.weight;
+		for (var t = 0; t + 1 < start.length; t++) {
+			var lo = start[t], hi = start[t + 1];
+			if (lo === hi || (want && want[t] !== 1))
+				continue;
+			if (tm[lo] < a)
+				lo = firstAbove(tm, lo, hi, a, false);
+			if (tm[hi - 1] > b)
+				hi = firstAbove(tm, lo, hi, b, true);
+			if (map) {
+				for (var k = lo; k < hi; k++) {
+					var n = map[nd[k]];
+					if (n >= 0)
+						sel[n] += wt[k];
+				}
+			} else {
+				for (k = lo; k < hi; k++)
+					sel[nd[k]] += wt[k];
+			}
+		}
+	}
+	// the first k in [lo, hi) with v[k] >= x (or > x when past), v sorted
+	function firstAbove(v, lo, hi, x, past) {
+		while (lo < hi) {
+			var mid = (lo + hi) >> 1;
+			if (past ? v[mid] <= x : v[mid] < x)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo;
+	}
+	// the sample rows by thread, each thread's in time order (time,
+	// node, weight; a thread's are [start[t], start[t + 1]); rows of no
+	// known thread come last); made once, after the first paint
+	var rowIdx = null;
+	function rowIndex() {
+		if (rowIdx)
+			return rowIdx;
+		var nt = D.threads.length, start = new Int32Array(nt + 2), order = new Int32Array(R.n);
+		var th = R.thread, time = R.time, n = R.n, i, t;
+		var bucket = function (k) { return th[k] < nt ? th[k] : nt; };
+		for (i = 0; i < n; i++)
+			start[bucket(i) + 1]++;
+		for (t = 0; t <= nt; t++)
+			start[t + 1] += start[t];
+		var at = start.slice(0, nt + 1);
+		for (i = 0; i < n; i++)
+			order[at[bucket(i)]++] = i;
+		for (t = 0; t <= nt; t++) {
+			var lo = start[t], hi = start[t + 1];
+			for (i = lo + 1; i < hi && time[order[i - 1]] <= time[order[i]]; i++)
+				;
+			if (i < hi)
+				order.set(Array.from(order.subarray(lo, hi)).sort(function (x, y) {
+					return time[x] - time[y] || x - y;
+				}), lo);
+		}
+		var tm = new Float64Array(n), nd = new Int32Array(n), wt = new Float64Array(n);
+		for (i = 0; i < n; i++) {
+			tm[i] = time[order[i]];
+			nd[i] = R.node[order[i]];
+			wt[i] = R.weight[order[i]];
+		}
+		rowIdx = { start: start, time: tm, node: nd, weight: wt };
+		return rowIdx;
 	}
 	var heat = { cv: null, ncol: 1, cw: 8, ch: 8, left: 44, drag: null };
 	function cellAt(e) {
@@ -2080,6 +2144,8 @@
 		deepest(T); // for drafts of merges
 		likeParent(T, "r"); // for collapsing recursion
 		frameRank(); // names in order: the table, merged children
+		if (R)
+			rowIndex(); // for a range or a thread pick
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start
 	doc.body.setAttribute("data-ready", "1");
