@@ -403,6 +403,14 @@ async function searchChecks(ctx, e) {
 		ok(text.includes(want), "search " + rx + ": its share of a zoom", { text, want });
 		await hook(page, () => scorchView.act("zoom", 0));
 	}
+	// n steps through the matches in order (a zoom keeps the place)
+	await hook(page, (rx) => scorchView.act("search", rx), e.searches[1][0]);
+	const zs = [];
+	for (let k = 0; k < 3; k++) {
+		await page.keyboard.press("n");
+		zs.push((await hook(page, () => scorchView.state())).zoom);
+	}
+	ok(zs[0] > 0 && zs[0] < zs[1] && zs[1] < zs[2], "search: n goes to the next match each time", zs);
 	ok(bad.errors.length === 0, "search: no page errors", bad.errors);
 	await page.close();
 }
