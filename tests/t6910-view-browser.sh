@@ -5,8 +5,9 @@
 # zooms (breadcrumbs); a regex search's matched samples equal what python
 # counts over the folded lines (each sample once); the top functions'
 # first self value equals python's largest self; searches on a generated
-# profile (one frame, a few, many), their part of a zoom, n stepping on; the URL hash restores
-# zoom and search after a reload; focus/merge/hide of a function and
+# profile (one frame, a few, many), their part of a zoom, n stepping on;
+# the URL hash restores zoom and search after a reload; focus/merge/hide
+# of a function and
 # collapsing recursion and [unknown] runs; drafts of merge/hide draw the
 # whole tree's pixels, merges drafted one by one give the transformed
 # stacks, a draft is made whole when idle; the sandwich's callers and callees;
