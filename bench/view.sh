@@ -8,7 +8,8 @@
 # nodes when REAL (a perf.data; default /tmp/speed/full.data, a 129 MB
 # system-wide recording) is there: folded per thread with inlined
 # frames and source lines (fold --tid --inline --context --addrs, 1.1M
-# nodes from that file), timed the same way. Not run by CI.
+# nodes from that file), timed the same way, and the page of REAL itself
+# (its sample rows and threads: a time range, thread picks). Not run by CI.
 #   STACKS=200000 NAMES=3000 MIN=5 MAX=40 REAL=perf.data bench/view.sh [SCORCH]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +39,11 @@ if [ -r "$real" ]; then
 	/usr/bin/time -f '%e s wall, %U s user, %M KB peak RSS' "$scorch" view "$work/real.folded" -o "$work/real.html"
 	echo "page: $(mb "$work/real.html")"
 	[ -z "$browser" ] || node "$root/tests/browser/view-bench.js" "$work/real.html" "${RUNS:-3}"
+	# the recording itself: its samples and threads (a range, a thread pick)
+	/usr/bin/time -f '%e s wall, %U s user, %M KB peak RSS' "$scorch" view "$real" -o "$work/samples.html" 2>&1 |
+		grep -v 'warning: '
+	echo "page with samples: $(mb "$work/samples.html")"
+	[ -z "$browser" ] || node "$root/tests/browser/view-bench.js" "$work/samples.html" "${RUNS:-3}"
 else
 	echo "# no real recording at $real (REAL=perf.data): the real profile is skipped"
 fi

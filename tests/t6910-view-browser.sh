@@ -4,8 +4,10 @@
 # anywhere else and no console error; its total is scorch fold's; a click
 # zooms (breadcrumbs); a regex search's matched samples equal what python
 # counts over the folded lines (each sample once); the top functions'
-# first self value equals python's largest self; the URL hash restores
-# zoom and search after a reload; focus/merge/hide of a function and
+# first self value equals python's largest self; searches on a generated
+# profile (one frame, a few, many), their part of a zoom, n stepping on;
+# the URL hash restores zoom and search after a reload; focus/merge/hide
+# of a function and
 # collapsing recursion and [unknown] runs; drafts of merge/hide draw the
 # whole tree's pixels, merges drafted one by one give the transformed
 # stacks, a draft is made whole when idle; the sandwich's callers and callees;
@@ -101,6 +103,18 @@ for frames, n in lines("gen.folded"):
         gtotal[f] = gtotal.get(f, 0) + n
 e["gen"] = {"html": "gen.html", "self": sorted(gself.values(), reverse=True)[:200],
             "total": sorted(gtotal.values(), reverse=True)[:200], "nfun": len(gtotal)}
+# searches over one name, ten, a third of them: each sample once, and
+# the part under proc-3 (the zoom)
+e["gen"]["searches"] = []
+for rx in ("method_7$", "method_1[0-9]$", "Class0[0-9]"):
+    m = zm = zt = 0
+    for frames, n in lines("gen.folded"):
+        hit = any(re.search(rx, f) for f in frames)
+        m += n if hit else 0
+        if frames[0] == "proc-3":
+            zt += n
+            zm += n if hit else 0
+    e["gen"]["searches"].append([rx, m, zm, zt])
 scorch, fix = sys.argv[1], sys.argv[2]
 for c in sys.argv[3:]:
     t, m, s = facts(c + ".folded", "^[a-m]")

@@ -197,6 +197,21 @@
 		return d > 0 ? "rgb(255," + v + "," + v + ")" : d < 0 ? "rgb(" + v + "," + v + ",255)" : "rgb(235,235,235)";
 	}
 
+	// the names' colour (the style's --frame-text): read once, and again
+	// when the colour scheme changes (reading a style makes the browser
+	// recompute the page's style then and there)
+	var textColor = null;
+	function frameText() {
+		if (textColor === null)
+			textColor = (getComputedStyle(doc.body).getPropertyValue("--frame-text") || "").trim() || "#000";
+		return textColor;
+	}
+	if (window.matchMedia)
+		window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function () {
+			textColor = null;
+			update();
+		});
+
 	// ---- a canvas flame/icicle view over any tree ----
 	function FlameView(box, getTree, inverted, getZoom, onZoom) {
 		this.box = box;
@@ -260,8 +275,8 @@
 		ctx.font = "12px ui-monospace, Menlo, Consolas, monospace";
 		ctx.textBaseline = "middle";
 		var charW = ctx.measureText("m").width || 7;
-		var r = this.range(), c = r.c, tot = t.total[c], next = new Float64Array(t.maxDepth + 2);
-		var scale = cw / r.w, end = t.end, depth = t.depth, frame = t.frame;
+		var r = this.range(), c = r.c, tot = t.total[c];
+		var scale = cw / r.w, depth = t.depth, frame = t.frame;
 		var sTop = this.box.scrollTop;
 		var dLo, dHi;
 		if (this.inverted) {
@@ -275,49 +290,40 @@
 		for (var a = r.z; a >= 0; a = t.parent[a])
 			onZoomPath.add(a);
 		var isMain = t === T, drawn = 0, inv = this.inverted, names = D.fname;
-		var fgc = (getComputedStyle(doc.body).getPropertyValue("--frame-text") || "").trim() || "#000";
+		var fgc = frameText();
 		// gathered first, then drawn a colour at a time: setting the fill
 		// is what costs, and frames never overlap
 		var fills = new Map(), faded = [], marks = [], strokes = [], texts = [], k;
 		var other = isMain && diff ? T.total[S.col ? 0 : 1] : null;
-		for (var i = 0; i < t.n;) {
-			var d = depth[i], xi = next[d]; // start: after the earlier siblings
-			next[d] = xi + tot[i];
-			next[d + 1] = xi;
-			var w = tot[i] * scale, x = (xi - r.x0) * scale;
-			if (w < 0.5 || x >= cw || x + w <= 0 || depth[i] > dHi || frame[i] === FILL) {
-				i = end[i];
-				continue;
+		var m = drawable(t, tot, r.x0, scale, cw, dLo, dHi), on = onScreen.node, onX = onScreen.x;
+		for (var q = 0; q < m; q++) {
+			var i = on[q], x = onX[q], w = tot[i] * scale;
+			var y = (inv ? depth[i] * RH : H - (depth[i] + 1) * RH) - sTop;
+			var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw), rw = Math.max(x2 - x1 - 0.5, 0.5);
+			var f = frame[i];
+			var fill = i === 0 && isMain ? "#c8c8c8" : isMain && diff ? diffColor(i) : hot(f);
+			if (isMain && match && match[f])
+				fill = "#e040e0";
+			if (i !== r.z && onZoomPath.has(i)) {
+				faded.push(fill, x1, y, rw);
+			} else {
+				var b = fills.get(fill);
+				if (!b)
+					fills.set(fill, b = []);
+				b.push(x1, y, rw);
 			}
-			if (depth[i] >= dLo) {
-				var y = (inv ? depth[i] * RH : H - (depth[i] + 1) * RH) - sTop;
-				var x1 = Math.max(x, 0), x2 = Math.min(x + w, cw), rw = Math.max(x2 - x1 - 0.5, 0.5);
-				var f = frame[i];
-				var fill = i === 0 && isMain ? "#c8c8c8" : isMain && diff ? diffColor(i) : hot(f);
-				if (isMain && match && match[f])
-					fill = "#e040e0";
-				if (i !== r.z && onZoomPath.has(i)) {
-					faded.push(fill, x1, y, rw);
-				} else {
-					var b = fills.get(fill);
-					if (!b)
-						fills.set(fill, b = []);
-					b.push(x1, y, rw);
-				}
-				if (f === S.fn && i !== 0)
-					strokes.push(x1, y, x2);
-				if (other && other[i] === 0 && i !== 0)
-					marks.push(x1, y, rw); // new frame
-				var room = Math.floor((x2 - x1 - 6) / charW);
-				if (room >= 3) {
-					var name = names[f];
-					if (name.length > room)
-						name = name.slice(0, room - 2) + "..";
-					texts.push(name, x1 + 3, y + RH / 2);
-				}
-				drawn++;
+			if (f === S.fn && i !== 0)
+				strokes.push(x1, y, x2);
+			if (other && other[i] === 0 && i !== 0)
+				marks.push(x1, y, rw); // new frame
+			var room = Math.floor((x2 - x1 - 6) / charW);
+			if (room >= 3) {
+				var name = names[f];
+				if (name.length > room)
+					name = name.slice(0, room - 2) + "..";
+				texts.push(name, x1 + 3, y + RH / 2);
 			}
-			i++;
+			drawn++;
 		}
 		fills.forEach(function (b, fill) {
 			ctx.fillStyle = fill;
@@ -342,6 +348,42 @@
 			ctx.fillText(texts[k], texts[k + 1], texts[k + 2]);
 		this.drawn = drawn;
 	};
+	// the nodes of t that draw, in preorder, and their x (px): a walk of
+	// the tree from the root, jumping over any subtree narrower than half
+	// a pixel, off the screen's columns, or below row dHi; a node's start
+	// is after its earlier siblings (a running start per depth)
+	var onScreen = { node: new Int32Array(1024), x: new Float64Array(1024) };
+	function drawable(t, tot, x0, scale, cw, dLo, dHi) {
+		var depth = t.depth, end = t.end, frame = t.frame, n = t.n, m = 0;
+		var next = new Float64Array(t.maxDepth + 2), on = onScreen.node, onX = onScreen.x;
+		for (var i = 0; i < n;) {
+			var d = depth[i], xi = next[d], ti = tot[i];
+			next[d] = xi + ti;
+			next[d + 1] = xi;
+			var w = ti * scale, x = (xi - x0) * scale;
+			if (w < 0.5 || x >= cw || x + w <= 0 || d > dHi || frame[i] === FILL) {
+				i = end[i];
+				continue;
+			}
+			if (d >= dLo) {
+				if (m === on.length) {
+					growScreen();
+					on = onScreen.node;
+					onX = onScreen.x;
+				}
+				on[m] = i;
+				onX[m++] = x;
+			}
+			i++;
+		}
+		return m;
+	}
+	function growScreen() {
+		var node = new Int32Array(onScreen.node.length * 2), x = new Float64Array(node.length);
+		node.set(onScreen.node);
+		x.set(onScreen.x);
+		onScreen = { node: node, x: x };
+	}
 	// node under the mouse, or -1
 	FlameView.prototype.at = function (e) {
 		var t = this.getTree(), rect = this.canvas.getBoundingClientRect();
@@ -428,6 +470,11 @@
 	var crumbs = doc.getElementById("crumbs");
 	var searchBox = doc.getElementById("search");
 	var icaseBox = doc.getElementById("icase");
+	// the state is the URL hash's: the browser neither keeps nor restores
+	// the inputs' (with it, each history.replaceState collects every
+	// input's state: 12 ms for the thousand thread boxes, 1 without)
+	searchBox.autocomplete = "off";
+	icaseBox.autocomplete = "off";
 	var matchedEl = doc.getElementById("matched");
 	var views = {
 		flame: new FlameView(doc.getElementById("v-flame"), function () { return T; }, false,
@@ -466,9 +513,18 @@
 	}
 
 	// ---- search ----
-	function runSearch() {
+	// The regex is tried once per frame name (match: frame -> 1), only
+	// when the search text changes; the matched nodes are the outermost
+	// nodes of matched frames with weight (matchList, in preorder), made
+	// again when the tree, its weights or the column change; a zoom only
+	// sums the part of matchList under the zoomed node
+	var matchKey = null, matchSum = 0;
+	function frameMatches() {
+		var key = S.search + "\u0000" + S.icase;
+		if (key === matchKey)
+			return;
+		matchKey = key;
 		match = null;
-		matchList = [];
 		var re = null;
 		if (S.search) {
 			try {
@@ -480,29 +536,99 @@
 		} else {
 			searchBox.classList.remove("bad");
 		}
-		if (!re) {
-			matchedEl.textContent = "";
+		if (!re)
 			return;
-		}
 		match = new Uint8Array(D.nframes + 1);
 		for (var f = 0; f < D.nframes; f++)
 			match[f] = re.test(D.fname[f]) ? 1 : 0;
-		var sum = 0, zsum = 0, tot = T.total[S.col], zEnd = T.end[S.zoom];
-		for (var i = 1; i < T.n;) {
-			if (match[T.frame[i]] && tot[i] > 0) {
-				sum += tot[i];
-				matchList.push(i);
-				if (i >= S.zoom && i < zEnd)
-					zsum += tot[i];
-				i = T.end[i];
-			} else {
-				i++;
-			}
-		}
+	}
+	function runSearch() {
+		frameMatches();
+		matchList = [];
+		matchSum = 0;
 		matchAt = -1;
-		matchedEl.textContent = "Matched: " + pct(sum, total()) +
+		if (!match)
+			return;
+		var tot = T.total[S.col], list = matchedNodes(T, match);
+		if (list === null) { // one pass over the tree, skipping under each match
+			var frame = T.frame, end = T.end, n = T.n, out = [];
+			for (var i = 1; i < n;) {
+				if (match[frame[i]] === 1) {
+					if (tot[i] > 0)
+						out.push(i);
+					i = end[i];
+				} else {
+					i++;
+				}
+			}
+			list = out;
+		} else {
+			list = outermost(T, list, tot);
+		}
+		var sum = 0;
+		for (var k = 0; k < list.length; k++)
+			sum += tot[list[k]];
+		matchList = list;
+		matchSum = sum;
+	}
+	// the nodes of s of the frames matched, sorted, from byFrame when
+	// they are few (and byFrame is made); else null
+	function matchedNodes(s, match) {
+		var bf = s.byFrame, cnt = 0, nm = 0, f;
+		if (!bf)
+			return null;
+		for (f = 0; f < D.nframes; f++)
+			if (match[f] === 1) {
+				cnt += bf.start[f + 1] - bf.start[f];
+				nm++;
+			}
+		if (cnt > s.n >> 5)
+			return null;
+		var all = new Int32Array(cnt), m = 0;
+		for (f = 0; f < D.nframes && m < cnt; f++)
+			if (match[f] === 1 && bf.start[f + 1] > bf.start[f]) {
+				all.set(bf.list.subarray(bf.start[f], bf.start[f + 1]), m);
+				m += bf.start[f + 1] - bf.start[f];
+			}
+		if (nm > 1)
+			all.sort();
+		return all;
+	}
+	// of sorted nodes, those under none of the others, with weight
+	function outermost(s, all, tot) {
+		var end = s.end, out = [], last = 0;
+		for (var k = 0; k < all.length; k++) {
+			var i = all[k];
+			if (i < last)
+				continue;
+			last = end[i]; // zero weight: so is everything under it
+			if (tot[i] > 0)
+				out.push(i);
+		}
+		return out;
+	}
+	// the Matched line: of the total, and of the zoomed node's (the
+	// matched nodes in its range, found by binary search)
+	function showMatched() {
+		if (!match) {
+			matchedEl.textContent = "";
+			return;
+		}
+		var zsum = 0, tot = T.total[S.col], zEnd = T.end[S.zoom], lo = 0, hi = matchList.length;
+		if (S.zoom) {
+			while (lo < hi) {
+				var mid = (lo + hi) >> 1;
+				if (matchList[mid] < S.zoom)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (var k = lo; k < matchList.length && matchList[k] < zEnd; k++)
+				zsum += tot[matchList[k]];
+		}
+		matchedEl.textContent = "Matched: " + pct(matchSum, total()) +
 			(S.zoom ? " (" + pct(zsum, W(S.zoom)) + " of zoom)" : "");
-		matchedEl.setAttribute("data-matched", String(sum));
+		matchedEl.setAttribute("data-matched", String(matchSum));
 	}
 	function stepMatch(dir) {
 		if (!matchList.length)
@@ -1335,16 +1461,9 @@
 		if (!S.range && !S.threads) {
 			T.self[0] = T.self0[0];
 		} else {
-			var sel = new Float64Array(T.n), want = threadMask();
+			var sel = new Float64Array(T.n);
 			var a = S.range ? tmin + S.range[0] : -Infinity, b = S.range ? tmin + S.range[1] : Infinity;
-			for (var i = 0; i < R.n; i++) {
-				var t = R.time[i];
-				if (t < a || t > b || (want && !want[R.thread[i]]))
-					continue;
-				var nd = nodeMap ? nodeMap[R.node[i]] : R.node[i];
-				if (nd >= 0)
-					sel[nd] += R.weight[i];
-			}
+			sumRows(sel, a, b, threadMask(), nodeMap);
 			T.self[0] = sel;
 		}
 		reweigh(T, 0);
@@ -1353,6 +1472,77 @@
 		lastSearch = null;
 		if (S.zoom && W(S.zoom) <= 0)
 			S.zoom = 0;
+	}
+	// sel[node] += the weights of the samples of times a..b (inclusive)
+	// of the threads wanted (all when null), through map (an original
+	// node -> the tree's, or none): binary searches in each thread's rows
+	function sumRows(sel, a, b, want, map) {
+		var ix = rowIndex(), start = ix.start, tm = ix.time, nd = ix.node, wt = ix.weight;
+		for (var t = 0; t + 1 < start.length; t++) {
+			var lo = start[t], hi = start[t + 1];
+			if (lo === hi || (want && want[t] !== 1))
+				continue;
+			if (tm[lo] < a)
+				lo = firstAbove(tm, lo, hi, a, false);
+			if (tm[hi - 1] > b)
+				hi = firstAbove(tm, lo, hi, b, true);
+			if (map) {
+				for (var k = lo; k < hi; k++) {
+					var n = map[nd[k]];
+					if (n >= 0)
+						sel[n] += wt[k];
+				}
+			} else {
+				for (k = lo; k < hi; k++)
+					sel[nd[k]] += wt[k];
+			}
+		}
+	}
+	// the first k in [lo, hi) with v[k] >= x (or > x when past), v sorted
+	function firstAbove(v, lo, hi, x, past) {
+		while (lo < hi) {
+			var mid = (lo + hi) >> 1;
+			if (past ? v[mid] <= x : v[mid] < x)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo;
+	}
+	// the sample rows by thread, each thread's in time order (time,
+	// node, weight; a thread's are [start[t], start[t + 1]); rows of no
+	// known thread come last); made once, after the first paint
+	var rowIdx = null;
+	function rowIndex() {
+		if (rowIdx)
+			return rowIdx;
+		var nt = D.threads.length, start = new Int32Array(nt + 2), order = new Int32Array(R.n);
+		var th = R.thread, time = R.time, n = R.n, i, t;
+		var bucket = function (k) { return th[k] < nt ? th[k] : nt; };
+		for (i = 0; i < n; i++)
+			start[bucket(i) + 1]++;
+		for (t = 0; t <= nt; t++)
+			start[t + 1] += start[t];
+		var at = start.slice(0, nt + 1);
+		for (i = 0; i < n; i++)
+			order[at[bucket(i)]++] = i;
+		for (t = 0; t <= nt; t++) {
+			var lo = start[t], hi = start[t + 1];
+			for (i = lo + 1; i < hi && time[order[i - 1]] <= time[order[i]]; i++)
+				;
+			if (i < hi)
+				order.set(Array.from(order.subarray(lo, hi)).sort(function (x, y) {
+					return time[x] - time[y] || x - y;
+				}), lo);
+		}
+		var tm = new Float64Array(n), nd = new Int32Array(n), wt = new Float64Array(n);
+		for (i = 0; i < n; i++) {
+			tm[i] = time[order[i]];
+			nd[i] = R.node[order[i]];
+			wt[i] = R.weight[order[i]];
+		}
+		rowIdx = { start: start, time: tm, node: nd, weight: wt };
+		return rowIdx;
 	}
 	var heat = { cv: null, ncol: 1, cw: 8, ch: 8, left: 44, drag: null };
 	function cellAt(e) {
@@ -1409,6 +1599,7 @@
 		order.slice(0, 1000).forEach(function (k) {
 			var th = D.threads[k], lab = doc.createElement("label"), box = doc.createElement("input");
 			box.type = "checkbox";
+			box.autocomplete = "off"; // see searchBox
 			box.value = String(k);
 			box.addEventListener("change", function () {
 				var on = [];
@@ -1421,6 +1612,18 @@
 			lab.appendChild(doc.createTextNode(" " + th.comm + " " + th.pid + "/" + th.tid +
 				" (" + fmt(counts[k]) + ")"));
 			list.appendChild(lab);
+		});
+	}
+	// the thread list's boxes show S.threads (a pick on the timeline, or
+	// from the URL)
+	var boxesFor = "";
+	function tickThreads() {
+		var key = S.threads ? S.threads.join(".") : "";
+		if (!R || key === boxesFor)
+			return;
+		boxesFor = key;
+		doc.querySelectorAll("#threads input").forEach(function (b) {
+			b.checked = !!S.threads && S.threads.indexOf(+b.value) >= 0;
 		});
 	}
 	function drawTime() {
@@ -1508,9 +1711,6 @@
 				else
 					on.push(k);
 				S.threads = on.length ? on.sort(function (a, b) { return a - b; }) : null;
-				doc.querySelectorAll("#threads input").forEach(function (b) {
-					b.checked = !!S.threads && S.threads.indexOf(+b.value) >= 0;
-				});
 				update();
 				return;
 			}
@@ -1677,11 +1877,12 @@
 			whole();
 		applyTransforms();
 		applyFilter();
-		var key = S.search + "\u0000" + S.icase + "\u0000" + S.zoom + "\u0000" + S.col;
+		var key = S.search + "\u0000" + S.icase + "\u0000" + S.col;
 		if (key !== lastSearch) {
 			runSearch();
 			lastSearch = key;
 		}
+		showMatched();
 		doc.querySelectorAll(".panel").forEach(function (p) {
 			p.hidden = p.id !== "p-" + S.view;
 		});
@@ -1701,6 +1902,7 @@
 			drawTime();
 		}
 		rangeText();
+		tickThreads();
 		drawTx();
 		if (diff)
 			doc.getElementById("diffmode").textContent = S.abs ? "Colours: absolute" : "Colours: normalised";
@@ -1942,6 +2144,8 @@
 		deepest(T); // for drafts of merges
 		likeParent(T, "r"); // for collapsing recursion
 		frameRank(); // names in order: the table, merged children
+		if (R)
+			rowIndex(); // for a range or a thread pick
 	}, 0);
 	window.scorchView.readyAt = performance.now(); // since navigation start
 	doc.body.setAttribute("data-ready", "1");

@@ -387,6 +387,34 @@ async function tableChecks(ctx, e) {
 
 // a merge or hide drawn unzoomed is first a draft of the nodes that draw: its
 // picture (and count of frames drawn) equals the whole tree's
+// a regex matching one function's nodes, ten's, a third's: the nodes
+// by function (made after the first paint) or one pass over the tree;
+// the samples matched and their share of a zoom are python's
+async function searchChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	await page.waitForTimeout(300); // the page's work after the first paint
+	const zoom = await hook(page, () => scorchView.find(["proc-3"]));
+	for (const [rx, m, zm, zt] of e.searches) {
+		const got = await hook(page, (rx) => { scorchView.act("search", rx); return scorchView.matched(); }, rx);
+		ok(got === m, "search " + rx + ": the samples python counts", { got, want: m });
+		await hook(page, (z) => scorchView.act("zoom", z), zoom);
+		const text = await page.textContent("#matched");
+		const want = "(" + (100 * zm / zt).toFixed(2) + "% of zoom)";
+		ok(text.includes(want), "search " + rx + ": its share of a zoom", { text, want });
+		await hook(page, () => scorchView.act("zoom", 0));
+	}
+	// n steps through the matches in order (a zoom keeps the place)
+	await hook(page, (rx) => scorchView.act("search", rx), e.searches[1][0]);
+	const zs = [];
+	for (let k = 0; k < 3; k++) {
+		await page.keyboard.press("n");
+		zs.push((await hook(page, () => scorchView.state())).zoom);
+	}
+	ok(zs[0] > 0 && zs[0] < zs[1] && zs[1] < zs[2], "search: n goes to the next match each time", zs);
+	ok(bad.errors.length === 0, "search: no page errors", bad.errors);
+	await page.close();
+}
+
 async function draftChecks(ctx, e) {
 	const { page, bad } = await open(ctx, e.html);
 	const shot = (v) => page.evaluate((v) => document.querySelector("#v-" + v + " canvas").toDataURL(), v);
@@ -635,6 +663,7 @@ async function perfChecks(ctx, e) {
 		await diffChecks(ctx, e.diff);
 		await emptyChecks(ctx, e.empty);
 		await tableChecks(ctx, e.gen);
+		await searchChecks(ctx, e.gen);
 		await draftChecks(ctx, e.gen);
 		for (const p of e.perf)
 			await perfChecks(ctx, p);
