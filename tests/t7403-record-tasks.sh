@@ -42,7 +42,7 @@ parent=$(sed -n '1s/pid //p' ni.out)
 check "--no-inherit: no child has samples" test -z "$(grep -vx "$parent" ni-pids.txt)"
 
 # -p: a running process, until it exits; its maps come from /proc
-./work_fp 1.5 > /dev/null &
+./work_fp 4 > /dev/null &   # long enough for a sanitizer build on a loaded machine to attach
 pid=$!
 sleep 0.3
 "$SCORCH" record -q -F 997 -g -p $pid -o p.data 2> err.txt
