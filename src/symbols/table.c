@@ -42,9 +42,14 @@ void sym_table_own_name(struct sym_table *t, struct sym_entry *e)
 	while (i < t->nmaps && !(e->name >= (const char *)t->maps[i].p &&
 	       e->name < (const char *)t->maps[i].p + t->maps[i].len))
 		i++;
-	if (i == t->nmaps)
+	if (i == t->nmaps) {
+		sym_entry_demangle(e, &t->names);
 		return;
-	e->name = arena_strdup(&t->names, e->name);
+	}
+	const char *in_file = e->name;
+	sym_entry_demangle(e, &t->names); /* a copy when it demangles */
+	if (e->name == in_file)
+		e->name = arena_strdup(&t->names, e->name);
 	sym_table_drop_map_pages(t);
 }
 
