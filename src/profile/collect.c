@@ -87,7 +87,7 @@ struct frame_ptrs {
  * (doubled, a memo of 2^18 variants took 25 MB, its growth copying
  * half that again: the peak RSS of a system-wide fold). */
 enum {
-	MEMO_MAX = 3u << 16, IDS_MAX = 1u << 20, IDS_SLACK = 4096,
+	MEMO_MAX = 3u << 15, IDS_MAX = 1u << 19, IDS_SLACK = 4096,
 	FRAMES_MAX = 1u << 20, CHAINS_MAX = 1u << 18, AT_BITS = 29
 };
 
