@@ -500,6 +500,7 @@ static void build_plt_spans(struct sym_dso *d, uint64_t lo, uint64_t hi)
 	}
 	struct sym_rbt tree;
 	sym_table_demangle_aliases(&d->table, &d->objects);
+	sym_table_drop_map_pages(&d->table); /* read demangling, not kept */
 	sym_rbt_build(&tree, &d->table, &d->objects, &d->plt);
 	const struct sym_table *keep[2] = { &d->table, &d->plt };
 	sym_rbt_spans_build(&d->plt_spans, &tree, from, to, keep, 2);
