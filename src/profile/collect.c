@@ -85,9 +85,10 @@ struct frame_ptrs {
  * to 3/4 (one more would double it) and take 768 KiB; IDS_MAX ids
  * 1 MiB (~4 an address). The arrays grow to these bounds and not past
  * them (doubled, a memo of 2^18 variants took 25 MB, its growth copying
- * half that again: the peak RSS of a system-wide fold). Each halving
- * of the bounds from 3 << 16 took 2.8 MB off that fold's peak for
- * +1.5% instructions (addresses resolved again after a clear). */
+ * half that again: the peak RSS of a system-wide fold). The two
+ * halvings of the bounds from 3 << 16 took 5.5 and 2.5 MB off that
+ * fold's peak for +1.6% and +1.8% instructions (addresses resolved
+ * again after a clear). */
 enum {
 	MEMO_MAX = 3u << 14, IDS_MAX = 1u << 18, IDS_SLACK = 4096,
 	FRAMES_MAX = 1u << 20, CHAINS_MAX = 1u << 18, AT_BITS = 29
