@@ -5,11 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { LINES_CHUNK = 1 << 20 };
+enum { LINES_CHUNK = 1 << 20, PEEK_READ = 64 << 10 };
 
 void lines_init_fd(struct lines *lr, int fd, const char *name)
 {
@@ -60,15 +61,17 @@ static int make_room(struct lines *lr)
 	return 0;
 }
 
-/* Read more bytes; returns bytes read, 0 at EOF, or -errno. */
-static ssize_t fill(struct lines *lr)
+/* Read more bytes, at most most; returns bytes read, 0 at EOF, or
+ * -errno. */
+static ssize_t fill(struct lines *lr, size_t most)
 {
 	if (lr->eof)
 		return 0;
 	int rc = make_room(lr);
 	if (rc < 0)
 		return rc;
-	ssize_t n = fd_read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
+	size_t room = lr->cap - lr->end;
+	ssize_t n = fd_read(lr->fd, lr->buf + lr->end, room < most ? room : most);
 	if (n < 0)
 		return n;
 	if (n == 0)
@@ -79,7 +82,10 @@ static ssize_t fill(struct lines *lr)
 
 size_t lines_peek(struct lines *lr, const char **data, size_t n)
 {
-	while (lr->end - lr->start < n && fill(lr) > 0)
+	/* no more than asked for (in PEEK_READ steps): a perf.data input
+	 * is peeked, then read by other means, and the chunk's pages the
+	 * read would fill stayed resident for the whole run */
+	while (lr->end - lr->start < n && fill(lr, PEEK_READ) > 0)
 		;
 	*data = lr->buf + lr->start;
 	size_t have = lr->end - lr->start;
@@ -126,7 +132,7 @@ int lines_next(struct lines *lr, const char **line, size_t *len)
 		if (lr->end - lr->start > LINES_MAX_LINE)
 			return -E2BIG;
 		size_t off = lr->end - lr->start;
-		ssize_t n = fill(lr);
+		ssize_t n = fill(lr, SIZE_MAX);
 		if (n < 0)
 			return (int)n;
 		scanned = lr->start + off;

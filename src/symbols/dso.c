@@ -500,6 +500,7 @@ static void build_plt_spans(struct sym_dso *d, uint64_t lo, uint64_t hi)
 	}
 	struct sym_rbt tree;
 	sym_table_demangle_aliases(&d->table, &d->objects);
+	sym_table_drop_map_pages(&d->table); /* read demangling, not kept */
 	sym_rbt_build(&tree, &d->table, &d->objects, &d->plt);
 	const struct sym_table *keep[2] = { &d->table, &d->plt };
 	sym_rbt_spans_build(&d->plt_spans, &tree, from, to, keep, 2);
@@ -547,9 +548,8 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	if ((d->kind == SYM_DSO_USER || d->kind == SYM_DSO_VDSO) && d->nsegs)
 		a = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
 	const struct sym_entry *e = find_in_dso(d, a);
-	if (e && e->mangled) /* an entry of d's own tables, not const */
-		sym_entry_demangle((struct sym_entry *)e, &d->table.names);
-	if (e) /* a name still in the file: copied (table.h) */
+	if (e) /* demangled, a name still in the file copied (table.h);
+		* an entry of d's own tables, not const */
 		sym_table_own_name(&d->table, (struct sym_entry *)e);
 	slot->dso = d;
 	slot->addr = map_addr;

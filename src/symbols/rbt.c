@@ -77,22 +77,25 @@ static void insert_fixup(struct sym_rbt *t, int z)
 	t->v[t->root].red = 0;
 }
 
-/* perf's __symbols__insert: smaller starts left, equal or larger right. */
-static void insert(struct sym_rbt *t, const struct sym_entry *e,
-		   const struct sym_entry *orig)
+/* perf's __symbols__insert: smaller starts left, equal or larger right.
+ * Links node t->n, whose entry and answer are filled in. */
+static void insert(struct sym_rbt *t)
 {
-	XGROW(t->v, t->cap, t->n + 1);
 	int z = (int)t->n++;
-	t->v[z] = (struct sym_rbt_node){ *e, orig, (uint32_t)z, NIL, NIL, NIL, 1 };
+	struct sym_rbt_node *zn = &t->v[z];
+	zn->order = (uint32_t)z;
+	zn->left = zn->right = zn->parent = NIL;
+	zn->red = 1;
+	uint64_t start = zn->e.start;
 	int y = NIL, x = t->root;
 	while (x != NIL) {
 		y = x;
-		x = e->start < t->v[x].e.start ? t->v[x].left : t->v[x].right;
+		x = start < t->v[x].e.start ? t->v[x].left : t->v[x].right;
 	}
 	t->v[z].parent = y;
 	if (y == NIL)
 		t->root = z;
-	else if (e->start < t->v[y].e.start)
+	else if (start < t->v[y].e.start)
 		t->v[y].left = z;
 	else
 		t->v[y].right = z;
@@ -211,14 +214,6 @@ static void fixup_duplicates(struct sym_rbt *t)
 	}
 }
 
-/* A symbol waiting to be inserted: key orders dso__load_sym's insertions
- * (an object of seq k comes just before the table's symbol of seq k). */
-struct pending {
-	struct sym_entry e;
-	const struct sym_entry *orig;
-	uint64_t key;
-};
-
 struct rkey {
 	uint64_t k;
 	size_t i;
@@ -262,30 +257,53 @@ static uint64_t page_up(uint64_t v)
 	return r < v ? UINT64_MAX : r;
 }
 
-/* symbols__fixup_end over everything dso__load_sym inserted (p in
+/* symbols__fixup_end over everything dso__load_sym inserted (v in
  * insertion order: ordered by start, then by that order). */
-static void fixup_ends(struct pending *p, size_t n, struct rkey *a, struct rkey *b)
+static void fixup_ends(struct sym_rbt_node *v, size_t n, struct rkey *a, struct rkey *b)
 {
 	for (size_t i = 0; i < n; i++)
-		a[i] = (struct rkey){ p[i].e.start, i };
+		a[i] = (struct rkey){ v[i].e.start, i };
 	struct rkey *s = radix_sort(a, b, n);
 	for (size_t i = 0; i < n; i++) {
-		struct sym_entry *e = &p[s[i].i].e;
+		struct sym_entry *e = &v[s[i].i].e;
 		if (e->sized)
 			continue;
-		e->end = i + 1 < n ? p[s[i + 1].i].e.start : page_up(e->start) + 4096;
+		e->end = i + 1 < n ? v[s[i + 1].i].e.start : page_up(e->start) + 4096;
 		if (e->end < e->start)
 			e->end = e->start;
 	}
 }
 
-static void add(struct pending *p, size_t *n, const struct sym_entry *e,
-		uint64_t key)
+/* Node n of v (not yet linked): a copy of e (an unsized one ends at its
+ * start until fixup_ends) answering e; a[n] its insertion key. */
+static void add(struct sym_rbt_node *v, struct rkey *a, size_t *n,
+		const struct sym_entry *e, uint64_t key)
 {
-	p[*n] = (struct pending){ *e, e, key };
+	v[*n].e = *e;
+	v[*n].orig = e;
 	if (!e->sized)
-		p[*n].e.end = e->start;
+		v[*n].e.end = e->start;
+	a[*n] = (struct rkey){ key, *n };
 	(*n)++;
+}
+
+/* Put v[a[k].i] at k for every k, in place (a[k].i becomes k). */
+static void permute(struct sym_rbt_node *v, struct rkey *a, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (a[k].i == k)
+			continue;
+		struct sym_rbt_node tmp = v[k];
+		size_t at = k;
+		while (a[at].i != k) {
+			size_t from = a[at].i;
+			v[at] = v[from];
+			a[at].i = at;
+			at = from;
+		}
+		v[at] = tmp;
+		a[at].i = at;
+	}
 }
 
 void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
@@ -294,35 +312,31 @@ void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 	memset(t, 0, sizeof(*t));
 	t->root = NIL;
 	size_t no = objs ? objs->n : 0, n = 0;
-	struct pending *p = xcalloc(table->n + table->ndropped + no + 1, sizeof(*p));
-	for (size_t i = 0; i < table->n; i++)
-		add(p, &n, &table->syms[i], (uint64_t)table->syms[i].seq << 33 | 1u << 31);
-	for (size_t i = 0; i < table->ndropped; i++)
-		add(p, &n, &table->dropped[i], (uint64_t)table->dropped[i].seq << 33 | 1u << 31);
-	for (size_t i = 0; i < no; i++)
-		add(p, &n, &objs->syms[i], (uint64_t)objs->syms[i].seq << 33 | i);
-	/* in dso__load_sym's order: by key (keys are distinct) */
-	struct rkey *a = xmalloc(2 * (n + 1) * sizeof(*a)), *b = a + n + 1;
-	for (size_t i = 0; i < n; i++)
-		a[i] = (struct rkey){ p[i].key, i };
-	struct rkey *s = radix_sort(a, b, n);
-	struct pending *q = xmalloc((n + 1) * sizeof(*q));
-	for (size_t i = 0; i < n; i++)
-		q[i] = p[s[i].i];
-	free(p);
-	fixup_ends(q, n, a, b);
-	free(a);
-	/* every node at once (growing by doubling left up to half of a
-	 * large library's tree unused), once the sort's scratch is freed:
-	 * a large library's build peaked at 192 bytes a symbol, now 128 */
-	t->cap = n + plt->n + 1;
+	/* the nodes, filled in place and then linked in insertion order:
+	 * no copy of the entries beside them (a large library's .plt
+	 * replay was the peak of a system-wide fold) */
+	t->cap = table->n + table->ndropped + no + plt->n + 1;
 	t->v = xreallocarray(NULL, t->cap, sizeof(*t->v));
+	struct rkey *a = xmalloc(2 * t->cap * sizeof(*a)), *b = a + t->cap;
+	for (size_t i = 0; i < table->n; i++)
+		add(t->v, a, &n, &table->syms[i], (uint64_t)table->syms[i].seq << 33 | 1u << 31);
+	for (size_t i = 0; i < table->ndropped; i++)
+		add(t->v, a, &n, &table->dropped[i], (uint64_t)table->dropped[i].seq << 33 | 1u << 31);
+	for (size_t i = 0; i < no; i++)
+		add(t->v, a, &n, &objs->syms[i], (uint64_t)objs->syms[i].seq << 33 | i);
+	/* in dso__load_sym's order: by key (keys are distinct) */
+	struct rkey *s = radix_sort(a, b, n);
+	permute(t->v, s, n);
+	fixup_ends(t->v, n, a, b);
+	free(a);
 	for (size_t i = 0; i < n; i++)
-		insert(t, &q[i].e, q[i].orig);
-	free(q);
+		insert(t);
 	fixup_duplicates(t);
-	for (size_t i = 0; i < plt->n; i++)
-		insert(t, &plt->syms[i], &plt->syms[i]);
+	for (size_t i = 0; i < plt->n; i++) {
+		t->v[t->n].e = plt->syms[i];
+		t->v[t->n].orig = &plt->syms[i];
+		insert(t);
+	}
 }
 
 void sym_rbt_release(struct sym_rbt *t)

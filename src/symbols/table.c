@@ -42,9 +42,14 @@ void sym_table_own_name(struct sym_table *t, struct sym_entry *e)
 	while (i < t->nmaps && !(e->name >= (const char *)t->maps[i].p &&
 	       e->name < (const char *)t->maps[i].p + t->maps[i].len))
 		i++;
-	if (i == t->nmaps)
+	if (i == t->nmaps) {
+		sym_entry_demangle(e, &t->names);
 		return;
-	e->name = arena_strdup(&t->names, e->name);
+	}
+	const char *in_file = e->name;
+	sym_entry_demangle(e, &t->names); /* a copy when it demangles */
+	if (e->name == in_file)
+		e->name = arena_strdup(&t->names, e->name);
 	sym_table_drop_map_pages(t);
 }
 
@@ -337,6 +342,27 @@ static bool radix_pass(const struct start_key *a, struct start_key *b,
 	return true;
 }
 
+/* Put syms[a[k].i] at k for every k, in place (cycle by cycle; a[k].i
+ * becomes k once placed): no second array of entries while a large
+ * table is sorted, the peak of loading it. */
+static void permute(struct sym_entry *syms, struct start_key *a, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (a[k].i == k)
+			continue;
+		struct sym_entry tmp = syms[k];
+		size_t at = k;
+		while (a[at].i != k) {
+			size_t from = a[at].i;
+			syms[at] = syms[from];
+			a[at].i = at;
+			at = from;
+		}
+		syms[at] = tmp;
+		a[at].i = at;
+	}
+}
+
 /* Stable radix sort by start: when seq ascends in the array (every
  * table but one whose seqs were set by hand), the order by_start gives,
  * at a fraction of qsort's cost on a large .dynsym. */
@@ -354,11 +380,7 @@ static void sort_by_start(struct sym_table *t)
 			a = b;
 			b = x;
 		}
-	struct sym_entry *out = xmalloc(n * sizeof(*out));
-	for (size_t i = 0; i < n; i++)
-		out[i] = t->syms[a[i].i];
-	memcpy(t->syms, out, n * sizeof(*out));
-	free(out);
+	permute(t->syms, a, n);
 	free(a < b ? a : b);
 }
 

@@ -105,8 +105,11 @@ void sym_table_keep_map(struct sym_table *t, void *p, size_t len);
  * are a few pages of it. finish does it; so may a caller that has
  * walked the names since. */
 void sym_table_drop_map_pages(struct sym_table *t);
-/* A found entry e of t whose name lies in t's mappings gets a copy in
- * t->names, and the mappings' pages are dropped again. Why: a read
+/* A found entry e of t (or of a table sharing its names) is demangled
+ * when still mangled (sym_entry_demangle), and a name still in t's
+ * mappings gets a copy in t->names; when the name was read there, the
+ * mappings' pages are dropped again (demangled names too: a C++
+ * library's string table stayed resident when they were not). Why: a read
  * fault on a file mapping maps the cached pages around it too (the
  * kernel's fault-around, 64 KiB), so names read in place would keep
  * tens of KiB resident each (dropping after every 4th or 16th copy
