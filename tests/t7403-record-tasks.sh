@@ -58,7 +58,7 @@ check_grep "-p: synthesized COMM for the running process" "PERF_RECORD_COMM: wor
 check_grep "-p: synthesized MMAP2 of its binary" "PERF_RECORD_MMAP2 $pid/$pid: .* r-xp .*/work_fp" p-events.txt
 
 # -t: one thread of a running process
-./threads 2 1.2 > t.out &
+./threads 2 4 > t.out &   # 4 s: time for a loaded machine to attach
 tpid=$!
 for i in $(seq 40); do   # until both threads exist (at most 2 s)
 	[ "$(ls /proc/$tpid/task 2> /dev/null | wc -l)" -ge 3 ] && break
