@@ -6,15 +6,13 @@
  * finishes the file and passes the workload's exit status through.
  * Invariant: once the output file is created it is always finished
  * (header, features) before we return, whatever stopped the recording.
+ * --folded/--svg/--html are written through cmd/recordout.
  */
 #include "cmd/cmd.h"
-#include "cmd/perfinput.h"
-#include "cmd/viewpage.h"
+#include "cmd/recordout.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "record/record.h"
-#include "render/flame.h"
-#include "stacks/table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -68,8 +66,7 @@ struct record_args {
 	const char *output;
 	int zlevel;             /* 0: no compression */
 	bool no_cache, no_buildid, quiet, mmap_set;
-	const char *svg, *folded, *html;
-	const char *title, *countname;  /* --svg labels given, or NULL */
+	struct record_outputs out; /* --svg, --folded, --html and labels */
 	char **argv;            /* workload command, or NULL */
 };
 
@@ -154,22 +151,22 @@ static int one_option(struct record_args *a, int id, const char *arg)
 		a->no_buildid = a->no_cache = true;
 		return 0;
 	case O_SVG:
-		a->svg = arg;
+		a->out.svg = arg;
 		return 0;
 	case O_FOLDED:
-		a->folded = arg;
+		a->out.folded = arg;
 		return 0;
 	case O_HTML:
-		a->html = arg;
+		a->out.html = arg;
 		return 0;
 	case O_QUIET:
 		a->quiet = true;
 		return 0;
 	case O_TITLE:
-		a->title = arg;
+		a->out.title = arg;
 		return 0;
 	case O_COUNTNAME:
-		a->countname = arg;
+		a->out.countname = arg;
 		return 0;
 	}
 	return 2;
@@ -205,9 +202,9 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		diag_print(&d, NULL);
 		return 1;
 	}
-	if (!strcmp(a->output, "-") && (a->svg || a->folded || a->html))
+	if (!strcmp(a->output, "-") && (a->out.svg || a->out.folded || a->out.html))
 		return opt_usage_error(&cmd, "--svg, --folded and --html need a file, not -o -");
-	if (!a->svg && (a->title || a->countname))
+	if (!a->out.svg && (a->out.title || a->out.countname))
 		return opt_usage_error(&cmd, "--title and --countname label the --svg graph: give --svg FILE");
 	return 0;
 }
@@ -225,104 +222,6 @@ static void summary(struct record_args *a, struct rec_session *s,
 	if (!a->quiet)
 		fprintf(stderr, "[ scorch record: wrote %.3f MB %s (%llu samples) ]\n",
 			(double)size / 1e6, a->output, (unsigned long long)s->samples);
-}
-
-/* ---- one-shot: the folded stacks and flame graph of the new file ---- */
-
-static int write_folded(const struct stack_table *t, const char *path)
-{
-	FILE *f = fopen(path, "w");
-	if (!f || stack_table_write(t, f) < 0 || fclose(f) != 0) {
-		diag_error("%s: %s", path, strerror(errno));
-		return 1;
-	}
-	return 0;
-}
-
-/* Title and count label of the --svg graph: as given, else by the
- * event and the command (fold_perfdata_labels). */
-static void svg_labels(const struct record_args *a,
-		       const struct fold_perfdata_info *info,
-		       struct render_flame_opts *o, struct strbuf *title)
-{
-	struct strbuf cmdline = SB_INIT;
-	for (char **p = a->argv; p && *p; p++) {
-		if (p != a->argv)
-			sb_addc(&cmdline, ' ');
-		sb_adds(&cmdline, *p);
-	}
-	fold_perfdata_labels(info, a->argv ? cmdline.buf : NULL, &o->countname,
-			     &o->factor, title);
-	sb_release(&cmdline);
-	o->title = a->title ? a->title : title->buf;
-	if (a->countname) {
-		o->countname = a->countname;
-		o->factor = 1;
-	}
-}
-
-static int write_svg(const struct record_args *a, const struct stack_table *t,
-		     const struct fold_perfdata_info *info)
-{
-	const char *path = a->svg;
-	struct render_flame_opts o;
-	struct strbuf title = SB_INIT;
-	struct diag d = DIAG_INIT;
-	render_flame_opts_init(&o);
-	svg_labels(a, info, &o, &title);
-	FILE *f = fopen(path, "w");
-	int r = f ? render_flame_write_table(t, &o, f, &d) : -errno;
-	if (f && fclose(f) != 0 && r == 0)
-		r = -errno;
-	sb_release(&title);
-	if (r < 0) {
-		diag_error("%s: %s", path, d.set ? d.msg : strerror(-r));
-		return 1;
-	}
-	return 0;
-}
-
-/* The explorer page (scorch view) of the recording. */
-static int write_html(const struct record_args *a, struct view_data *v,
-		      const struct stack_table *t, const struct fold_perfdata_info *info)
-{
-	struct render_flame_opts o;
-	struct strbuf title = SB_INIT;
-	render_flame_opts_init(&o);
-	svg_labels(a, info, &o, &title);
-	struct view_page pg = { o.title, o.countname, o.factor };
-	const struct stack_table *cols[1] = { t };
-	int rc = viewpage_write(v, cols, &pg, a->html);
-	sb_release(&title);
-	return rc;
-}
-
-static int oneshot(struct record_args *a)
-{
-	struct fold_perfdata_opts fo = FOLD_PERFDATA_OPTS_INIT;
-	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
-	struct stack_table t;
-	struct view_data v;
-	int rc = 0;
-	fo.info = &info;
-	view_data_init(&v, 1);
-	if (a->html) /* sample rows and modules for the page */
-		viewpage_collect(&fo, &v, true);
-	stack_table_init(&t);
-	if (fold_perfdata(a->output, &fo, &t) != 0) {
-		diag_error("%s was written, but could not be folded", a->output);
-		rc = 1;
-	}
-	if (rc == 0 && a->folded)
-		rc = write_folded(&t, a->folded);
-	if (rc == 0 && a->svg)
-		rc = write_svg(a, &t, &info);
-	if (rc == 0 && a->html)
-		rc = write_html(a, &v, &t, &info);
-	view_data_release(&v);
-	stack_table_release(&t);
-	fold_perfdata_info_release(&info);
-	return rc;
 }
 
 static void print_warnings(struct rec_session *s)
@@ -395,7 +294,10 @@ static int record(struct record_args *a, int argc, char **argv)
 		summary(a, &s, size);
 		if (rc != 127)
 			rc = status != -1 ? rec_workload_exit_status(status) : 0;
-		if ((a->svg || a->folded || a->html) && oneshot(a) != 0 && rc == 0)
+		a->out.input = a->output;
+		a->out.command = a->argv;
+		if ((a->out.svg || a->out.folded || a->out.html) &&
+		    record_outputs_write(&a->out) != 0 && rc == 0)
 			rc = 1;
 	}
 	wl.pid = 0;
