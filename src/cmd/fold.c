@@ -133,14 +133,10 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 static void report_bad_lines(struct fold_run *r, const char *name)
 {
 	struct collapse_perf *p = &r->text.perf;
-	if (p->bad_lines) {
-		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu: "
-			  "'%s')", name, (unsigned long long)p->bad_lines,
-			  p->bad_lines == 1 ? "" : "s",
-			  (unsigned long long)p->first_bad_line, p->first_bad.buf);
-		p->bad_lines = 0;
-		sb_reset(&p->first_bad);
-	}
+	struct strbuf notes = SB_INIT;
+	collapse_text_input_notes(&r->text, name, &notes);
+	diag_warn_lines(notes.buf);
+	sb_release(&notes);
 	if (p->filtered_warned && !r->filter_reported) {
 		/* the Perl script's message, naming the first event left out */
 		fprintf(stderr, "Filtering for events of type: %s\n",
@@ -266,23 +262,11 @@ static int write_output(struct fold_run *r)
 
 static void final_notes(struct fold_run *r)
 {
-	uint64_t open = collapse_perf_open_sample(&r->text.perf);
-	if (open && r->last_perf_input)
-		diag_warn("%s: the sample at line %llu is not ended by a blank line; "
-			  "left out, as stackcollapse-perf.pl does",
-			  r->last_perf_input, (unsigned long long)open);
-	if (r->text.perf.truncated_line)
-		diag_warn("%s: line %llu: a sample of over %u frames (no blank line "
-			  "ends it); later frames left out", r->last_perf_input,
-			  (unsigned long long)r->text.perf.truncated_line, COLLAPSE_MAX_FRAMES);
-	if (r->last_perf_input && r->text.perf.samples == 0 && r->text.perf.headers > 0)
-		diag_warn("no call chains in the perf script input; "
-			  "was 'perf record' run with -g?");
-	if (r->pd.collapse.inline_ && r->last_perf_input)
-		diag_warn("--inline needs the binaries: with perf script text, "
-			  "frames are kept as perf printed them");
-	if (collapse_text_pending(&r->text))
-		diag_warn("frames after the last count line were left out");
+	struct strbuf notes = SB_INIT;
+	collapse_text_end_notes(&r->text, r->last_perf_input, r->pd.collapse.inline_,
+				&notes);
+	diag_warn_lines(notes.buf);
+	sb_release(&notes);
 }
 
 int cmd_fold(int argc, char **argv)

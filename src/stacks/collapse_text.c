@@ -66,3 +66,40 @@ int collapse_text_read(struct collapse_text *ct, struct lines *lr,
 		collapse_perf_flush(&ct->perf);
 	return rc < 0 ? rc : 0;
 }
+
+void collapse_text_input_notes(struct collapse_text *ct, const char *name,
+			       struct strbuf *out)
+{
+	struct collapse_perf *p = &ct->perf;
+	if (!p->bad_lines)
+		return;
+	sb_addf(out, "%s: ignored %llu unrecognized line%s (first at line %llu: "
+		"'%s')\n", name, (unsigned long long)p->bad_lines,
+		p->bad_lines == 1 ? "" : "s",
+		(unsigned long long)p->first_bad_line, p->first_bad.buf);
+	p->bad_lines = 0;
+	sb_reset(&p->first_bad);
+}
+
+void collapse_text_end_notes(const struct collapse_text *ct, const char *last_perf,
+			     bool inline_, struct strbuf *out)
+{
+	const struct collapse_perf *p = &ct->perf;
+	uint64_t open = collapse_perf_open_sample(p);
+	if (open && last_perf)
+		sb_addf(out, "%s: the sample at line %llu is not ended by a blank line; "
+			"left out, as stackcollapse-perf.pl does\n",
+			last_perf, (unsigned long long)open);
+	if (p->truncated_line)
+		sb_addf(out, "%s: line %llu: a sample of over %u frames (no blank line "
+			"ends it); later frames left out\n", last_perf ? last_perf : "(null)",
+			(unsigned long long)p->truncated_line, COLLAPSE_MAX_FRAMES);
+	if (last_perf && p->samples == 0 && p->headers > 0)
+		sb_adds(out, "no call chains in the perf script input; "
+			"was 'perf record' run with -g?\n");
+	if (inline_ && last_perf)
+		sb_adds(out, "--inline needs the binaries: with perf script text, "
+			"frames are kept as perf printed them\n");
+	if (collapse_text_pending(ct))
+		sb_adds(out, "frames after the last count line were left out\n");
+}

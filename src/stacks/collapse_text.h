@@ -12,7 +12,9 @@
  *   struct collapse_text ct;
  *   collapse_text_init(&ct, &opts, &table);
  *   rc = collapse_text_read(&ct, &lr, FMT_PERF_SCRIPT);  // per input
- *   ct.perf's counters (bad_lines, samples, ...) for the messages
+ *   collapse_text_input_notes(&ct, name, &notes);        // per input
+ *   collapse_text_end_notes(&ct, last_perf, inline_, &notes);  // at the end
+ *   each line of notes is a warning for the command to print
  *   collapse_text_release(&ct);
  *
  * Ownership: ct borrows out until release; opts are copied. Memory grows
@@ -22,6 +24,7 @@
 #ifndef SCORCH_STACKS_COLLAPSE_TEXT_H
 #define SCORCH_STACKS_COLLAPSE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/lines.h"
@@ -51,5 +54,19 @@ static inline size_t collapse_text_pending(const struct collapse_text *ct)
 {
 	return collapse_counted_pending(&ct->stap) + collapse_counted_pending(&ct->dtrace);
 }
+
+/* The notes of the input just read (name): its unrecognized perf script
+ * lines, as one warning line ("NAME: ignored N unrecognized lines ...")
+ * added to out; the count then starts again for the next input. */
+void collapse_text_input_notes(struct collapse_text *ct, const char *name,
+			       struct strbuf *out);
+/* The notes at the end of all inputs, a warning a line added to out: a
+ * perf script sample not ended by a blank line, or cut at
+ * COLLAPSE_MAX_FRAMES, in last_perf (the last perf script input, NULL:
+ * none was read); perf script input without call chains; inline_ (the
+ * --inline option) with perf script text; stap or dtrace frames after
+ * the last count line. Nothing when all is well. */
+void collapse_text_end_notes(const struct collapse_text *ct, const char *last_perf,
+			     bool inline_, struct strbuf *out);
 
 #endif
