@@ -62,7 +62,8 @@ UNIT_TEST(collapse_text_notes)
 	CHECK(fold_text(&ct, "prog 12 1.000000: 1 cpu-clock:\n"
 			"\t401000 leaf+0x1 (/bin/prog)\n\n", FMT_PERF_SCRIPT) == 0);
 	collapse_text_input_notes(&ct, "a.txt", &notes);
-	collapse_text_end_notes(&ct, "a.txt", false, &notes);
+	ct.last_perf = "a.txt";
+	collapse_text_end_notes(&ct, false, &notes);
 	CHECK(notes.len == 0);
 	CHECK(fold_text(&ct, "what is this\n"
 			"prog 12 2.000000: 1 cpu-clock:\n"
@@ -74,7 +75,8 @@ UNIT_TEST(collapse_text_notes)
 	collapse_text_input_notes(&ct, "b.txt", &notes);
 	CHECK(notes.len == 0);
 	CHECK(fold_text(&ct, "  0xffff\n  0xfffe\n", FMT_STAP) == 0);
-	collapse_text_end_notes(&ct, "b.txt", true, &notes);
+	ct.last_perf = "b.txt";
+	collapse_text_end_notes(&ct, true, &notes);
 	CHECK(strstr(notes.buf, "b.txt: the sample at line 2 is not ended by a blank line") == notes.buf);
 	CHECK(strstr(notes.buf, "\n--inline needs the binaries") != NULL);
 	CHECK(strstr(notes.buf, "\nframes after the last count line were left out\n") != NULL);
