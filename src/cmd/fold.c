@@ -222,22 +222,13 @@ static int fold_input(struct fold_run *r, const char *path)
 
 static int write_output(struct fold_run *r)
 {
-	FILE *f = stdout;
-	if (r->output && strcmp(r->output, "-") != 0) {
-		f = fopen(r->output, "w");
-		if (!f) {
-			diag_error("%s: %s", r->output, strerror(errno));
-			return 1;
-		}
-	}
-	int rc = stack_table_write(&r->table, f);
-	if (f != stdout && fclose(f) != 0 && rc >= 0)
-		rc = -errno;
-	if (rc < 0) {
-		diag_write_error(f != stdout ? r->output : NULL, -rc);
-		return 1;
-	}
-	return 0;
+	bool opened;
+	int rc = stack_table_write_path(&r->table, r->output, &opened);
+	if (rc < 0 && !opened)
+		diag_error("%s: %s", r->output, strerror(-rc));
+	else if (rc < 0)
+		diag_write_error(r->output && strcmp(r->output, "-") ? r->output : NULL, -rc);
+	return rc < 0;
 }
 
 static void final_notes(struct fold_run *r)
