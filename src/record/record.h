@@ -232,7 +232,8 @@ int rec_workload_exit_status(int status);
  *                          .workload = argv_or_NULL, .argc = argc, .argv = argv,
  *                          .warn = say, .fail = print, .cannot = complain, .ctx = me };
  *   if (rec_run(&run) == 0) the file is whole: run.size, run.samples, ...
- * Ownership: everything in is borrowed for the call. */
+ * All three callbacks must be set. Ownership: everything in is borrowed
+ * for the call. */
 struct rec_run {
 	struct rec_opts *o;
 	const char *output;      /* path, "-": standard output (pipe mode) */
