@@ -248,3 +248,17 @@ int an_latency_read(struct an_latency *l, struct pd_reader *r, struct diag *d)
 	pd_reader_free(r);
 	return ret;
 }
+
+bool an_latency_note(const struct an_latency *l, struct strbuf *out)
+{
+	if (!l->unmatched_start && !l->unmatched_end && !l->reissued && !l->bad_payload)
+		return false;
+	sb_addf(out, "%llu pairs; %llu start events never ended, %llu end events "
+		"had no start, %llu starts were re-issued, %llu payloads too short "
+		"for the key", (unsigned long long)l->npairs,
+		(unsigned long long)l->unmatched_start,
+		(unsigned long long)l->unmatched_end,
+		(unsigned long long)l->reissued,
+		(unsigned long long)l->bad_payload);
+	return true;
+}

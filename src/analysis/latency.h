@@ -21,6 +21,7 @@
 #include "analysis/tracepoint.h"
 #include "base/diag.h"
 #include "base/hmap.h"
+#include "base/strbuf.h"
 #include "perfdata/reader.h"
 
 #define AN_LATENCY_MAX_KEYS 8
@@ -68,5 +69,10 @@ void an_latency_release(struct an_latency *l);
  * file), or negative with d filled: unreadable file, no tracing data,
  * unknown event or key field, no start or end event at all. */
 int an_latency_read(struct an_latency *l, struct pd_reader *r, struct diag *d);
+
+/* After the read: when some events did not pair (starts never ended,
+ * ends without a start, re-issued starts, payloads too short for the
+ * key), the counts as one line (no newline) added to out, and true. */
+bool an_latency_note(const struct an_latency *l, struct strbuf *out);
 
 #endif

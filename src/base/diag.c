@@ -99,3 +99,12 @@ bool diag_write_reported(void)
 {
 	return write_reported;
 }
+
+void diag_warn_lines(const char *lines)
+{
+	const char *nl;
+	while (lines && (nl = strchr(lines, '\n'))) {
+		diag_warn("%.*s", (int)(nl - lines), lines);
+		lines = nl + 1;
+	}
+}

@@ -38,6 +38,9 @@ void diag_print_kept(const struct diag *d, const char *file);
 /* Print "scorch CMD: " + formatted text + newline to stderr. */
 void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* diag_warn each '\n'-ended line of lines (notes that library code
+ * gathered for the command to print); NULL or "": nothing. */
+void diag_warn_lines(const char *lines);
 
 /* A write of the command's output failed with errno value err: prints
  * "scorch CMD: error writing output: REASON" (name NULL: standard output)

@@ -6,7 +6,9 @@
  * with a count; empty input gives the "No samples" SVG and exit 2.
  * perf.data and perf script text are folded first (fold_perf_input),
  * and then the counts are labelled by their event (see
- * fold_perfdata_labels) unless options say otherwise.
+ * fold_perfdata_labels) unless options say otherwise. The reading
+ * of folded text is render/tree's, the --nameattr and --palette files
+ * are render/flame_files'.
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(flame, "draw folded stacks as an interactive SVG flame graph")
@@ -16,12 +18,8 @@ SCORCH_COMMAND(flame, "draw folded stacks as an interactive SVG flame graph")
 #include "base/lines.h"
 #include "base/opt.h"
 #include "render/flame.h"
-#include "render/nameattr.h"
-#include "render/palette.h"
-#include "render/tree.h"
 #include "stacks/folded.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,10 +78,7 @@ static const struct opt_cmd flame_cmd = {
 struct flame_run {
 	struct render_flame_opts o;
 	struct render_tree tree;
-	struct render_palette_map map;
-	struct render_nameattr na;
-	const char *palette_file;
-	const char *nameattr_file;
+	struct render_flame_files files; /* --nameattr, --cp, --palette */
 	bool reverse;
 	struct stack_folded_bad bad; /* lines without a count */
 	const char *only_input;   /* named when nothing is drawn; NULL: several */
@@ -105,14 +100,14 @@ static int set_other(struct flame_run *r, int id, const char *arg)
 	case O_FONTTYPE: o->fonttype = arg; break;
 	case O_COUNTNAME: o->countname = arg; break;
 	case O_NAMETYPE: o->nametype = arg; break;
-	case O_NAMEATTR: r->nameattr_file = arg; break;
+	case O_NAMEATTR: r->files.nameattr_path = arg; break;
 	case O_COLORS: return render_palette_parse(arg, &o->palette);
 	case O_BGCOLORS: o->bgcolor = arg; return render_palette_bg(arg, PAL_HOT, &top, &bottom);
 	case O_HASH: o->color_mode = COLOR_HASH; break;
 	case O_RANDOM: o->color_mode = COLOR_RANDOM; break;
 	case O_DETERMINISTIC: o->color_mode = COLOR_NAME; break;
-	case O_CP: r->palette_file = "palette.map"; break;
-	case O_PALETTE: r->palette_file = arg; break;
+	case O_CP: r->files.palette_path = "palette.map"; break;
+	case O_PALETTE: r->files.palette_path = arg; break;
 	case O_REVERSE: r->reverse = true; break;
 	case O_INVERTED: o->inverted = true; break;
 	case O_FLAMECHART: o->flamechart = true; break;
@@ -145,13 +140,6 @@ static int set_option(struct flame_run *r, int id, const char *arg)
 	return 0;
 }
 
-static void add_line(void *ctx, const struct stack_folded *f)
-{
-	struct flame_run *r = ctx;
-	render_tree_add(&r->tree, f->stack, f->stack_len, f->count,
-			f->count - f->count1, f->two);
-}
-
 /* perf.data or perf script text: fold it, then draw its stacks. */
 static int read_perf(struct flame_run *r, struct lines *lr, const char *path,
 		     enum fold_input_kind kind)
@@ -181,11 +169,10 @@ static int read_input(struct flame_run *r, const char *path)
 		lines_close(&lr);
 		return rc;
 	}
-	struct stack_folded_file ff = { 0 };
-	rc = stack_folded_read(&lr, name, true, add_line, r, &r->bad, &ff);
+	struct diag d = DIAG_INIT;
+	rc = render_tree_read_folded(&r->tree, &lr, name, &r->bad, &d);
 	if (rc < 0)
-		diag_error("%s: line %llu: %s", name, (unsigned long long)lr.lineno + 1,
-			   rc == -E2BIG ? "line too long" : strerror(-rc));
+		diag_print(&d, name);
 	lines_close(&lr);
 	return rc < 0 ? 1 : 0;
 }
@@ -193,28 +180,13 @@ static int read_input(struct flame_run *r, const char *path)
 static int load_side_files(struct flame_run *r)
 {
 	struct diag d = DIAG_INIT;
-	size_t bad = 0;
-	if (r->nameattr_file) {
-		if (render_nameattr_load(&r->na, r->nameattr_file, &bad, &d) < 0) {
-			diag_print(&d, r->nameattr_file);
-			return 1;
-		}
-		if (bad)
-			diag_warn("%s: ignored %zu invalid attribute%s", r->nameattr_file,
-				  bad, bad == 1 ? "" : "s");
-		r->o.nameattr = &r->na;
-	}
-	if (r->palette_file) {
-		if (render_palette_map_load(&r->map, r->palette_file, &bad, &d) < 0) {
-			diag_print(&d, r->palette_file);
-			return 1;
-		}
-		if (bad)
-			diag_warn("%s: ignored %zu invalid line%s", r->palette_file, bad,
-				  bad == 1 ? "" : "s");
-		r->o.palette_map = &r->map;
-	}
-	return 0;
+	struct strbuf notes = SB_INIT;
+	int rc = render_flame_files_load(&r->files, &r->o, &notes, &d);
+	diag_warn_lines(notes.buf);
+	sb_release(&notes);
+	if (rc < 0)
+		diag_print(&d, r->files.failed);
+	return rc < 0;
 }
 
 /* Counts folded from perf input are labelled by their event. */
@@ -260,11 +232,9 @@ static int draw(struct flame_run *r)
 		diag_write_error(NULL, -wrc);
 		return 1;
 	}
-	if (r->palette_file && (r->map.dirty || r->map.names.count == 0)) {
-		if (render_palette_map_save(&r->map, r->palette_file, &d) < 0) {
-			diag_print(&d, r->palette_file);
-			return 1;
-		}
+	if (render_flame_files_save(&r->files, &d) < 0) {
+		diag_print(&d, r->files.failed);
+		return 1;
 	}
 	return 0;
 }
@@ -276,8 +246,7 @@ int cmd_flame(int argc, char **argv)
 	r.info = (struct fold_perfdata_info)FOLD_PERFDATA_INFO_INIT;
 	sb_init(&r.title);
 	render_flame_opts_init(&r.o);
-	render_palette_map_init(&r.map);
-	render_nameattr_init(&r.na);
+	render_flame_files_init(&r.files);
 	struct opt_state st = OPT_STATE_INIT;
 	const char *arg;
 	int id, rc = 0;
@@ -305,7 +274,6 @@ int cmd_flame(int argc, char **argv)
 	fold_perfdata_info_release(&r.info);
 	sb_release(&r.title);
 out:
-	render_palette_map_release(&r.map);
-	render_nameattr_release(&r.na);
+	render_flame_files_release(&r.files);
 	return rc;
 }

@@ -76,8 +76,6 @@ struct fold_run {
 	const char *output;
 	struct stack_table table;
 	struct collapse_text text;     /* the text collapsers, into table */
-	bool filter_reported;
-	const char *last_perf_input;   /* for the end-of-input note */
 	int jobs;                      /* --jobs: threads for one text file */
 	const char *sample_type;       /* --sample-type (pprof input) */
 	bool single;                   /* exactly one regular file operand */
@@ -130,60 +128,38 @@ static int parse_args(struct fold_run *r, int argc, char **argv, int *first)
 
 /* ---- text inputs ---- */
 
-static void report_bad_lines(struct fold_run *r, const char *name)
+/* The notes of the input just read, and perf script's filtering message. */
+static void print_notes(struct fold_run *r, struct strbuf *notes)
 {
-	struct collapse_perf *p = &r->text.perf;
-	if (p->bad_lines) {
-		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu: "
-			  "'%s')", name, (unsigned long long)p->bad_lines,
-			  p->bad_lines == 1 ? "" : "s",
-			  (unsigned long long)p->first_bad_line, p->first_bad.buf);
-		p->bad_lines = 0;
-		sb_reset(&p->first_bad);
-	}
-	if (p->filtered_warned && !r->filter_reported) {
-		/* the Perl script's message, naming the first event left out */
-		fprintf(stderr, "Filtering for events of type: %s\n",
-			p->filtered_event.buf);
-		r->filter_reported = true;
-	}
-}
-
-static int read_error(struct lines *lr, int rc)
-{
-	if (rc == -E2BIG)
-		diag_error("%s: line %llu: longer than %u MiB", lr->name,
-			   (unsigned long long)lr->lineno + 1, LINES_MAX_LINE >> 20);
-	else
-		diag_error("%s: read error after line %llu: %s", lr->name,
-			   (unsigned long long)lr->lineno, strerror(-rc));
-	return 1;
+	diag_warn_lines(notes->buf);
+	sb_release(notes);
+	const char *event = collapse_text_filter_news(&r->text);
+	if (event) /* the Perl script's message, naming the event kept */
+		fprintf(stderr, "Filtering for events of type: %s\n", event);
 }
 
 static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt)
 {
-	int rc = collapse_text_read(&r->text, lr, fmt);
-	if (fmt == FMT_PERF_SCRIPT) {
-		report_bad_lines(r, lr->name);
-		r->last_perf_input = lr->name;
-	}
-	return rc < 0 ? read_error(lr, rc) : 0;
+	struct diag d = DIAG_INIT;
+	struct strbuf notes = SB_INIT;
+	int rc = collapse_text_read_input(&r->text, lr, fmt, &notes, &d);
+	print_notes(r, &notes);
+	if (rc < 0)
+		diag_print(&d, lr->name);
+	return rc < 0;
 }
 
 /* --jobs: the whole file in pieces; -EAGAIN when it does not apply. */
 static int fold_parallel(struct fold_run *r, const char *path)
 {
 	struct diag d = DIAG_INIT;
-	int rc = collapse_parallel_file(&r->text.perf, path, r->jobs, &d);
-	if (rc == -EAGAIN)
-		return rc;
-	if (rc < 0) {
+	struct strbuf notes = SB_INIT;
+	int rc = collapse_text_read_parallel(&r->text, path, r->jobs, &notes, &d);
+	if (rc == 0)
+		print_notes(r, &notes);
+	else if (rc != -EAGAIN)
 		diag_print(&d, path);
-		return 1;
-	}
-	report_bad_lines(r, path);
-	r->last_perf_input = path;
-	return 0;
+	return rc == -EAGAIN ? rc : rc < 0;
 }
 
 /* ---- one input ---- */
@@ -246,43 +222,21 @@ static int fold_input(struct fold_run *r, const char *path)
 
 static int write_output(struct fold_run *r)
 {
-	FILE *f = stdout;
-	if (r->output && strcmp(r->output, "-") != 0) {
-		f = fopen(r->output, "w");
-		if (!f) {
-			diag_error("%s: %s", r->output, strerror(errno));
-			return 1;
-		}
-	}
-	int rc = stack_table_write(&r->table, f);
-	if (f != stdout && fclose(f) != 0 && rc >= 0)
-		rc = -errno;
-	if (rc < 0) {
-		diag_write_error(f != stdout ? r->output : NULL, -rc);
-		return 1;
-	}
-	return 0;
+	bool opened;
+	int rc = stack_table_write_path(&r->table, r->output, &opened);
+	if (rc < 0 && !opened)
+		diag_error("%s: %s", r->output, strerror(-rc));
+	else if (rc < 0)
+		diag_write_error(r->output && strcmp(r->output, "-") ? r->output : NULL, -rc);
+	return rc < 0;
 }
 
 static void final_notes(struct fold_run *r)
 {
-	uint64_t open = collapse_perf_open_sample(&r->text.perf);
-	if (open && r->last_perf_input)
-		diag_warn("%s: the sample at line %llu is not ended by a blank line; "
-			  "left out, as stackcollapse-perf.pl does",
-			  r->last_perf_input, (unsigned long long)open);
-	if (r->text.perf.truncated_line)
-		diag_warn("%s: line %llu: a sample of over %u frames (no blank line "
-			  "ends it); later frames left out", r->last_perf_input,
-			  (unsigned long long)r->text.perf.truncated_line, COLLAPSE_MAX_FRAMES);
-	if (r->last_perf_input && r->text.perf.samples == 0 && r->text.perf.headers > 0)
-		diag_warn("no call chains in the perf script input; "
-			  "was 'perf record' run with -g?");
-	if (r->pd.collapse.inline_ && r->last_perf_input)
-		diag_warn("--inline needs the binaries: with perf script text, "
-			  "frames are kept as perf printed them");
-	if (collapse_text_pending(&r->text))
-		diag_warn("frames after the last count line were left out");
+	struct strbuf notes = SB_INIT;
+	collapse_text_end_notes(&r->text, r->pd.collapse.inline_, &notes);
+	diag_warn_lines(notes.buf);
+	sb_release(&notes);
 }
 
 int cmd_fold(int argc, char **argv)

@@ -2,8 +2,9 @@
  * cmd/heatmap: `scorch heatmap latency` (drop-in trace2heatmap.pl, or
  * event pairs from perf.data) and `scorch heatmap subsecond` (FlameScope).
  * Stage: command. Option parsing and input dispatch only: text pairs go
- * straight to render/heatmap; perf.data goes through analysis/ (pairing,
- * offsets) first. Key invariant: one option table for both subcommands,
+ * straight to render/heatmap (heatmap_read_text_input); perf.data goes
+ * through analysis/ (pairing, offsets) first (render/heatmap's
+ * heatmap_events ties the pairing to the map). Key invariant: one option table for both subcommands,
  * so --help, the man page and docs/scorch-heatmap.md list the same flags.
  */
 #include "cmd/cmd.h"
@@ -168,26 +169,15 @@ struct text_stats {
 
 static int read_text(struct heatmap *hm, struct cmd_input *in, struct text_stats *ts)
 {
-	struct lines *lr = &in->lr;
-	if (in->dir) {
-		diag_error("%s: is a directory (perf.data is read from one input only)",
-			   in->name);
-		return 1;
-	}
-	unsigned char byte;
-	long bin = lines_sniff_binary(lr, false, &byte);
-	if (bin >= 0) {
-		diag_error("%s: binary data (byte 0x%02x at offset %ld), not \"time "
-			   "latency\" text or perf.data", in->name, byte, bin);
-		return 1;
-	}
+	struct diag d = DIAG_INIT;
 	uint64_t bad = ts->t.bad;
-	int rc = heatmap_read_text(hm, lr, &ts->t);
+	int rc = in->dir ? -EISDIR : heatmap_read_text_input(hm, &in->lr, &ts->t, &d);
+	if (in->dir)
+		diag_set(&d, "is a directory (perf.data is read from one input only)");
 	if (!bad && ts->t.bad)
 		ts->first_bad_file = in->name;
 	if (rc < 0)
-		diag_error("%s: line %llu: %s", in->name, (unsigned long long)lr->lineno + 1,
-			   rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
+		diag_print(&d, in->name);
 	return rc < 0;
 }
 
@@ -219,19 +209,6 @@ static int latency_text(struct args *a, struct cmd_input *first, int nfiles,
 
 /* ---- latency from perf.data ---- */
 
-static void report_pairing(const char *path, const struct an_latency *lat)
-{
-	if (lat->unmatched_start || lat->unmatched_end || lat->reissued || lat->bad_payload)
-		diag_warn("%s: %llu pairs; %llu start events never ended, %llu end "
-			  "events had no start, %llu starts were re-issued, %llu "
-			  "payloads too short for the key", path,
-			  (unsigned long long)lat->npairs,
-			  (unsigned long long)lat->unmatched_start,
-			  (unsigned long long)lat->unmatched_end,
-			  (unsigned long long)lat->reissued,
-			  (unsigned long long)lat->bad_payload);
-}
-
 static int latency_perfdata(struct args *a, struct cmd_input *in)
 {
 	const char *name = in->name;
@@ -241,44 +218,31 @@ static int latency_perfdata(struct args *a, struct cmd_input *in)
 		diag_print(&d, name);
 		return 1;
 	}
-	struct heatmap hm;
-	struct heatmap_pairs pc = { NULL, SB_INIT, stdout, a->ns, 0, 0 };
-	if (a->hm.timefactor == 1)
-		a->hm.timefactor = a->ns ? 1e9 : 1e6;
-	if (!*a->hm.unitslabel)
-		a->hm.unitslabel = a->ns ? "ns" : "us";
-	heatmap_init(&hm, &a->hm);
-	if (!a->pairs)
-		pc.hm = &hm;
-	struct an_latency lat;
-	struct an_latency_opts lo = {
-		.start = a->start ? a->start : "block:block_rq_issue",
-		.end = a->end ? a->end : "block:block_rq_complete",
-		.key = a->key ? a->key : "dev,sector",
-		.on_pair = heatmap_pairs_add, .ctx = &pc,
-	};
-	an_latency_init(&lat, &lo);
-	int rc = an_latency_read(&lat, r, &d);
-	bool none_left = symopts_report_dropped(&lat.dropped, name);
-	if (none_left && !pc.write_err) {
+	struct heatmap_events e;
+	struct heatmap_events_opts eo = { a->start, a->end, a->key, a->ns, a->pairs };
+	heatmap_events_init(&e, &a->hm, &eo, stdout);
+	int rc = an_latency_read(&e.lat, r, &d);
+	struct heatmap_pairs *pc = &e.pc;
+	struct strbuf note = SB_INIT;
+	if (symopts_report_dropped(&e.lat.dropped, name) && !pc->write_err) {
 		rc = 1; /* every sample dropped */
-	} else if (rc < 0 || pc.err) {
-		if (rc < 0 && !pc.write_err)
+	} else if (rc < 0 || pc->err) {
+		if (rc < 0 && !pc->write_err)
 			diag_print(&d, name);
-		else if (pc.write_err)
-			diag_write_error(NULL, -pc.write_err);
+		else if (pc->write_err)
+			diag_write_error(NULL, -pc->write_err);
 		else
-			diag_error("%s", strerror(-pc.err));
+			diag_error("%s", strerror(-pc->err));
 		rc = 1;
 	} else {
 		if (d.set)
 			diag_print_kept(&d, name);
-		report_pairing(name, &lat);
-		rc = a->pairs ? write_out(&pc.out) : draw_latency(&hm, a->cells, name);
+		if (an_latency_note(&e.lat, &note))
+			diag_warn("%s: %s", name, note.buf);
+		rc = a->pairs ? write_out(&pc->out) : draw_latency(&e.hm, a->cells, name);
 	}
-	sb_release(&pc.out);
-	heatmap_release(&hm);
-	an_latency_release(&lat);
+	sb_release(&note);
+	heatmap_events_release(&e);
 	return rc;
 }
 

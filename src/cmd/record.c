@@ -1,20 +1,16 @@
 /*
  * record: `scorch record [options] -- command` (or -p/-t/-a).
- * Stage: command. Parses options, starts the workload stopped on a pipe
- * so the events exist before it execs (enable_on_exec), runs the
- * session until the workload exits or we get SIGINT/SIGTERM, then
- * finishes the file and passes the workload's exit status through.
- * Invariant: once the output file is created it is always finished
- * (header, features) before we return, whatever stopped the recording.
+ * Stage: command. Parses options, then calls record/run (rec_run: the
+ * workload held on a pipe until the events exist, the session until the
+ * workload exits or a signal stops it, the file always finished), prints
+ * its messages and the summary, passes the workload's exit status
+ * through, and writes --folded/--svg/--html through cmd/recordout.
  */
 #include "cmd/cmd.h"
-#include "cmd/perfinput.h"
-#include "cmd/viewpage.h"
+#include "cmd/recordout.h"
 #include "base/diag.h"
 #include "base/opt.h"
 #include "record/record.h"
-#include "render/flame.h"
-#include "stacks/table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -68,8 +64,7 @@ struct record_args {
 	const char *output;
 	int zlevel;             /* 0: no compression */
 	bool no_cache, no_buildid, quiet, mmap_set;
-	const char *svg, *folded, *html;
-	const char *title, *countname;  /* --svg labels given, or NULL */
+	struct record_outputs out; /* --svg, --folded, --html and labels */
 	char **argv;            /* workload command, or NULL */
 };
 
@@ -102,24 +97,18 @@ static int one_option(struct record_args *a, int id, const char *arg)
 			return opt_usage_error(&cmd, "bad -c '%s'", arg);
 		a->o.period = v;
 		return 0;
-	case O_G:
-		a->o.callgraph = REC_CG_FP;
-		return 0;
+	case O_G: a->o.callgraph = REC_CG_FP; return 0;
 	case O_CALLGRAPH:
 		if (rec_opts_callgraph(&a->o, arg) < 0)
 			return opt_usage_error(&cmd, "bad --call-graph '%s' (fp or dwarf[,SIZE], SIZE up to 65528)", arg);
 		return 0;
-	case O_ALL:
-		a->o.system_wide = true;
-		return 0;
+	case O_ALL: a->o.system_wide = true; return 0;
 	case O_OFFCPU: /* what scorch offcpu reads; -g unless a call graph is given */
 		a->o.system_wide = true;
 		if (a->o.callgraph == REC_CG_NONE)
 			a->o.callgraph = REC_CG_FP;
 		return add_events(a, "sched:sched_switch,sched:sched_wakeup") < 0 ? 1 : 0;
-	case O_CPU:
-		a->o.cpu_list = arg;
-		return 0;
+	case O_CPU: a->o.cpu_list = arg; return 0;
 	case O_PID:
 		if (rec_opts_add_pids(&a->o.pids, &a->o.nr_pids, arg) < 0)
 			return opt_usage_error(&cmd, "bad -p '%s'", arg);
@@ -128,12 +117,8 @@ static int one_option(struct record_args *a, int id, const char *arg)
 		if (rec_opts_add_pids(&a->o.tids, &a->o.nr_tids, arg) < 0)
 			return opt_usage_error(&cmd, "bad -t '%s'", arg);
 		return 0;
-	case O_NO_INHERIT:
-		a->o.inherit = false;
-		return 0;
-	case O_OUTPUT:
-		a->output = arg;
-		return 0;
+	case O_NO_INHERIT: a->o.inherit = false; return 0;
+	case O_OUTPUT: a->output = arg; return 0;
 	case O_COMPRESS:
 		a->zlevel = 1;
 		if (arg && (!rec_parse_u64(arg, &v) || v < 1 || v > 22))
@@ -147,30 +132,14 @@ static int one_option(struct record_args *a, int id, const char *arg)
 		a->o.mmap_pages = (size_t)v;
 		a->mmap_set = true;
 		return 0;
-	case O_NO_CACHE:
-		a->no_cache = true;
-		return 0;
-	case O_NO_BUILDID:
-		a->no_buildid = a->no_cache = true;
-		return 0;
-	case O_SVG:
-		a->svg = arg;
-		return 0;
-	case O_FOLDED:
-		a->folded = arg;
-		return 0;
-	case O_HTML:
-		a->html = arg;
-		return 0;
-	case O_QUIET:
-		a->quiet = true;
-		return 0;
-	case O_TITLE:
-		a->title = arg;
-		return 0;
-	case O_COUNTNAME:
-		a->countname = arg;
-		return 0;
+	case O_NO_CACHE: a->no_cache = true; return 0;
+	case O_NO_BUILDID: a->no_buildid = a->no_cache = true; return 0;
+	case O_SVG: a->out.svg = arg; return 0;
+	case O_FOLDED: a->out.folded = arg; return 0;
+	case O_HTML: a->out.html = arg; return 0;
+	case O_QUIET: a->quiet = true; return 0;
+	case O_TITLE: a->out.title = arg; return 0;
+	case O_COUNTNAME: a->out.countname = arg; return 0;
 	}
 	return 2;
 }
@@ -205,205 +174,62 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		diag_print(&d, NULL);
 		return 1;
 	}
-	if (!strcmp(a->output, "-") && (a->svg || a->folded || a->html))
+	if (!strcmp(a->output, "-") && (a->out.svg || a->out.folded || a->out.html))
 		return opt_usage_error(&cmd, "--svg, --folded and --html need a file, not -o -");
-	if (!a->svg && (a->title || a->countname))
+	if (!a->out.svg && (a->out.title || a->out.countname))
 		return opt_usage_error(&cmd, "--title and --countname label the --svg graph: give --svg FILE");
 	return 0;
 }
 
 /* ---- output ---- */
 
-static void summary(struct record_args *a, struct rec_session *s,
-		    uint64_t size)
+static void summary(const struct record_args *a, const struct rec_run *run)
 {
-	if (s->lost)
+	if (run->lost)
 		diag_warn("lost %llu samples in %llu LOST records: the ring buffer "
 			  "filled up; use a larger -m or a lower -F",
-			  (unsigned long long)s->lost,
-			  (unsigned long long)s->lost_records);
+			  (unsigned long long)run->lost,
+			  (unsigned long long)run->lost_records);
 	if (!a->quiet)
 		fprintf(stderr, "[ scorch record: wrote %.3f MB %s (%llu samples) ]\n",
-			(double)size / 1e6, a->output, (unsigned long long)s->samples);
+			(double)run->size / 1e6, a->output,
+			(unsigned long long)run->samples);
 }
 
-/* ---- one-shot: the folded stacks and flame graph of the new file ---- */
-
-static int write_folded(const struct stack_table *t, const char *path)
+static void warn_line(void *ctx, const char *line, int len)
 {
-	FILE *f = fopen(path, "w");
-	if (!f || stack_table_write(t, f) < 0 || fclose(f) != 0) {
-		diag_error("%s: %s", path, strerror(errno));
-		return 1;
-	}
-	return 0;
+	diag_warn("%.*s", len, line);
 }
 
-/* Title and count label of the --svg graph: as given, else by the
- * event and the command (fold_perfdata_labels). */
-static void svg_labels(const struct record_args *a,
-		       const struct fold_perfdata_info *info,
-		       struct render_flame_opts *o, struct strbuf *title)
+static void fail(void *ctx, const struct diag *d, const char *file)
 {
-	struct strbuf cmdline = SB_INIT;
-	for (char **p = a->argv; p && *p; p++) {
-		if (p != a->argv)
-			sb_addc(&cmdline, ' ');
-		sb_adds(&cmdline, *p);
-	}
-	fold_perfdata_labels(info, a->argv ? cmdline.buf : NULL, &o->countname,
-			     &o->factor, title);
-	sb_release(&cmdline);
-	o->title = a->title ? a->title : title->buf;
-	if (a->countname) {
-		o->countname = a->countname;
-		o->factor = 1;
-	}
+	diag_print(d, file);
 }
 
-static int write_svg(const struct record_args *a, const struct stack_table *t,
-		     const struct fold_perfdata_info *info)
+static void cannot(void *ctx, const char *what, int err)
 {
-	const char *path = a->svg;
-	struct render_flame_opts o;
-	struct strbuf title = SB_INIT;
-	struct diag d = DIAG_INIT;
-	render_flame_opts_init(&o);
-	svg_labels(a, info, &o, &title);
-	FILE *f = fopen(path, "w");
-	int r = f ? render_flame_write_table(t, &o, f, &d) : -errno;
-	if (f && fclose(f) != 0 && r == 0)
-		r = -errno;
-	sb_release(&title);
-	if (r < 0) {
-		diag_error("%s: %s", path, d.set ? d.msg : strerror(-r));
-		return 1;
-	}
-	return 0;
-}
-
-/* The explorer page (scorch view) of the recording. */
-static int write_html(const struct record_args *a, struct view_data *v,
-		      const struct stack_table *t, const struct fold_perfdata_info *info)
-{
-	struct render_flame_opts o;
-	struct strbuf title = SB_INIT;
-	render_flame_opts_init(&o);
-	svg_labels(a, info, &o, &title);
-	struct view_page pg = { o.title, o.countname, o.factor };
-	const struct stack_table *cols[1] = { t };
-	int rc = viewpage_write(v, cols, &pg, a->html);
-	sb_release(&title);
-	return rc;
-}
-
-static int oneshot(struct record_args *a)
-{
-	struct fold_perfdata_opts fo = FOLD_PERFDATA_OPTS_INIT;
-	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
-	struct stack_table t;
-	struct view_data v;
-	int rc = 0;
-	fo.info = &info;
-	view_data_init(&v, 1);
-	if (a->html) /* sample rows and modules for the page */
-		viewpage_collect(&fo, &v, true);
-	stack_table_init(&t);
-	if (fold_perfdata(a->output, &fo, &t) != 0) {
-		diag_error("%s was written, but could not be folded", a->output);
-		rc = 1;
-	}
-	if (rc == 0 && a->folded)
-		rc = write_folded(&t, a->folded);
-	if (rc == 0 && a->svg)
-		rc = write_svg(a, &t, &info);
-	if (rc == 0 && a->html)
-		rc = write_html(a, &v, &t, &info);
-	view_data_release(&v);
-	stack_table_release(&t);
-	fold_perfdata_info_release(&info);
-	return rc;
-}
-
-static void print_warnings(struct rec_session *s)
-{
-	char *line = s->warnings.buf, *nl;
-	while ((nl = strchr(line, '\n'))) {
-		diag_warn("%.*s", (int)(nl - line), line);
-		line = nl + 1;
-	}
-	sb_reset(&s->warnings);
+	const struct record_args *a = ctx;
+	diag_error("cannot %s %s: %s", what, a->argv[0], strerror(err));
 }
 
 static int record(struct record_args *a, int argc, char **argv)
 {
-	struct rec_workload wl = REC_WORKLOAD_INIT;
-	struct rec_session s;
-	struct pd_writer w;
-	bool pipe_mode;
-	int status = -1, fd = -1, rc = 1;
-
-	rec_signals_install();
-	if (a->argv && rec_workload_prepare(&wl, a->argv, !strcmp(a->output, "-")) < 0) {
-		diag_error("cannot start %s: %s", a->argv[0], strerror(errno));
-		return 1;
-	}
-	/* with -p/-t the command only sets how long to record, as in perf */
-	pid_t target = a->o.nr_pids || a->o.nr_tids ? 0 : wl.pid;
-	int ro = rec_session_open(&s, &a->o, target);
-	print_warnings(&s);
-	if (ro < 0) {
-		diag_print(&s.diag, NULL);
-		goto out_session;
-	}
-	struct diag d = DIAG_INIT;
-	fd = rec_output_open(a->output, &pipe_mode, &d);
-	if (fd < 0) {
-		diag_print(&d, NULL);
-		goto out_session;
-	}
-	int so = rec_output_setup(&w, fd, pipe_mode, &a->o, a->zlevel, argc, argv, &d);
-	if (so == 0 && !pipe_mode && !a->no_buildid)
-		s.dsos = rec_dsos_new();
-	if (so < 0 || rec_session_start(&s, &w) < 0) {
-		if (d.set)
-			diag_print(&d, NULL);
-		diag_print(&w.diag, a->output);
-		pd_writer_release(&w);
-		goto out_session;
-	}
-	if (a->o.system_wide || !target)
-		rec_session_enable(&s);
-	if (wl.pid) {
-		int e = rec_workload_start(&wl);
-		if (e) {
-			diag_error("cannot run %s: %s", a->argv[0], strerror(e));
-			rc = 127;
-		}
-	}
-	int r = rec_workload_run(&s, &wl, &rec_stop_signal, &status);
-	if (r == 0)
-		r = rec_session_stop(&s, !a->no_cache);
-	if (r < 0 && !w.err)
-		diag_print(&s.diag, NULL);
-	if (pd_writer_finish(&w) < 0) {
-		diag_print(&w.diag, a->output);   /* write errors land here */
-		r = -1;
-	}
-	uint64_t size = pd_writer_size(&w);   /* still valid after finish */
-	if (r == 0) {
-		summary(a, &s, size);
-		if (rc != 127)
-			rc = status != -1 ? rec_workload_exit_status(status) : 0;
-		if ((a->svg || a->folded || a->html) && oneshot(a) != 0 && rc == 0)
-			rc = 1;
-	}
-	wl.pid = 0;
-out_session:
-	rec_session_close(&s);
-	rec_workload_abort(&wl);
-	if (fd > STDOUT_FILENO)
-		close(fd);
+	struct rec_run run = {
+		.o = &a->o, .output = a->output, .zlevel = a->zlevel,
+		.no_cache = a->no_cache, .no_buildid = a->no_buildid,
+		.workload = a->argv, .argc = argc, .argv = argv, .ctx = a,
+		.warn = warn_line, .fail = fail, .cannot = cannot,
+	};
+	if (rec_run(&run) < 0)
+		return run.exec_failed ? 127 : 1;
+	summary(a, &run);
+	int rc = run.exec_failed ? 127
+		 : run.status != -1 ? rec_workload_exit_status(run.status) : 0;
+	a->out.input = a->output;
+	a->out.command = a->argv;
+	if ((a->out.svg || a->out.folded || a->out.html) &&
+	    record_outputs_write(&a->out) != 0 && rc == 0)
+		rc = 1;
 	return rc;
 }
 

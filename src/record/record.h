@@ -224,6 +224,44 @@ int rec_workload_run(struct rec_session *s, struct rec_workload *wl,
 /* The exit code that passes a wait status through (128 + signal). */
 int rec_workload_exit_status(int status);
 
+/* ---- one recording, start to end (run.c) ---- */
+
+/* What rec_run needs and tells. Messages reach the caller through the
+ * callbacks, in the order they arise (only commands print):
+ *   struct rec_run run = { .o = &opts, .output = "perf.data",
+ *                          .workload = argv_or_NULL, .argc = argc, .argv = argv,
+ *                          .warn = say, .fail = print, .cannot = complain, .ctx = me };
+ *   if (rec_run(&run) == 0) the file is whole: run.size, run.samples, ...
+ * All three callbacks must be set. Ownership: everything in is borrowed
+ * for the call. */
+struct rec_run {
+	struct rec_opts *o;
+	const char *output;      /* path, "-": standard output (pipe mode) */
+	int zlevel;              /* zstd level, 0: no compression */
+	bool no_cache, no_buildid;
+	char **workload;         /* command to run (argv), or NULL */
+	int argc;                /* our own command line, for CMDLINE */
+	char **argv;
+	void *ctx;
+	/* one line of the session's notes (len bytes, no newline) */
+	void (*warn)(void *ctx, const char *line, int len);
+	/* a failure, d naming file (NULL: none) */
+	void (*fail)(void *ctx, const struct diag *d, const char *file);
+	/* the workload could not "start" (fork) or "run" (exec): errno err */
+	void (*cannot)(void *ctx, const char *what, int err);
+	/* out */
+	bool exec_failed;        /* cannot(ctx, "run", ...) was called */
+	int status;              /* the workload's wait status, -1: none */
+	uint64_t size;           /* bytes written */
+	uint64_t samples, lost, lost_records;
+};
+
+/* Record until the workload exits, the targets are gone or a signal
+ * (rec_signals_install, which this calls) stops it, and finish the
+ * file. Returns 0 when the file is whole, -1 after run->fail or
+ * run->cannot. */
+int rec_run(struct rec_run *run);
+
 /* The signal that asked the recording to stop (SIGINT, SIGTERM, SIGHUP),
  * or 0: what rec_signals_install's handlers set, for rec_workload_run. */
 extern volatile sig_atomic_t rec_stop_signal;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "base/diag.h"
+#include "base/strbuf.h"
 #include "render/nameattr.h"
 #include "render/palette.h"
 #include "render/tree.h"
@@ -80,5 +81,38 @@ int render_flame_write_empty(const struct render_flame_opts *o, FILE *out);
 
 /* The viewer script (render/flame_js.c, generated from flame.js). */
 extern const char render_flame_js[];
+
+/* ---- the side files (flame_files.c) ---- */
+
+/* The files a flame graph is drawn with besides its stacks, flamegraph.pl's
+ * --nameattr (SVG attributes per function) and --cp/--palette (colours
+ * kept from one graph to the next): loaded before drawing and hooked into
+ * the options, the palette map written back after drawing when it gained
+ * a colour (or had none).
+ *   struct render_flame_files ff;
+ *   render_flame_files_init(&ff);
+ *   ff.nameattr_path = ...; ff.palette_path = ...;       // NULL: none
+ *   if (render_flame_files_load(&ff, &o, &notes, &d) < 0) diag_print(&d, ff.failed);
+ *   ... render_flame_write(&tree, &o, out, &d) ...
+ *   if (render_flame_files_save(&ff, &d) < 0) diag_print(&d, ff.failed);
+ *   render_flame_files_release(&ff);
+ * Ownership: the paths are borrowed; o points into ff until release. */
+struct render_flame_files {
+	const char *nameattr_path, *palette_path;
+	struct render_nameattr na;
+	struct render_palette_map map;
+	const char *failed;      /* the file a failed call is about */
+};
+
+void render_flame_files_init(struct render_flame_files *ff);
+void render_flame_files_release(struct render_flame_files *ff);
+/* Load the files given and set o->nameattr, o->palette_map. Lines that
+ * are not understood are skipped, one warning line a file added to notes
+ * ("FILE: ignored N invalid attributes|lines"). Returns 0, or -1 with d
+ * (and ff->failed) when a file cannot be read. */
+int render_flame_files_load(struct render_flame_files *ff, struct render_flame_opts *o,
+			    struct strbuf *notes, struct diag *d);
+/* Write the palette map back when due. 0, or -1 with d (ff->failed). */
+int render_flame_files_save(struct render_flame_files *ff, struct diag *d);
 
 #endif

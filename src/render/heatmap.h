@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/latency.h"
 #include "base/diag.h"
 #include "base/hmap.h"
 #include "base/strbuf.h"
@@ -134,5 +135,38 @@ struct heatmap_pairs {
 	int write_err;         /* -errno of a failed write of the pairs */
 };
 int heatmap_pairs_add(void *ctx, uint64_t start, uint64_t end);
+
+/* The input check and the read of heatmap_read_text: lr must hold
+ * text (-EINVAL, d "binary data (byte 0xNN at offset N), not ..."),
+ * then every line is read as heatmap_read_text does (a read error: its
+ * code, d "line N: reason"). Returns 0 or negative with d. */
+int heatmap_read_text_input(struct heatmap *hm, struct lines *lr, struct heatmap_text *ts,
+			    struct diag *d);
+
+/* A latency heat map of event pairs in a perf.data (analysis/latency.h):
+ *   struct heatmap_events e;
+ *   heatmap_events_init(&e, &opts, &eo, stdout);
+ *   rc = an_latency_read(&e.lat, reader, &d);
+ *   then e.pc.err / e.pc.write_err, and draw e.hm (heatmap_render) or
+ *   flush e.pc.out (eo.pairs);
+ *   heatmap_events_release(&e);
+ * e must stay where it is between init and release (it points into
+ * itself). */
+struct heatmap_events_opts {
+	const char *start, *end, *key; /* NULL: block:block_rq_issue,
+					* block:block_rq_complete, dev,sector */
+	bool ns;                       /* times in ns (else us) */
+	bool pairs;                    /* print the pairs to f, no map */
+};
+struct heatmap_events {
+	struct heatmap hm;
+	struct heatmap_pairs pc;
+	struct an_latency lat;
+};
+/* Ready e; o's time units (1 = not given) and empty units label take
+ * the pairs' unit first (o is changed). */
+void heatmap_events_init(struct heatmap_events *e, struct heatmap_opts *o,
+			 const struct heatmap_events_opts *eo, FILE *f);
+void heatmap_events_release(struct heatmap_events *e);
 
 #endif

@@ -7,6 +7,9 @@
 
 #include "base/lines.h"
 
+#include <errno.h>
+#include <string.h>
+
 int heatmap_read_text(struct heatmap *hm, struct lines *lr, struct heatmap_text *ts)
 {
 	const char *line;
@@ -59,4 +62,50 @@ int heatmap_render(struct heatmap *hm, bool cells, struct strbuf *out, struct di
 	else
 		heatmap_write_svg(hm, out);
 	return 0;
+}
+
+int heatmap_read_text_input(struct heatmap *hm, struct lines *lr, struct heatmap_text *ts,
+			    struct diag *d)
+{
+	unsigned char byte;
+	long bin = lines_sniff_binary(lr, false, &byte);
+	if (bin >= 0) {
+		diag_set(d, "binary data (byte 0x%02x at offset %ld), not \"time "
+			 "latency\" text or perf.data", byte, bin);
+		return -EINVAL;
+	}
+	int rc = heatmap_read_text(hm, lr, ts);
+	if (rc < 0)
+		diag_set(d, "line %llu: %s", (unsigned long long)lr->lineno + 1,
+			 rc == -E2BIG ? "line longer than 256 MiB" : strerror(-rc));
+	return rc;
+}
+
+/* ---- latency from perf.data event pairs ---- */
+
+void heatmap_events_init(struct heatmap_events *e, struct heatmap_opts *o,
+			 const struct heatmap_events_opts *eo, FILE *f)
+{
+	e->pc = (struct heatmap_pairs){ NULL, SB_INIT, f, eo->ns, 0, 0 };
+	if (o->timefactor == 1)
+		o->timefactor = eo->ns ? 1e9 : 1e6;
+	if (!*o->unitslabel)
+		o->unitslabel = eo->ns ? "ns" : "us";
+	heatmap_init(&e->hm, o);
+	if (!eo->pairs)
+		e->pc.hm = &e->hm;
+	struct an_latency_opts lo = {
+		.start = eo->start ? eo->start : "block:block_rq_issue",
+		.end = eo->end ? eo->end : "block:block_rq_complete",
+		.key = eo->key ? eo->key : "dev,sector",
+		.on_pair = heatmap_pairs_add, .ctx = &e->pc,
+	};
+	an_latency_init(&e->lat, &lo);
+}
+
+void heatmap_events_release(struct heatmap_events *e)
+{
+	sb_release(&e->pc.out);
+	heatmap_release(&e->hm);
+	an_latency_release(&e->lat);
 }

@@ -6,9 +6,12 @@
  */
 #include "render/heatmap.h"
 #include "render/subsecond.h"
+#include "base/lines.h"
 #include "unit.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 static void add_all(struct heatmap *hm, const double (*p)[2], size_t n)
 {
@@ -126,4 +129,54 @@ UNIT_TEST(heatmap_pairs_as_text)
 	CHECK(heatmap_pairs_add(&pc, 1999, 3000) == 0);
 	CHECK(strcmp(pc.out.buf, "3 2\n4 0\n3000 1001\n") == 0);
 	sb_release(&pc.out);
+}
+
+/* Text is checked before it is read: binary bytes are refused with the
+ * offset of the first one; text lines (header skipped) become pairs. */
+static int read_input(struct heatmap *hm, const char *text, size_t n,
+		      struct heatmap_text *ts, struct diag *d)
+{
+	int p[2];
+	if (pipe(p) != 0 || write(p[1], text, n) != (ssize_t)n)
+		return -1;
+	close(p[1]);
+	struct lines lr;
+	lines_init_fd(&lr, p[0], "in");
+	int rc = heatmap_read_text_input(hm, &lr, ts, d);
+	lines_close(&lr);
+	close(p[0]);
+	return rc;
+}
+
+UNIT_TEST(heatmap_text_input)
+{
+	struct heatmap_opts o;
+	heatmap_opts_init(&o);
+	struct heatmap hm;
+	heatmap_init(&hm, &o);
+	struct heatmap_text ts = { 0 };
+	struct diag d = DIAG_INIT;
+	CHECK(read_input(&hm, "t lat\n1 5\n2 x\n3 7\n", 18, &ts, &d) == 0);
+	CHECK(!d.set && hm.npairs == 2 && ts.bad == 1 && ts.first_bad_line == 3);
+	CHECK(read_input(&hm, "1 5\n\0\x01", 6, &ts, &d) == -EINVAL);
+	CHECK_EQ_STR(d.msg, "binary data (byte 0x00 at offset 4), not \"time latency\" "
+		     "text or perf.data");
+	CHECK(hm.npairs == 2);
+	heatmap_release(&hm);
+}
+
+/* The pairing note names every count, and is not made when all paired. */
+UNIT_TEST(heatmap_latency_note)
+{
+	struct an_latency l;
+	memset(&l, 0, sizeof(l));
+	struct strbuf sb = SB_INIT;
+	l.npairs = 9;
+	CHECK(!an_latency_note(&l, &sb) && sb.len == 0);
+	l.unmatched_end = 2;
+	l.bad_payload = 1;
+	CHECK(an_latency_note(&l, &sb));
+	CHECK_EQ_STR(sb.buf, "9 pairs; 0 start events never ended, 2 end events had no "
+		     "start, 0 starts were re-issued, 1 payloads too short for the key");
+	sb_release(&sb);
 }

@@ -7,7 +7,12 @@
  */
 #include "render/tree.h"
 
+#include "base/diag.h"
+#include "base/lines.h"
 #include "base/xalloc.h"
+#include "stacks/folded.h"
+
+#include <errno.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -387,4 +392,21 @@ void render_tree_add_table(struct render_tree *t, const struct stack_table *st)
 		render_tree_add(t, k, len, (double)stack_table_value(st, ids[i]), 0, false);
 	}
 	free(ids);
+}
+
+static void add_folded(void *ctx, const struct stack_folded *f)
+{
+	render_tree_add(ctx, f->stack, f->stack_len, f->count, f->count - f->count1,
+			f->two);
+}
+
+int render_tree_read_folded(struct render_tree *t, struct lines *lr, const char *name,
+			    struct stack_folded_bad *bad, struct diag *d)
+{
+	struct stack_folded_file ff = { 0 };
+	int rc = stack_folded_read(lr, name, true, add_folded, t, bad, &ff);
+	if (rc < 0)
+		diag_set(d, "line %llu: %s", (unsigned long long)lr->lineno + 1,
+			 rc == -E2BIG ? "line too long" : strerror(-rc));
+	return rc < 0 ? rc : 0;
 }

@@ -99,6 +99,17 @@ void render_tree_add(struct render_tree *t, const char *stack, size_t len,
  * the value, none differential: a folded profile drawn as flame graph. */
 void render_tree_add_table(struct render_tree *t, const struct stack_table *st);
 
+/* Every "stack count" line of lr (flamegraph.pl's input: '#' comments
+ * and blank lines skipped, "stack before after" differential), merged
+ * as it is read; lines without a count are counted in bad (first named
+ * "NAME:LINE"). Returns 0 at the end of input, or a read error (-E2BIG:
+ * a line too long) with d saying "line N: reason". */
+struct lines;
+struct diag;
+struct stack_folded_bad;
+int render_tree_read_folded(struct render_tree *t, struct lines *lr, const char *name,
+			    struct stack_folded_bad *bad, struct diag *d);
+
 /* Flame chart: the time node ends (its start is t->start[node]). */
 double render_tree_end(const struct render_tree *t, uint32_t node);
 

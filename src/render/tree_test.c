@@ -1,9 +1,13 @@
 /* tree_test: unit tests for the merged call tree (render/tree.c). */
 #include "render/tree.h"
+#include "base/diag.h"
+#include "base/lines.h"
+#include "stacks/folded.h"
 #include "unit.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void add(struct render_tree *t, const char *s, double v)
 {
@@ -206,4 +210,32 @@ UNIT_TEST(tree_chain_rewrite)
 	CHECK(find(&t, wxy, 4) != RENDER_NONE);
 	CHECK(t.nodes[find(&t, wxy, 4)].value == 2);
 	render_tree_release(&t);
+}
+
+/* Folded text read into the tree: comments and blank lines skipped, a
+ * line without a count counted as bad (named file:line), values merged. */
+UNIT_TEST(tree_read_folded)
+{
+	const char *text = "# comment\nmain;a 10\n\nmain;b 5\nno count here\nmain;a 2\n";
+	int p[2];
+	CHECK(pipe(p) == 0);
+	CHECK(write(p[1], text, strlen(text)) == (ssize_t)strlen(text));
+	close(p[1]);
+	struct lines lr;
+	lines_init_fd(&lr, p[0], "in");
+	struct render_tree t;
+	struct stack_folded_bad bad = { 0 };
+	struct diag d = DIAG_INIT;
+	render_tree_init(&t, false, false);
+	CHECK(render_tree_read_folded(&t, &lr, "in", &bad, &d) == 0);
+	CHECK(!d.set);
+	CHECK(bad.n == 1);
+	CHECK_EQ_STR(bad.first, "in:5");
+	CHECK(t.nodes[0].value == 17);
+	const char *pa[] = { "main", "a" };
+	uint32_t a = find(&t, pa, 2);
+	CHECK(a != RENDER_NONE && t.nodes[a].value == 12);
+	render_tree_release(&t);
+	lines_close(&lr);
+	close(p[0]);
 }

@@ -47,3 +47,41 @@ UNIT_TEST(collapse_text_three_formats_one_table)
 	collapse_text_release(&ct);
 	stack_table_release(&t);
 }
+
+/* The notes fold prints: an unrecognized line (told once per input), a
+ * sample not ended by a blank line, no call chains, --inline with text,
+ * stap frames after the last count; none when all is well. */
+UNIT_TEST(collapse_text_notes)
+{
+	struct collapse_opts o = COLLAPSE_OPTS_INIT;
+	collapse_opts_finish(&o);
+	struct stack_table t = STACK_TABLE_INIT;
+	struct collapse_text ct;
+	struct strbuf notes = SB_INIT;
+	collapse_text_init(&ct, &o, &t);
+	CHECK(fold_text(&ct, "prog 12 1.000000: 1 cpu-clock:\n"
+			"\t401000 leaf+0x1 (/bin/prog)\n\n", FMT_PERF_SCRIPT) == 0);
+	collapse_text_input_notes(&ct, "a.txt", &notes);
+	ct.last_perf = "a.txt";
+	collapse_text_end_notes(&ct, false, &notes);
+	CHECK(notes.len == 0);
+	CHECK(fold_text(&ct, "what is this\n"
+			"prog 12 2.000000: 1 cpu-clock:\n"
+			"\t401000 leaf+0x1 (/bin/prog)\n", FMT_PERF_SCRIPT) == 0);
+	collapse_text_input_notes(&ct, "b.txt", &notes);
+	CHECK_EQ_STR(notes.buf, "b.txt: ignored 1 unrecognized line (first at line 1: "
+		     "'what is this')\n");
+	sb_reset(&notes);
+	collapse_text_input_notes(&ct, "b.txt", &notes);
+	CHECK(notes.len == 0);
+	CHECK(fold_text(&ct, "  0xffff\n  0xfffe\n", FMT_STAP) == 0);
+	ct.last_perf = "b.txt";
+	collapse_text_end_notes(&ct, true, &notes);
+	CHECK(strstr(notes.buf, "b.txt: the sample at line 2 is not ended by a blank line") == notes.buf);
+	CHECK(strstr(notes.buf, "\n--inline needs the binaries") != NULL);
+	CHECK(strstr(notes.buf, "\nframes after the last count line were left out\n") != NULL);
+	CHECK(strstr(notes.buf, "no call chains") == NULL);
+	sb_release(&notes);
+	collapse_text_release(&ct);
+	stack_table_release(&t);
+}

@@ -6,6 +6,7 @@
 #include "stacks/table.h"
 #include "base/xalloc.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,20 @@ int stack_table_write(const struct stack_table *t, FILE *f)
 		rc = sb_flush(&sb, f);
 	sb_release(&sb);
 	free(ids);
+	return rc;
+}
+
+int stack_table_write_path(const struct stack_table *t, const char *path,
+			   bool *opened)
+{
+	bool to_stdout = !path || !strcmp(path, "-");
+	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	*opened = f != NULL;
+	if (!f)
+		return -errno;
+	int rc = stack_table_write(t, f);
+	if (!to_stdout && fclose(f) != 0 && rc >= 0)
+		rc = -errno;
 	return rc;
 }
 

@@ -57,6 +57,11 @@ const char *stack_table_key(const struct stack_table *t, size_t id, size_t *len)
 uint64_t stack_table_value(const struct stack_table *t, size_t id);
 /* Write "stack count\n" lines sorted; 0, or -1 with errno on write error. */
 int stack_table_write(const struct stack_table *t, FILE *f);
+/* The same to path (NULL or "-": standard output), created or
+ * truncated, and closed. Returns 0 or -errno; *opened tells whether the
+ * error came after the file was opened (a write or close error). */
+int stack_table_write_path(const struct stack_table *t, const char *path,
+			   bool *opened);
 /* The same lines appended to a strbuf. */
 void stack_table_write_sb(const struct stack_table *t, struct strbuf *out);
 

@@ -2,7 +2,10 @@
 #include "stacks/table.h"
 #include "unit.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 UNIT_TEST(stack_table_sums_and_sorts)
 {
@@ -109,5 +112,30 @@ UNIT_TEST(stack_table_add_built)
 	stack_table_add(&t, "root;leaf", 9, 1);
 	CHECK(stack_table_count(&t) == 1 && t.total == 4);
 	stack_builder_release(&b);
+	stack_table_release(&t);
+}
+
+/* Written sorted to a file; a path that cannot be created fails before
+ * opening (the caller's message differs from a write error's). */
+UNIT_TEST(stack_table_write_path)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	stack_table_add(&t, "b;c", 3, 2);
+	stack_table_add(&t, "a", 1, 5);
+	char path[] = "/tmp/scorch-table-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	bool opened = false;
+	CHECK(stack_table_write_path(&t, path, &opened) == 0 && opened);
+	char buf[64] = { 0 };
+	FILE *f = fopen(path, "r");
+	CHECK(f && fread(buf, 1, sizeof(buf) - 1, f) == 10);
+	CHECK_EQ_STR(buf, "a 5\nb;c 2\n");
+	if (f)
+		fclose(f);
+	unlink(path);
+	CHECK(stack_table_write_path(&t, "/nonexistent-dir/x", &opened) == -ENOENT);
+	CHECK(!opened);
 	stack_table_release(&t);
 }
