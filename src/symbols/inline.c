@@ -671,10 +671,10 @@ static const char *decl_of(Dwarf_Die *dies, size_t n, size_t row, unsigned *line
 	return file;
 }
 
-/* The decl of row at vaddr in f, else the address's own line (also
- * when the decl is in a unit of .debug_info not inflated yet: rare, and
- * inflating all of it for one name costs more than the name is worth);
- * NULL when neither is known. */
+/* The decl of row at vaddr in f, else the address's own line; NULL when
+ * neither is known, or when a prefix of .debug_info can't tell (the
+ * decl may be in a unit not inflated yet: the caller then inflates all
+ * of it, so that the answer never depends on how much was inflated). */
 static const char *decl_or_line(struct sym_inline *c, struct inl_file *f,
 				uint64_t vaddr, size_t row, unsigned *line)
 {
@@ -685,6 +685,8 @@ static const char *decl_or_line(struct sym_inline *c, struct inl_file *f,
 	const struct cu_top *t = cu_top_get(f, &cu);
 	descend_top(t, f->dw, 0, t->n, vaddr, dies, &n, 0);
 	const char *file = decl_of(dies, n, row, line);
+	if (!file && n && f->lazy && !lazy_info_complete(f->lazy))
+		return NULL; /* the origin may be in a unit not inflated yet */
 	return file ? file : addr_line(&cu, vaddr, line);
 }
 
@@ -701,6 +703,8 @@ int sym_inline_decl(struct sym_inline *c, const struct sym_dso *d, uint64_t map_
 	uint64_t vaddr = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
 	unsigned line = 0;
 	const char *file = decl_or_line(c, f, vaddr, row, &line);
+	if (!file && f->lazy && !lazy_info_complete(f->lazy) && go_whole(c, f))
+		file = decl_or_line(c, f, vaddr, row, &line);
 	if (!file)
 		return 0;
 	out->file = arena_strdup(&c->names, file);
