@@ -2,7 +2,8 @@
  * fuzz-view-data: folded-stack lines through the explorer's encoder
  * (render/view_data.c) as `scorch view` runs it: parsed into one or two
  * stack tables (the first byte's low bit: a diff), the preorder tree
- * built (with one column, a sample row and a thread per line), encoded
+ * built (with one column, a sample row and a thread per line; each
+ * line's first frame given a source file and line), encoded
  * and base64'd, and the encoding walked back to check that every node's
  * depth is at most one below its predecessor's and every row names a
  * thread and a node that exist.
@@ -41,10 +42,14 @@ static void check(const struct strbuf *bin, size_t nnodes)
 		p += len;
 	}
 	uint64_t nf = get(&p, end);
-	for (uint64_t i = 0; i < nf; i++)
+	for (uint64_t i = 0; i < nf; i++) {
 		if (get(&p, end) >= ns || get(&p, end) > ns || get(&p, end) > 7 ||
 		    get(&p, end) > 0xffffff)
 			abort();
+		uint64_t file = get(&p, end); /* source file + 1, then a line */
+		if (file > ns || (file && get(&p, end) > UINT32_MAX))
+			abort();
+	}
 	if (get(&p, end) != nnodes)
 		abort();
 	int64_t depth = -1;
@@ -114,6 +119,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		struct stack_folded f;
 		if (stack_folded_parse(p, len, &f) == 0) {
+			const char *semi = memchr(f.stack, ';', f.stack_len);
+			view_data_name_source(&v, f.stack, semi ? (size_t)(semi - f.stack)
+								: f.stack_len,
+					      p, len % 7, (unsigned)len);
 			add(&t[0], &f, ncols == 2 ? f.count1 : f.count);
 			if (ncols == 1 && count_of(f.count)) {
 				uint32_t th = view_data_thread(&v, (int32_t)(len % 3) - 1,

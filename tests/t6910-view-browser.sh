@@ -13,7 +13,10 @@
 # stacks, a draft is made whole when idle; the sandwich's callers and callees;
 # screenshots of each view (PNG decoded in node) are not blank, and a
 # cleared canvas's is; a 5000-frame stack draws and zooms with
-# a viewport-sized canvas; hostile names stay text; --diff and Swap.
+# a viewport-sized canvas; hostile names stay text; --diff and Swap;
+# perf.data of the -g fixtures: a function's tooltip gives its source
+# (work.c and the line grep finds its definition on), an inlined one's
+# too, marked inlined; folded input has none.
 # Skips only when chromium or node are missing.
 . "$ROOT/tests/lib-corpus.sh"
 chromium=${CHROMIUM:-/usr/bin/chromium}
@@ -49,7 +52,7 @@ check "view of a generated profile" "$SCORCH" view gen.folded -o gen.html
 : > empty.folded
 check "view of an empty profile" "$SCORCH" view empty.folded -o empty.html
 "$SCORCH" diff before.folded after.folded > diff.txt 2>/dev/null
-cases=
+cases= sources=
 if fixtures; then
 	for c in fp offcpu; do # offcpu: a system-wide recording, many threads
 		[ -f "$FIX/$c/perf.data" ] || continue
@@ -62,10 +65,21 @@ if fixtures; then
 			fail "view of the $c fixture's perf.data"
 		fi
 	done
+	# sources: fp's functions as compiled, dwarf's with inlined rows
+	for c in fp dwarf; do
+		[ -f "$FIX/$c/perf.data" ] || continue
+		o="--buildid-dir $FIX/$c/buildid"
+		"$SCORCH" fold $o "$FIX/$c/perf.data" > src-$c.folded 2>/dev/null
+		if "$SCORCH" view $o "$FIX/$c/perf.data" -o src-$c.html 2>/dev/null; then
+			sources="$sources $c"
+		else
+			fail "view of the $c fixture's perf.data (sources)"
+		fi
+	done
 fi
 
 # the expected values, from the folded lines
-python3 - "$SCORCH" "$FIX" $cases > expect.json <<'PY'
+python3 - "$SCORCH" "$FIX" "$ROOT/tests/workloads/work.c" "$sources" $cases > expect.json <<'PY'
 import json, re, sys
 def lines(path):
     for ln in open(path, encoding="utf-8", errors="surrogateescape"):
@@ -115,8 +129,32 @@ for rx in ("method_7$", "method_1[0-9]$", "Class0[0-9]"):
             zt += n
             zm += n if hit else 0
     e["gen"]["searches"].append([rx, m, zm, zt])
-scorch, fix = sys.argv[1], sys.argv[2]
-for c in sys.argv[3:]:
+scorch, fix, work = sys.argv[1], sys.argv[2], sys.argv[3]
+# where work.c defines a function: the line of "NAME(" opening a
+# definition (the line grep -n finds)
+defs = {}
+for no, ln in enumerate(open(work, encoding="utf-8"), 1):
+    dm = re.match(r"^(?:__attribute__\(\(\w+\)\) )?(?:static )?\w+ \**(\w+)\(", ln)
+    if dm:
+        defs.setdefault(dm.group(1), no)
+# each function's widest path (root first, ending at it) in the folded
+# stacks, to hover it
+def widest(path, name):
+    paths = {}
+    for frames, n in lines(path):
+        if name in frames:
+            k = tuple(frames[:frames.index(name) + 1])
+            paths[k] = paths.get(k, 0) + n
+    return list(max(paths, key=paths.get)) if paths else None
+e["sources"] = []
+for c in sys.argv[4].split():
+    want = {}
+    for name in ("spin", "leaf_a", "main", "seconds_now"):
+        p = widest("src-" + c + ".folded", name + "_[i]") or widest("src-" + c + ".folded", name)
+        if p and name in defs:
+            want[p[-1]] = {"line": "work.c:%d" % defs[name], "path": p}
+    e["sources"].append({"name": c, "html": "src-" + c + ".html", "want": want})
+for c in sys.argv[5:]:
     t, m, s = facts(c + ".folded", "^[a-m]")
     tids = {}
     for frames, n in lines(c + "-tid.folded"):

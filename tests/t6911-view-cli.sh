@@ -2,7 +2,8 @@
 # from view.js and view.css; -o FILE and standard output give the same
 # page; a failed run leaves no file behind; --diff wants two inputs; the
 # title is escaped; a frame name never appears as markup (the profile is
-# base64 in the page; decoded, it holds the names byte for byte).
+# base64 in the page; decoded, it holds the names byte for byte); fold's
+# naming options (--tid, --all, ...) give fold's stacks.
 sh "$ROOT/src/render/view2c.sh" > gen.c
 check_same "view_assets.c is generated from view.js and view.css (run src/render/view2c.sh)" \
 	"$ROOT/src/render/view_assets.c" gen.c
@@ -70,3 +71,68 @@ check_grep "--help lists --diff" '--diff' <("$SCORCH" view --help)
 "$SCORCH" view --colors nope in.folded > /dev/null 2> pal.err
 check "an unknown --colors palette is a usage error (2)" test $? -eq 2
 check_grep "and names the palettes" 'known: hot' pal.err
+
+# the naming options are fold's: the page's stacks (decoded from its
+# data, every node's self as a folded line) equal `scorch fold`'s with
+# the same options, for perf.data and for perf script text
+cat > stacks.py <<'PY'
+import base64, gzip, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'id="scv-data"( data-enc="gzip")?>\s*([A-Za-z0-9+/=\s]*?)\s*</script>', page)
+d = base64.b64decode(m.group(2))
+if m.group(1):
+    d = gzip.decompress(d)
+p = 4
+def v():
+    global p
+    x = s = 0
+    while True:
+        b = d[p]; p += 1
+        x |= (b & 127) << s; s += 7
+        if not b & 128:
+            return x
+ncols = v()
+strs = []
+for _ in range(v()):
+    n = v(); strs.append(d[p:p + n].decode("utf-8", "surrogateescape")); p += n
+names = []
+for _ in range(v()):
+    names.append(strs[v()]); v(); v(); v()
+    if v():  # source file + 1, then its line
+        v()
+path, depth, out = [], -1, {}
+for _ in range(v()):
+    up2 = v()
+    depth = depth + 1 - (up2 >> 1)
+    del path[depth:]
+    path.append(names[v()])
+    if up2 & 1:
+        n = [v() for _ in range(ncols)][0]
+        k = ";".join(path)
+        out[k] = out.get(k, 0) + n
+for k in sorted(out):
+    print(k, out[k])
+PY
+. "$ROOT/tests/lib-corpus.sh"
+if fixtures; then
+	for c in fp dwarf; do
+		o="--buildid-dir $FIX/$c/buildid"
+		for n in "--tid" "--all" "--pid --addrs" "--no-inline" "--inline --kernel"; do
+			"$SCORCH" fold $o $n "$FIX/$c/perf.data" 2>/dev/null | sort > want.txt
+			"$SCORCH" view $o $n "$FIX/$c/perf.data" -o n.html 2>/dev/null
+			python3 stacks.py n.html > got.txt 2>&1
+			check "view $n of the $c fixture: stacks to compare" test -s want.txt
+			check_same "view $n of the $c fixture: the page's stacks are scorch fold $n's" want.txt got.txt
+		done
+		"$SCORCH" fold --tid "$FIX/$c/perf-script.txt" 2>/dev/null | sort > want.txt
+		"$SCORCH" view --tid "$FIX/$c/perf-script.txt" -o n.html 2>/dev/null
+		python3 stacks.py n.html > got.txt 2>&1
+		check_same "view --tid of the $c fixture's perf script text: fold --tid's stacks" want.txt got.txt
+	done
+	"$SCORCH" view --buildid-dir "$FIX/fp/buildid" "$FIX/fp/perf.data" -o plain.html 2>/dev/null
+	"$SCORCH" view --tid --buildid-dir "$FIX/fp/buildid" "$FIX/fp/perf.data" -o tid.html 2>/dev/null
+	python3 stacks.py plain.html > plain.txt 2>&1
+	python3 stacks.py tid.html > tid.txt 2>&1
+	check_fails "and --tid changes them (the check can tell)" cmp -s plain.txt tid.txt
+fi
+check_grep "--help lists the naming options" '--event-filter EVENT' <("$SCORCH" view --help)

@@ -2,7 +2,8 @@
 # beside perf.data; decoded (python, from the format in
 # src/render/view_data.h), its total is what scorch fold folds of the
 # recording, its sample rows weigh the same, and the work_fp binary's
-# frames carry that object as their module. --html with -o - is refused.
+# frames carry that object as their module (and spin its source line in
+# work.c, as grep finds it). --html with -o - is refused.
 . "$ROOT/tests/lib-record.sh"
 
 if ! build_corpus_workloads; then
@@ -40,8 +41,10 @@ for _ in range(v()):
     n = v(); strs.append(d[p:p + n].decode("utf-8", "replace")); p += n
 frames = []
 for _ in range(v()):
-    name, mod, flags, rgb = v(), v(), v(), v()
-    frames.append((strs[name], strs[mod - 1] if mod else "", flags))
+    name, mod, flags, rgb, src = v(), v(), v(), v(), v()
+    line = v() if src else 0  # source file + 1, then its line
+    frames.append((strs[name], strs[mod - 1] if mod else "", flags,
+                   "%s:%d" % (strs[src - 1], line) if src else ""))
 total = 0
 for _ in range(v()):
     up2, f = v(), v()
@@ -59,12 +62,15 @@ while True:
     p = end
 print("total", total)
 print("rows", rows)
-for name, mod, flags in frames:
+for name, mod, flags, src in frames:
     if mod.endswith("/work_fp"):
         print("module", name)
+        print("source", name, src)
 PY
 want=$(awk '{ s += $NF } END { print s + 0 }' rec.folded)
 check_grep "the page's total is scorch fold's ($want)" "^total $want\$" page.txt
 check_grep "its sample rows weigh the same" "^rows $want\$" page.txt
 check_grep "frames of work_fp name it as their module" '^module .+' page.txt
+n=$(grep -n '^__attribute__((noinline)) void spin(' "$ROOT/tests/workloads/work.c" | cut -d: -f1)
+check_grep "and spin's source is work.c:$n, where it is defined" "^source spin (.*/)?work\.c:$n\$" page.txt
 check_fails "--html with -o - is refused" "$SCORCH" record -g -o - --html x.html -- true

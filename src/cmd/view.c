@@ -22,6 +22,7 @@ SCORCH_COMMAND(view, "write stacks as a single-file HTML explorer")
 #include "base/strbuf.h"
 #include "cmd/fold_perfdata.h"
 #include "cmd/input.h"
+#include "cmd/namingopts.h"
 #include "cmd/perfinput.h"
 #include "cmd/symopts.h"
 #include "cmd/viewpage.h"
@@ -36,6 +37,7 @@ static const struct opt_spec opts[] = {
 	{ "diff", 0, OPT_NONE, NULL, "two inputs, BEFORE and AFTER: a differential explorer", O_DIFF },
 	{ "title", 0, OPT_REQ, "TEXT", "page title (default: the event and command, or \"scorch view\")", O_TITLE },
 	{ "colors", 0, OPT_REQ, "PALETTE", "frame colours as scorch flame's --colors (default hot)", O_COLORS },
+	NAMING_SPECS,
 	SYMOPTS_SPECS,
 	OPT_END_SPEC
 };
@@ -45,7 +47,8 @@ static const struct opt_cmd view_cmd = {
 	"Write the stacks of perf.data, perf script text or folded INPUTs "
 	"(default: standard input; several are merged) as one HTML file that "
 	"explores them offline: flame graph, icicle, top functions, sandwich, "
-	"regex search. --diff compares two profiles.",
+	"regex search. --diff compares two profiles. The naming options are "
+	"scorch fold's (for perf.data and perf script text).",
 	opts, true,
 };
 
@@ -77,7 +80,9 @@ static int read_perf(struct view_run *r, struct stack_table *t, struct lines *lr
 	r->fo.info = &in;
 	if (kind == FOLD_INPUT_PERF_DATA) /* a file or a pipe */
 		rc = fold_perf_data(lr, path, &r->fo, t);
-	else /* perf script text or pprof: default options */
+	else if (kind == FOLD_INPUT_PERF_SCRIPT) /* named as fold names it */
+		rc = fold_perf_script(lr, &r->fo.collapse, t, &in);
+	else /* pprof */
 		rc = fold_perf_input(lr, path ? path : "-", kind, t, &in, NULL);
 	r->fo.info = NULL;
 	if (!rc && r->perf_inputs++ == 0) {
@@ -145,10 +150,14 @@ int cmd_view(int argc, char **argv)
 		case O_DIFF: diff = true; break;
 		case O_TITLE: title = arg; break;
 		case O_COLORS: colors = arg; break;
-		default: symopts_option(&so, id, arg); break;
+		default:
+			if (!namingopts_option(&r.fo, id, arg))
+				symopts_option(&so, id, arg);
+			break;
 		}
 	}
 	symopts_to_fold(&so, &r.fo);
+	collapse_opts_finish(&r.fo.collapse);
 	if (id == OPT_HELP)
 		return 0;
 	if (id < 0)

@@ -26,14 +26,16 @@ static void on_row(void *ctx, size_t stack, const struct proc_sample *ps,
 	view_data_add_row(v, ps->s->time, th, stack, weight);
 }
 
-/* A folded name of a perf.data input: its module and flags. */
-static void on_name(void *ctx, const char *name, size_t len, const char *dso,
-		    size_t dso_len, unsigned flags)
+/* A folded name of a perf.data input: its module, flags and source. */
+static void on_name(void *ctx, const char *name, size_t len,
+		    const struct prof_name_info *in)
 {
-	unsigned vf = (flags & PROF_F_KERNEL ? VIEW_F_KERNEL : 0) |
-		      (flags & PROF_F_INLINE ? VIEW_F_INLINE : 0) |
-		      (flags & PROF_F_JIT ? VIEW_F_JIT : 0);
-	view_data_name_info(ctx, name, len, dso, dso_len, vf);
+	unsigned vf = (in->flags & PROF_F_KERNEL ? VIEW_F_KERNEL : 0) |
+		      (in->flags & PROF_F_INLINE ? VIEW_F_INLINE : 0) |
+		      (in->flags & PROF_F_JIT ? VIEW_F_JIT : 0);
+	view_data_name_info(ctx, name, len, in->dso, in->dso_len, vf);
+	if (in->file)
+		view_data_name_source(ctx, name, len, in->file, in->file_len, in->line);
 }
 
 void viewpage_collect(struct fold_perfdata_opts *fo, struct view_data *v, bool rows)

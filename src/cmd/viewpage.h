@@ -20,7 +20,7 @@
 #include "render/view_html.h"
 
 /* Make the folding of perf.data through fo tell v each folded name's
- * module and flags, and (rows) each sample's time, thread and stack. */
+ * module, flags and source (where its function is defined), and (rows) each sample's time, thread and stack. */
 void viewpage_collect(struct fold_perfdata_opts *fo, struct view_data *v, bool rows);
 /* Add the stacks of cols (v->ncols tables) to v and write the page to
  * path (NULL or "-": standard output) through a temporary file beside

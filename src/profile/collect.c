@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "symbols/inline.h"
 
 void prof_desc_of_frame(const struct proc_frame *f, struct prof_frame_desc *d)
 {
@@ -104,6 +105,7 @@ void prof_collector_init(struct prof_collector *c, const struct collapse_opts *o
 	prof_frames_init(&c->frames);
 	prof_names_init(&c->names, &c->copts);
 	hmap_init(&c->frame_ids);
+	hmap_init(&c->src_files);
 	prof_chain_cache_init(&c->chains, CHAINS_MAX);
 	stack_builder_init(&c->b);
 	sb_init(&c->pname);
@@ -124,6 +126,9 @@ void prof_collector_release(struct prof_collector *c)
 	stack_builder_release(&c->b);
 	sb_release(&c->pname);
 	sb_release(&c->scratch);
+	sym_inline_free(c->src_inl);
+	free(c->src);
+	hmap_release(&c->src_files);
 }
 
 /* Forget every address of the memo (not the frames: ids of them may
@@ -148,6 +153,7 @@ static void memo_bound(struct prof_collector *c)
 	prof_names_init(&c->names, &c->copts);
 	hmap_release(&c->frame_ids);
 	hmap_init(&c->frame_ids);
+	c->nsrc = 0;
 	if (c->model_of)
 		memset(c->model_of, 0, c->model_of_cap * sizeof(*c->model_of));
 }
@@ -221,6 +227,29 @@ static uint32_t frame_id(struct prof_collector *c, const struct proc_frame *f)
 	return (uint32_t)hmap_at(&c->frame_ids, at)->value;
 }
 
+void prof_collector_sources(struct prof_collector *c)
+{
+	if (!c->src_inl)
+		c->src_inl = sym_inline_new();
+}
+
+/* The source of frame id, new, met as row i of n at its address: row i
+ * of the address's inline rows, or with one frame the concrete function. */
+static void note_source(struct prof_collector *c, uint32_t id,
+			const struct proc_frame *f, size_t i, size_t n)
+{
+	XGROW(c->src, c->src_cap, (size_t)id + 1);
+	while (c->nsrc <= id)
+		c->src[c->nsrc++] = (struct prof_src){ 0, 0 };
+	struct sym_inline_frame fr;
+	if (!f->dso || !f->sym || f->kernel ||
+	    sym_inline_decl(c->src_inl, f->dso, f->addr, n > 1 ? i : SYM_INLINE_CONCRETE,
+			    &fr) != 1)
+		return;
+	size_t file = hmap_put(&c->src_files, fr.file, strlen(fr.file), NULL);
+	c->src[id] = (struct prof_src){ (uint32_t)file + 1, fr.line };
+}
+
 /* Append the names of frame id, leaf first, to the memo entry at. */
 static void add_names(struct prof_collector *c, size_t at, uint32_t id, bool java)
 {
@@ -248,8 +277,11 @@ static size_t ip_memo_add(struct prof_collector *c, struct proc_session *ses,
 	ids_room(c, at + n + 2);
 	c->ids[at] = (uint32_t)n;
 	c->ids[at + 1] = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		c->ids[at + 2 + i] = frame_id(c, &frames[i]);
+		if (c->src_inl && c->ids[at + 2 + i] >= c->nsrc)
+			note_source(c, c->ids[at + 2 + i], &frames[i], i, n);
+	}
 	c->nids = at + n + 2;
 	for (size_t i = 0; i < n; i++)
 		add_names(c, at, c->ids[at + 2 + i], java);
@@ -464,15 +496,21 @@ void prof_collector_each_name(struct prof_collector *c, prof_name_fn fn, void *c
 		const struct prof_frame *f = prof_frames_get(&c->frames, id);
 		if (f->kind != PROF_FRAME_SYMBOL && f->kind != PROF_FRAME_ADDRESS)
 			continue;
-		size_t dso_len = 0;
-		const char *dso = prof_frames_str(&c->frames, f->dso, &dso_len);
-		unsigned flags = f->flags;
+		struct prof_name_info in = { .flags = f->flags };
+		in.dso = prof_frames_str(&c->frames, f->dso, &in.dso_len);
+		const struct prof_src *src = id < c->nsrc ? &c->src[id] : NULL;
+		if (src && src->file) {
+			const struct hmap_entry *e = &c->src_files.entries[src->file - 1];
+			in.file = e->key;
+			in.file_len = e->len;
+			in.line = src->line;
+		}
 		const uint32_t *names;
 		size_t k = prof_names_of(&c->names, &c->frames, id, false, &names);
 		for (size_t i = 0; i < k; i++) {
 			size_t len;
 			const char *s = prof_name_text(&c->names, names[i], &len);
-			fn(ctx, s, len, dso, dso_len, flags);
+			fn(ctx, s, len, &in);
 		}
 	}
 }

@@ -77,6 +77,11 @@ struct prof_collector {
 	struct stack_builder b;
 	struct strbuf pname, scratch;
 	size_t last;                  /* id in out of the last stack added */
+	struct sym_inline *src_inl;   /* with prof_collector_sources: where
+				       * frames' functions are defined */
+	struct prof_src *src;         /* frame id -> its source */
+	size_t nsrc, src_cap;         /* frames looked up, room */
+	struct hmap src_files;        /* source file -> id */
 };
 
 /* o: the naming options (copied, then finished). */
@@ -97,12 +102,37 @@ void prof_collector_model(struct prof_collector *c, struct profile *model);
 bool prof_collector_add(struct prof_collector *c, struct proc_session *ses,
 			const struct proc_sample *ps, uint64_t weight, const char *ev);
 
-/* Call fn once per name of every symbol or address frame met, with the
- * frame's object (NULL when unknown) and its enum prof_frame_flag bits:
- * which module a folded name came from (a name met in several objects
- * is given once per frame). Names as a non-Java process names them. */
+/* Also look up, for each new symbol frame of a user object, where its
+ * function is defined (symbols/inline.h: sym_inline_decl, from the
+ * address the frame was first met at), for prof_collector_each_name.
+ * Costs a DWARF walk per frame: only the HTML explorer asks. */
+void prof_collector_sources(struct prof_collector *c);
+
+/* A frame's source: file id in src_files + 1 (0: unknown), line (0:
+ * unknown). */
+struct prof_src {
+	uint32_t file, line;
+};
+
+/* What prof_collector_each_name tells of a folded name: the frame's
+ * object (NULL when unknown), its enum prof_frame_flag bits and, with
+ * prof_collector_sources, where its function is defined (file NULL
+ * when unknown, line 0 when unknown). */
+struct prof_name_info {
+	const char *dso;
+	size_t dso_len;
+	unsigned flags;
+	const char *file;
+	size_t file_len;
+	unsigned line;
+};
+
+/* Call fn once per name of every symbol or address frame met with what
+ * is known of its frame: which module a folded name came from (a name
+ * met in several objects is given once per frame). Names as a non-Java
+ * process names them. */
 typedef void (*prof_name_fn)(void *ctx, const char *name, size_t len,
-			     const char *dso, size_t dso_len, unsigned flags);
+			     const struct prof_name_info *in);
 void prof_collector_each_name(struct prof_collector *c, prof_name_fn fn, void *ctx);
 
 #endif

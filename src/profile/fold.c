@@ -159,6 +159,8 @@ int prof_fold_init(struct prof_fold *f, const struct fold_perfdata_opts *o,
 		f->event_set = true;
 	}
 	prof_collector_init(&f->col, &o->collapse, out);
+	if (o->on_name) /* the explorer shows where functions are defined */
+		prof_collector_sources(&f->col);
 	if (o->model)
 		prof_collector_model(&f->col, o->model);
 	if (o->profile)

@@ -69,8 +69,9 @@ struct fold_perfdata_opts {
 	void (*on_row)(void *ctx, size_t stack, const struct proc_sample *ps,
 		       uint64_t weight);
 	void *row_ctx;
-	/* when not NULL: after the run, each folded name with its object and
-	 * flags (prof_collector_each_name), given row_ctx */
+	/* when not NULL: after the run, each folded name with its object,
+	 * flags and source (prof_collector_each_name, with
+	 * prof_collector_sources), given row_ctx */
 	prof_name_fn on_name;
 };
 

@@ -46,7 +46,7 @@
 			p += len;
 		}
 		var nf = v(), fname = new Array(nf + 1), fmod = new Array(nf + 1);
-		var fflags = new Uint8Array(nf + 1), fcolor = new Array(nf + 1);
+		var fflags = new Uint8Array(nf + 1), fcolor = new Array(nf + 1), fsrc = new Array(nf + 1);
 		for (i = 0; i < nf; i++) {
 			fname[i] = strs[v()];
 			var m = v();
@@ -54,9 +54,17 @@
 			fflags[i] = v();
 			var rgb = v();
 			fcolor[i] = "rgb(" + (rgb >> 16) + "," + ((rgb >> 8) & 255) + "," + (rgb & 255) + ")";
+			var sf = v(); // source file + 1, then its line (0: unknown)
+			fsrc[i] = sf ? strs[sf - 1] : "";
+			if (sf) {
+				var ln = v();
+				if (ln)
+					fsrc[i] += ":" + ln;
+			}
 		}
 		fname[nf] = "all";
 		fmod[nf] = "";
+		fsrc[nf] = "";
 		var nn = v(), n = nn + 1;
 		var parent = new Int32Array(n), depth = new Int32Array(n);
 		var frame = new Uint32Array(n), self = [];
@@ -100,7 +108,7 @@
 			p = send; // sections this reader does not know are skipped
 		}
 		return { ncols: ncols, nframes: nf, fname: fname, fmod: fmod, fflags: fflags, fcolor: fcolor,
-			threads: threads, rows: rows,
+			fsrc: fsrc, threads: threads, rows: rows,
 			tree: shape({ n: n, parent: parent, depth: depth, frame: frame, self: self }) };
 	}
 
@@ -440,6 +448,8 @@
 		lines.push("self " + fmt(t.self[c][i]) + " (" + pct(t.self[c][i], root) + "), total " + fmt(tot));
 		if (D.fmod[f])
 			lines.push("module " + D.fmod[f]);
+		if (D.fsrc[f])
+			lines.push("source: " + D.fsrc[f]);
 		var fl = D.fflags[f], kinds = [];
 		if (fl & 1) kinds.push("kernel");
 		if (fl & 2) kinds.push("inlined");
@@ -2111,7 +2121,8 @@
 		frames: function () {
 			var out = [];
 			for (var f = 0; f < D.nframes; f++)
-				out.push({ name: D.fname[f], module: D.fmod[f], flags: D.fflags[f], color: D.fcolor[f] });
+				out.push({ name: D.fname[f], module: D.fmod[f], flags: D.fflags[f], color: D.fcolor[f],
+					source: D.fsrc[f] });
 			return out;
 		},
 		// the timeline's plot: page x of its start and its width

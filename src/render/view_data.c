@@ -20,6 +20,7 @@ void view_data_init(struct view_data *v, unsigned ncols)
 	hmap_init(&v->strs);
 	hmap_init(&v->frames);
 	hmap_init(&v->name_info);
+	hmap_init(&v->name_src);
 	hmap_init(&v->thread_ids);
 }
 
@@ -35,6 +36,8 @@ void view_data_release(struct view_data *v)
 	free(v->leaf);
 	free(v->rows);
 	hmap_release(&v->name_info);
+	hmap_release(&v->name_src);
+	free(v->frame_src);
 	hmap_release(&v->thread_ids);
 	free(v->threads);
 	view_data_init(v, ncols);
@@ -71,6 +74,30 @@ void view_data_name_info(struct view_data *v, const char *name, size_t len,
 	hmap_at(&v->name_info, id)->value = mod << 8 | (flags & 0xff);
 }
 
+void view_data_name_source(struct view_data *v, const char *name, size_t len,
+			   const char *file, size_t file_len, unsigned line)
+{
+	bool added;
+	size_t id = hmap_put(&v->name_src, name, len, &added);
+	if (added)
+		hmap_at(&v->name_src, id)->value =
+			((uint64_t)view_data_string(v, file, file_len) + 1) << 32 | line;
+}
+
+/* A new frame id of name s: its source, when known. */
+static void note_source(struct view_data *v, size_t id, const char *s, size_t len)
+{
+	size_t at = v->name_src.count ? hmap_find(&v->name_src, s, len) : (size_t)-1;
+	if (at == (size_t)-1 && !v->frame_src)
+		return;
+	if (id >= v->frame_src_cap) {
+		size_t old = v->frame_src_cap;
+		XGROW(v->frame_src, v->frame_src_cap, id + 1);
+		memset(v->frame_src + old, 0, (v->frame_src_cap - old) * sizeof(*v->frame_src));
+	}
+	v->frame_src[id] = at == (size_t)-1 ? 0 : v->name_src.entries[at].value;
+}
+
 /* The frame id of a folded frame name. */
 static uint32_t frame_of(struct view_data *v, const char *s, size_t len)
 {
@@ -81,7 +108,11 @@ static uint32_t frame_of(struct view_data *v, const char *s, size_t len)
 		key[1] = (uint32_t)(x >> 8);
 		key[2] |= (uint32_t)(x & 0xff);
 	}
-	return (uint32_t)hmap_put(&v->frames, key, sizeof(key), NULL);
+	bool added;
+	size_t id = hmap_put(&v->frames, key, sizeof(key), &added);
+	if (added)
+		note_source(v, id, s, len);
+	return (uint32_t)id;
 }
 
 /* Split a folded stack at ';' into frame ids in v->scratch. */
@@ -303,6 +334,10 @@ void view_data_encode(const struct view_data *v, struct strbuf *out)
 		struct render_rgb c = render_palette_color(v->palette, COLOR_NAME,
 							   name->key, name->len);
 		put_varint(out, (uint64_t)c.r << 16 | (uint64_t)c.g << 8 | c.b);
+		uint64_t src = i < v->frame_src_cap ? v->frame_src[i] : 0;
+		put_varint(out, src >> 32);
+		if (src >> 32)
+			put_varint(out, src & 0xffffffff);
 	}
 	put_varint(out, v->nnodes);
 	int64_t prev = -1;

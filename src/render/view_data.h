@@ -16,8 +16,13 @@
  *   "SCV1" ncols
  *   nstrings  { len bytes }*            UTF-8 as given (the page decodes
  *                                       with replacement, never as markup)
- *   nframes   { name module+1 flags rgb }*  module 0: none; rgb: the
- *                                       frame's colour, r << 16 | g << 8 | b
+ *   nframes   { name module+1 flags rgb file+1 [line] }*  module 0:
+ *                                       none; rgb: the frame's colour,
+ *                                       r << 16 | g << 8 | b; file: the
+ *                                       string id of the source file
+ *                                       where the function is defined
+ *                                       (0: unknown, then no line; line
+ *                                       0: unknown)
  *   nnodes    { up2 frame [self*ncols] }*  preorder; up2 = up << 1 |
  *                                       has_self, depth = previous depth
  *                                       + 1 - up (first node: 0); the
@@ -36,7 +41,9 @@
  *
  * Frames of folded text are their names; the annotations of `fold
  * --all` set flags: "_[k]" kernel, "_[i]" inline, "_[j]" JIT; a name
- * given to view_data_name_info gets that module and those flags too.
+ * given to view_data_name_info gets that module and those flags too,
+ * and one given to view_data_name_source that source file and line
+ * (folded text has none: file 0).
  * Ownership: v owns its tables and copies every string. Failure: only
  * allocation, fatal (base/xalloc.h); counts saturate at UINT64_MAX.
  */
@@ -94,6 +101,9 @@ struct view_data {
 	struct view_row *rows;      /* sample rows, in the order added */
 	size_t nrows, rows_cap;
 	struct hmap name_info;      /* name -> value (module id + 1) << 8 | flags */
+	struct hmap name_src;       /* name -> value (file id + 1) << 32 | line */
+	uint64_t *frame_src;        /* frame id -> as name_src's value, 0: none */
+	size_t frame_src_cap;
 	struct hmap thread_ids;     /* packed pid, tid -> thread id */
 	struct view_thread *threads;
 	size_t threads_cap;
@@ -115,6 +125,11 @@ uint32_t view_data_string(struct view_data *v, const char *s, size_t len);
  * Call before view_data_add_tables. */
 void view_data_name_info(struct view_data *v, const char *name, size_t len,
 			 const char *module, size_t module_len, unsigned flags);
+/* Where a folded name's function is defined: file (len bytes) and line
+ * (0: unknown); the first call for a name counts. Call before
+ * view_data_add_tables. */
+void view_data_name_source(struct view_data *v, const char *name, size_t len,
+			   const char *file, size_t file_len, unsigned line);
 /* The id of thread (pid, tid), added with comm (len bytes) when new. */
 uint32_t view_data_thread(struct view_data *v, int32_t pid, int32_t tid,
 			  const char *comm, size_t len);

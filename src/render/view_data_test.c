@@ -53,6 +53,15 @@ static void decode(const struct strbuf *bin, unsigned c, struct strbuf *out)
 		if (fl)
 			sb_addf(out, "flag %.*s %llu\n", (int)slen[fname[i]], str[fname[i]],
 				(unsigned long long)fl);
+		uint64_t file = get(&d);
+		if (file && file <= ns) {
+			uint64_t line = get(&d);
+			sb_addf(out, "source %.*s %.*s:%llu\n", (int)slen[fname[i]],
+				str[fname[i]], (int)slen[file - 1], str[file - 1],
+				(unsigned long long)line);
+		} else if (file) {
+			d.bad = 1;
+		}
 	}
 	size_t nn = get(&d);
 	long depth = -1;
@@ -272,5 +281,37 @@ UNIT_TEST(view_data_frame_colours_are_flames)
 	CHECK(rgb == ((uint64_t)c.r << 16 | (uint64_t)c.g << 8 | c.b));
 	view_data_release(&v);
 	sb_release(&bin);
+	stack_table_release(&t);
+}
+
+UNIT_TEST(view_data_name_source_is_per_frame_and_interned)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	struct view_data v;
+	struct strbuf bin = SB_INIT, out = SB_INIT;
+	stack_table_add(&t, "p;main;now_[i]", 14, 2);
+	stack_table_add(&t, "p;main;spin", 11, 3);
+	const struct stack_table *cols[1] = { &t };
+	view_data_init(&v, 1);
+	view_data_name_source(&v, "main", 4, "/src/w.c", 8, 64);
+	view_data_name_source(&v, "main", 4, "/src/other.c", 12, 9); /* first counts */
+	view_data_name_source(&v, "now_[i]", 7, "/src/w.c", 8, 19);
+	view_data_name_source(&v, "spin", 4, "/src/w.c", 8, 0); /* line unknown */
+	view_data_add_tables(&v, cols);
+	view_data_encode(&v, &bin);
+	decode(&bin, 0, &out);
+	/* frames in first-seen order, p without a source; the file once */
+	CHECK_EQ_STR(out.buf, "source main /src/w.c:64\n"
+		     "flag now_[i] 2\nsource now_[i] /src/w.c:19\n"
+		     "source spin /src/w.c:0\n"
+		     "p@0:0\nmain@1:0\nnow_[i]@2:2\nspin@2:3\n");
+	CHECK(hmap_find(&v.strs, "/src/other.c", 12) == (size_t)-1);
+	size_t n = 0;
+	for (size_t i = 0; i + 8 <= bin.len; i++)
+		n += memcmp(bin.buf + i, "/src/w.c", 8) == 0;
+	CHECK(n == 1);
+	view_data_release(&v);
+	sb_release(&bin);
+	sb_release(&out);
 	stack_table_release(&t);
 }

@@ -656,3 +656,58 @@ int sym_inline_srcline(struct sym_inline *c, const struct sym_dso *d, uint64_t v
 	out->line = line;
 	return 1;
 }
+
+/* The decl of dies[k], the function that row (innermost first) names
+ * among n (past the last: the outermost, dies[0]). */
+static const char *decl_of(Dwarf_Die *dies, size_t n, size_t row, unsigned *line)
+{
+	if (!n)
+		return NULL;
+	Dwarf_Die *die = &dies[row < n ? n - 1 - row : 0];
+	int ln = 0;
+	const char *file = dwarf_decl_file(die);
+	if (file && dwarf_decl_line(die, &ln) == 0 && ln > 0)
+		*line = (unsigned)ln;
+	return file;
+}
+
+/* The decl of row at vaddr in f, else the address's own line; NULL when
+ * neither is known, or when a prefix of .debug_info can't tell (the
+ * decl may be in a unit not inflated yet: the caller then inflates all
+ * of it, so that the answer never depends on how much was inflated). */
+static const char *decl_or_line(struct sym_inline *c, struct inl_file *f,
+				uint64_t vaddr, size_t row, unsigned *line)
+{
+	Dwarf_Die cu, dies[SYM_INLINE_MAX];
+	size_t n = 0;
+	if (!unit_of(c, f, vaddr, &cu))
+		return NULL;
+	const struct cu_top *t = cu_top_get(f, &cu);
+	descend_top(t, f->dw, 0, t->n, vaddr, dies, &n, 0);
+	const char *file = decl_of(dies, n, row, line);
+	if (!file && n && f->lazy && !lazy_info_complete(f->lazy))
+		return NULL; /* the origin may be in a unit not inflated yet */
+	return file ? file : addr_line(&cu, vaddr, line);
+}
+
+int sym_inline_decl(struct sym_inline *c, const struct sym_dso *d, uint64_t map_addr,
+		    size_t row, struct sym_inline_frame *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = "??";
+	if (d->kind != SYM_DSO_USER || !d->sym_path || d->name[0] == '[')
+		return -1;
+	struct inl_file *f = file_get(c, d->sym_path);
+	if (!f->dw)
+		return f->fd >= 0 ? 0 : -1;
+	uint64_t vaddr = sym_segments_to_vaddr(d->segs, d->nsegs, map_addr);
+	unsigned line = 0;
+	const char *file = decl_or_line(c, f, vaddr, row, &line);
+	if (!file && f->lazy && !lazy_info_complete(f->lazy) && go_whole(c, f))
+		file = decl_or_line(c, f, vaddr, row, &line);
+	if (!file)
+		return 0;
+	out->file = arena_strdup(&c->names, file);
+	out->line = line;
+	return 1;
+}

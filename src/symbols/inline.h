@@ -80,6 +80,21 @@ size_t sym_inline_dso_frames(struct sym_inline *c, const struct sym_dso *d,
 int sym_inline_srcline(struct sym_inline *c, const struct sym_dso *d, uint64_t vaddr,
 		       size_t row, struct sym_inline_frame *out);
 
+/* Where function row of map address map_addr of d is defined (the
+ * HTML explorer's "source"): rows count innermost first as
+ * sym_inline_dso_frames gives them, and a row past the last
+ * (SYM_INLINE_CONCRETE) is the concrete function holding the address.
+ * The answer is the DW_AT_decl_file and DW_AT_decl_line of that
+ * function's DIE (through the abstract origin of an inlined or
+ * out-of-line copy), else the line table's file and line of the address
+ * itself. Returns 1 with out->file (borrowed like frame names), out->line
+ * (0 when unknown) and out->name ("??") set, 0 when neither is known,
+ * -1 when there is no file to ask (see sym_inline_srcline). Uses the
+ * line tables: not for a names-only handle. */
+#define SYM_INLINE_CONCRETE SIZE_MAX
+int sym_inline_decl(struct sym_inline *c, const struct sym_dso *d, uint64_t map_addr,
+		    size_t row, struct sym_inline_frame *out);
+
 /* True when frame is the ELF symbol itself under perf's rule. */
 bool sym_inline_is_symbol(const struct sym_inline_frame *f,
 			  const char *sym_name);

@@ -1,6 +1,7 @@
 /* Unit tests for symbols/inline: inlined frames of the corpus work_nofp
  * binary and of libc's detached debug file, as perf 6.1 prints them. */
 #include "symbols/inline.h"
+#include "symbols/dso.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -83,5 +84,38 @@ UNIT_TEST(inline_names_only)
 	size_t n = sym_inline_frames(c, path, 0x1244, &fr);
 	CHECK(n == 2 && !strcmp(fr[0].name, "now") && !strcmp(fr[1].name, "spin"));
 	CHECK(n == 2 && !fr[0].file && !fr[0].line && !fr[1].file && !fr[1].line);
+	sym_inline_free(c);
+}
+
+UNIT_TEST(inline_decl)
+{
+	char path[512];
+	struct sym_inline_frame fr;
+	struct sym_inline *c = sym_inline_new();
+	if (!work_nofp(path, sizeof(path))) {
+		sym_inline_free(c);
+		return;
+	}
+	/* no segments: map addresses are file addresses */
+	struct sym_dso d = { .name = "/tmp/work_nofp", .kind = SYM_DSO_USER,
+			     .sym_path = path };
+	/* spin+0x74, in now() inlined: row 0 is now (work.c:5), row 1 and
+	 * the concrete function spin, whose definition is on line 7 (the
+	 * address's own line is 5: the decl wins) */
+	CHECK(sym_inline_decl(c, &d, 0x1244, 0, &fr) == 1);
+	CHECK(fr.file && strstr(fr.file, "work.c") && fr.line == 5);
+	CHECK(sym_inline_decl(c, &d, 0x1244, 1, &fr) == 1 && fr.line == 7);
+	CHECK(sym_inline_decl(c, &d, 0x1244, SYM_INLINE_CONCRETE, &fr) == 1 &&
+	      fr.line == 7 && strstr(fr.file, "work.c"));
+	/* leaf_a+0x8: line 8 */
+	CHECK(sym_inline_decl(c, &d, 0x12b8, SYM_INLINE_CONCRETE, &fr) == 1 && fr.line == 8);
+	/* outside any unit; a kernel object; no such file */
+	CHECK(sym_inline_decl(c, &d, 0x10, SYM_INLINE_CONCRETE, &fr) == 0 && !fr.file);
+	struct sym_dso k = { .name = "[kernel.kallsyms]", .kind = SYM_DSO_KERNEL,
+			     .sym_path = path };
+	CHECK(sym_inline_decl(c, &k, 0x1244, 0, &fr) == -1);
+	struct sym_dso gone = { .name = "/gone", .kind = SYM_DSO_USER,
+				.sym_path = "/nonexistent/file" };
+	CHECK(sym_inline_decl(c, &gone, 0x1244, 0, &fr) == -1);
 	sym_inline_free(c);
 }

@@ -4,7 +4,8 @@
 //   node view-browser.js EXPECT.json
 // EXPECT: { main: {html, total, regex, matched, topself, path:[...]},
 //           deep: {html, total, depth}, diff: {html, before, after},
-//           perf: {html, total} (optional) }
+//           perf: {html, total} (optional),
+//           sources: [{name, html, want: {frame: {line: "work.c:N", path}}}] }
 "use strict";
 const fs = require("fs");
 const os = require("os");
@@ -154,6 +155,8 @@ async function mainChecks(ctx, e) {
 	const fr = await hook(page, () => scorchView.frames());
 	const bad2 = Object.keys(e.colors).filter((k) => !fr.some((f) => f.name === k && f.color === e.colors[k]));
 	ok(bad2.length === 0, "frames have scorch flame's colours", { bad2, want: e.colors });
+	ok(fr.length > 0 && fr.every((f) => f.source === ""), "folded input: no frame has a source",
+		fr.filter((f) => f.source !== "").slice(0, 3));
 	const dn = await hook(page, (p) => scorchView.find(p), ["main", "d"]);
 	const dr = await hook(page, (i) => scorchView.rectOf(i), dn);
 	const px = await hook(page, (a) => scorchView.pixel(a[0], a[1]), [dr.x + dr.w - 4, dr.y + dr.h - 3]);
@@ -650,6 +653,40 @@ async function perfChecks(ctx, e) {
 	await page.close();
 }
 
+// perf.data with DWARF: each wanted frame's source (the data, and the
+// tooltip over its widest node) ends with "work.c:N", N the line of its
+// definition; an inlined frame's tooltip also says "inlined"
+async function sourceChecks(ctx, e) {
+	const { page, bad } = await open(ctx, e.html);
+	const frames = await hook(page, () => scorchView.frames());
+	const names = Object.keys(e.want);
+	ok(names.includes("spin"), "perf.data " + e.name + ": the folded stacks hold spin", names);
+	for (const name of names) {
+		const w = e.want[name];
+		const fr = frames.filter((f) => f.name === name);
+		const src = fr.map((f) => f.source);
+		ok(fr.length > 0 && src.every((s) => s === w.line || s.endsWith("/" + w.line)),
+			"perf.data " + e.name + ": " + name + "'s source is " + w.line, src);
+		const node = await hook(page, (p) => scorchView.find(p), w.path);
+		const r = node > 0 ? await hook(page, (i) => scorchView.rectOf(i), node) : null;
+		let tip = "";
+		if (r && r.w >= 1) {
+			await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+			tip = await page.$eval("#tip", (t) => t.textContent);
+		}
+		const inl = fr.some((f) => f.flags & 2);
+		const want = new RegExp("^source: (.*/)?" + w.line.replace(".", "\\.") + "$", "m");
+		ok(tip.startsWith(name + "\n") && want.test(tip) && (!inl || /^(.*, )?inlined(,.*)?$/m.test(tip)),
+			"perf.data " + e.name + ": the tooltip of " + name + " gives its source" +
+			(inl ? " and says inlined" : ""), { tip, want: w.line, node, r });
+	}
+	if (e.name === "dwarf")
+		ok(frames.some((f) => (f.flags & 2) && f.source), "perf.data dwarf: an inlined frame has a source",
+			frames.filter((f) => f.flags & 2));
+	ok(bad.errors.length === 0 && bad.requests.length === 0, "perf.data " + e.name + " sources: no errors, no requests", bad);
+	await page.close();
+}
+
 (async () => {
 	const e = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), "scorch-view-"));
@@ -667,6 +704,8 @@ async function perfChecks(ctx, e) {
 		await draftChecks(ctx, e.gen);
 		for (const p of e.perf)
 			await perfChecks(ctx, p);
+		for (const p of e.sources)
+			await sourceChecks(ctx, p);
 	} catch (err) {
 		ok(false, "browser run", String(err && err.stack || err));
 	}
