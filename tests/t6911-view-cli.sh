@@ -18,27 +18,7 @@ check_same "- reads standard input" out.html dash.html
 n=$(grep -c '</script>' out.html)
 check "the page closes exactly its two script elements" test "$n" -eq 2
 check_fails "no frame name appears as markup" grep -q '<b>x</b>' out.html
-python3 - out.html > names.txt <<'PY' || fail "decode the page's data"
-import base64, gzip, re, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-m = re.search(r'id="scv-data"( data-enc="gzip")?>\s*([A-Za-z0-9+/=\s]*?)\s*</script>', page)
-d = base64.b64decode(m.group(2))
-if m.group(1):
-    d = gzip.decompress(d)
-assert d[:4] == b"SCV1"
-p = 4
-def v():
-    global p
-    x = s = 0
-    while True:
-        b = d[p]; p += 1
-        x |= (b & 127) << s; s += 7
-        if not b & 128:
-            return x
-v()
-for _ in range(v()):
-    n = v(); print(d[p:p + n].decode()); p += n
-PY
+python3 "$ROOT/tests/viewpage.py" out.html names > names.txt || fail "decode the page's data"
 check_grep "the data holds the names as given" '^</script><b>x</b>$' names.txt
 check_grep "quotes and & kept" "^\"q'&amp\$" names.txt
 awk 'BEGIN { for (i = 0; i < 300; i++) print "main;f" i ";g" i " " i + 1 }' > many.folded
@@ -75,44 +55,6 @@ check_grep "and names the palettes" 'known: hot' pal.err
 # the naming options are fold's: the page's stacks (decoded from its
 # data, every node's self as a folded line) equal `scorch fold`'s with
 # the same options, for perf.data and for perf script text
-cat > stacks.py <<'PY'
-import base64, gzip, re, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-m = re.search(r'id="scv-data"( data-enc="gzip")?>\s*([A-Za-z0-9+/=\s]*?)\s*</script>', page)
-d = base64.b64decode(m.group(2))
-if m.group(1):
-    d = gzip.decompress(d)
-p = 4
-def v():
-    global p
-    x = s = 0
-    while True:
-        b = d[p]; p += 1
-        x |= (b & 127) << s; s += 7
-        if not b & 128:
-            return x
-ncols = v()
-strs = []
-for _ in range(v()):
-    n = v(); strs.append(d[p:p + n].decode("utf-8", "surrogateescape")); p += n
-names = []
-for _ in range(v()):
-    names.append(strs[v()]); v(); v(); v()
-    if v():  # source file + 1, then its line
-        v()
-path, depth, out = [], -1, {}
-for _ in range(v()):
-    up2 = v()
-    depth = depth + 1 - (up2 >> 1)
-    del path[depth:]
-    path.append(names[v()])
-    if up2 & 1:
-        n = [v() for _ in range(ncols)][0]
-        k = ";".join(path)
-        out[k] = out.get(k, 0) + n
-for k in sorted(out):
-    print(k, out[k])
-PY
 . "$ROOT/tests/lib-corpus.sh"
 if fixtures; then
 	for c in fp dwarf; do
@@ -120,19 +62,19 @@ if fixtures; then
 		for n in "--tid" "--all" "--pid --addrs" "--no-inline" "--inline --kernel"; do
 			"$SCORCH" fold $o $n "$FIX/$c/perf.data" 2>/dev/null | sort > want.txt
 			"$SCORCH" view $o $n "$FIX/$c/perf.data" -o n.html 2>/dev/null
-			python3 stacks.py n.html > got.txt 2>&1
+			python3 "$ROOT/tests/viewpage.py" n.html stacks > got.txt 2>&1
 			check "view $n of the $c fixture: stacks to compare" test -s want.txt
 			check_same "view $n of the $c fixture: the page's stacks are scorch fold $n's" want.txt got.txt
 		done
 		"$SCORCH" fold --tid "$FIX/$c/perf-script.txt" 2>/dev/null | sort > want.txt
 		"$SCORCH" view --tid "$FIX/$c/perf-script.txt" -o n.html 2>/dev/null
-		python3 stacks.py n.html > got.txt 2>&1
+		python3 "$ROOT/tests/viewpage.py" n.html stacks > got.txt 2>&1
 		check_same "view --tid of the $c fixture's perf script text: fold --tid's stacks" want.txt got.txt
 	done
 	"$SCORCH" view --buildid-dir "$FIX/fp/buildid" "$FIX/fp/perf.data" -o plain.html 2>/dev/null
 	"$SCORCH" view --tid --buildid-dir "$FIX/fp/buildid" "$FIX/fp/perf.data" -o tid.html 2>/dev/null
-	python3 stacks.py plain.html > plain.txt 2>&1
-	python3 stacks.py tid.html > tid.txt 2>&1
+	python3 "$ROOT/tests/viewpage.py" plain.html stacks > plain.txt 2>&1
+	python3 "$ROOT/tests/viewpage.py" tid.html stacks > tid.txt 2>&1
 	check_fails "and --tid changes them (the check can tell)" cmp -s plain.txt tid.txt
 fi
 check_grep "--help lists the naming options" '--event-filter EVENT' <("$SCORCH" view --help)

@@ -19,54 +19,9 @@ fi
 check "scorch record --html exits 0" test $rc -eq 0
 check "and writes the page" test -s rec.html
 "$SCORCH" fold rec.data > rec.folded 2>/dev/null
-python3 - rec.html > page.txt <<'PY' || fail "decode the page"
-import base64, gzip, re, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-m = re.search(r'id="scv-data"( data-enc="gzip")?>\s*([A-Za-z0-9+/=\s]*?)\s*</script>', page)
-d = base64.b64decode(m.group(2))
-if m.group(1):
-    d = gzip.decompress(d)
-p = 4
-def v():
-    global p
-    x = s = 0
-    while True:
-        b = d[p]; p += 1
-        x |= (b & 127) << s; s += 7
-        if not b & 128:
-            return x
-ncols = v()
-strs = []
-for _ in range(v()):
-    n = v(); strs.append(d[p:p + n].decode("utf-8", "replace")); p += n
-frames = []
-for _ in range(v()):
-    name, mod, flags, rgb, src = v(), v(), v(), v(), v()
-    line = v() if src else 0  # source file + 1, then its line
-    frames.append((strs[name], strs[mod - 1] if mod else "", flags,
-                   "%s:%d" % (strs[src - 1], line) if src else ""))
-total = 0
-for _ in range(v()):
-    up2, f = v(), v()
-    if up2 & 1:
-        total += v()
-rows = 0
-while True:
-    tag = v()
-    if tag == 0:
-        break
-    n = v(); end = p + n
-    if tag == 2:
-        for _ in range(v()):
-            v(); v(); v(); rows += v()
-    p = end
-print("total", total)
-print("rows", rows)
-for name, mod, flags, src in frames:
-    if mod.endswith("/work_fp"):
-        print("module", name)
-        print("source", name, src)
-PY
+python3 "$ROOT/tests/viewpage.py" rec.html summary > summary.txt || fail "decode the page"
+awk -F'\t' '/^(total|rows) / { print; next }
+	$2 ~ /\/work_fp$/ { n = substr($1, 7); print "module " n; print "source " n " " $3 }' summary.txt > page.txt
 want=$(awk '{ s += $NF } END { print s + 0 }' rec.folded)
 check_grep "the page's total is scorch fold's ($want)" "^total $want\$" page.txt
 check_grep "its sample rows weigh the same" "^rows $want\$" page.txt
