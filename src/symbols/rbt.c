@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/permute.h"
 #include "base/xalloc.h"
 
 #define NIL (-1)
@@ -287,24 +288,8 @@ static void add(struct sym_rbt_node *v, struct rkey *a, size_t *n,
 	(*n)++;
 }
 
-/* Put v[a[k].i] at k for every k, in place (a[k].i becomes k). */
-static void permute(struct sym_rbt_node *v, struct rkey *a, size_t n)
-{
-	for (size_t k = 0; k < n; k++) {
-		if (a[k].i == k)
-			continue;
-		struct sym_rbt_node tmp = v[k];
-		size_t at = k;
-		while (a[at].i != k) {
-			size_t from = a[at].i;
-			v[at] = v[from];
-			a[at].i = at;
-			at = from;
-		}
-		v[at] = tmp;
-		a[at].i = at;
-	}
-}
+/* permute(v, keys, n): the nodes in the sorted keys' order, in place. */
+PERMUTE_IN_PLACE(permute, struct sym_rbt_node, struct rkey)
 
 void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 		   const struct sym_table *objs, const struct sym_table *plt)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/lines.h"
+#include "base/permute.h"
 #include "base/xalloc.h"
 #include "symbols/demangle.h"
 
@@ -342,26 +343,10 @@ static bool radix_pass(const struct start_key *a, struct start_key *b,
 	return true;
 }
 
-/* Put syms[a[k].i] at k for every k, in place (cycle by cycle; a[k].i
- * becomes k once placed): no second array of entries while a large
- * table is sorted, the peak of loading it. */
-static void permute(struct sym_entry *syms, struct start_key *a, size_t n)
-{
-	for (size_t k = 0; k < n; k++) {
-		if (a[k].i == k)
-			continue;
-		struct sym_entry tmp = syms[k];
-		size_t at = k;
-		while (a[at].i != k) {
-			size_t from = a[at].i;
-			syms[at] = syms[from];
-			a[at].i = at;
-			at = from;
-		}
-		syms[at] = tmp;
-		a[at].i = at;
-	}
-}
+/* permute(syms, keys, n): the entries in the sorted keys' order, in
+ * place (no second array of entries while a large table is sorted,
+ * the peak of loading it). */
+PERMUTE_IN_PLACE(permute, struct sym_entry, struct start_key)
 
 /* Stable radix sort by start: when seq ascends in the array (every
  * table but one whose seqs were set by hand), the order by_start gives,
