@@ -176,6 +176,7 @@ void prof_names_init(struct prof_names *nm, const struct collapse_opts *o)
 	nm->opts = *o;
 	collapse_opts_finish(&nm->opts);
 	hmap_init(&nm->names);
+	hmap_init(&nm->loc_at);
 	stack_builder_init(&nm->b);
 	sb_init(&nm->scratch);
 }
@@ -183,6 +184,7 @@ void prof_names_init(struct prof_names *nm, const struct collapse_opts *o)
 void prof_names_release(struct prof_names *nm)
 {
 	hmap_release(&nm->names);
+	hmap_release(&nm->loc_at);
 	free(nm->at[0]);
 	free(nm->at[1]);
 	free(nm->parts);
@@ -337,6 +339,47 @@ static void grow_at(struct prof_names *nm, size_t need)
 	nm->at_cap = cap;
 }
 
+/* The names of frame f, recorded in parts: returns their offset + 1. */
+static uint32_t name_frame(struct prof_names *nm, const struct prof_frames *fs,
+			   const struct prof_frame *f, bool java)
+{
+	stack_builder_reset(&nm->b);
+	if (f->kind == PROF_FRAME_COMM)
+		name_comm(nm, fs, f);
+	else if (f->kind == PROF_FRAME_TEXT)
+		name_text(nm, fs, f);
+	else
+		name_code(nm, fs, f, java);
+	uint32_t at = check_id(nm->nparts + 1);
+	record_built(nm);
+	return at;
+}
+
+/*
+ * name_frame of a PROF_F_LOC frame, shared by every frame that differs
+ * from it only in ip and mapping (name_code reads neither), or, but
+ * with --addrs, in its address (only "[dso <pc>]" prints it): an export's
+ * collector makes a frame per address per mapping, each process maps
+ * its libraries at other addresses and most addresses of a system-wide
+ * recording have no symbol, so most are named before.
+ */
+static uint32_t name_loc_frame(struct prof_names *nm, const struct prof_frames *fs,
+			       const struct prof_frame *f, bool java)
+{
+	unsigned char k[18];
+	k[0] = f->kind;
+	k[1] = (unsigned char)((f->flags & PROF_F_INLINE) | (java ? 0x80 : 0));
+	memcpy(k + 2, &f->name, 4);
+	memcpy(k + 6, &f->dso, 4);
+	uint64_t addr = nm->opts.addrs ? f->addr : 0;
+	memcpy(k + 10, &addr, 8);
+	bool added;
+	size_t e = hmap_put(&nm->loc_at, k, sizeof(k), &added);
+	if (added)
+		hmap_at(&nm->loc_at, e)->value = name_frame(nm, fs, f, java);
+	return (uint32_t)hmap_at(&nm->loc_at, e)->value;
+}
+
 /* prof_names_of's slow path (frame.h): name frame id, then look up. */
 size_t prof_names_name(struct prof_names *nm, const struct prof_frames *fs,
 		       uint32_t id, bool java, const uint32_t **ids)
@@ -346,15 +389,9 @@ size_t prof_names_name(struct prof_names *nm, const struct prof_frames *fs,
 	uint32_t at = nm->at[j][id];
 	if (!at) {
 		const struct prof_frame *f = &fs->v[id];
-		stack_builder_reset(&nm->b);
-		if (f->kind == PROF_FRAME_COMM)
-			name_comm(nm, fs, f);
-		else if (f->kind == PROF_FRAME_TEXT)
-			name_text(nm, fs, f);
-		else
-			name_code(nm, fs, f, java);
-		at = check_id(nm->nparts + 1);
-		record_built(nm);
+		bool code = f->kind == PROF_FRAME_SYMBOL || f->kind == PROF_FRAME_ADDRESS;
+		at = code && (f->flags & PROF_F_LOC) ? name_loc_frame(nm, fs, f, java)
+		     : name_frame(nm, fs, f, java);
 		nm->at[j][id] = at;
 	}
 	*ids = nm->parts + at;

@@ -176,6 +176,9 @@ struct prof_names {
 	size_t at_cap;              /* entries in each of at[0], at[1] */
 	uint32_t *parts;            /* lists: count, then name ids root first */
 	size_t nparts, parts_cap;
+	struct hmap loc_at;         /* PROF_F_LOC frames: what names them (kind,
+				     * inline flag, name, dso, addr, java) ->
+				     * offset + 1 of their names in parts */
 	struct stack_builder b;     /* scratch for collapse_perf_frame */
 	struct strbuf scratch;
 };
