@@ -29,15 +29,11 @@ enum {
 	F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3,
 };
 
-/* Bytes of v as a varint. */
+/* Bytes of v as a varint: 7 bits a byte, of its bits but leading 0s. */
 static size_t varint_len(uint64_t v)
 {
-	size_t n = 1;
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	size_t bits = 64 - (size_t)__builtin_clzll(v | 1);
+	return (bits * 9 + 64) / 64;
 }
 
 /* v as a varint at p (room for 10 bytes); returns the end. */
@@ -119,8 +115,8 @@ struct writer {
 	size_t func_cap, nfuncs;
 	struct hmap locs;   /* java flag, frame ids -> location id + 1 (1:
 			     * no line): locations of inline groups */
-	uint32_t *loc_of[2]; /* by frame id and java flag: the same for a
-			      * frame that is a location alone */
+	uint32_t *loc_of[2]; /* by frame id and java flag: LOC_* or, for a
+			      * frame that is a location alone, its id + 2 */
 	size_t nframes, nlocs;
 	uint64_t keys[4];   /* string ids of the label keys, 0: not yet */
 	uint64_t *comm_of;  /* by the profile's string id: a comm's string
@@ -130,8 +126,7 @@ struct writer {
 	uint64_t *lab_of;   /* by frame id: (offset in lab << 8 | length) + 1,
 			     * 0: not made yet */
 	struct strbuf *out, msg, sub, smp, cpu;
-	uint64_t *ids;      /* the sample's location ids, leaf first */
-	size_t nids, ids_cap;
+	struct strbuf lids; /* the sample's location ids, leaf first, as varints */
 	uint8_t *bits;      /* by frame id: F_* bits, 0: not looked at yet */
 	uint32_t *key;      /* scratch: a location's key */
 	size_t key_cap;
@@ -235,18 +230,10 @@ static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool ja
 	return id + 1;
 }
 
-/* The location id of frames f[0..n) (leaf first), 0: none (no line). */
-static uint64_t loc_id(struct writer *w, const uint32_t *f, size_t n, bool java)
+/* The location id of inline group f[0..n) (leaf first; an inline row
+ * alone when n is 1), 0: none (no line). */
+static uint64_t group_loc(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
-	if (n == 1) { /* most frames: found by id, no hashing */
-		if (!w->loc_of[java]) /* a java process's names differ */
-			w->loc_of[java] = xcalloc(w->nframes ? w->nframes : 1,
-						  sizeof(*w->loc_of[java]));
-		uint32_t *v = &w->loc_of[java][f[0]];
-		if (!*v) /* ids below the frame count: no overflow */
-			*v = (uint32_t)write_loc(w, f, 1, java);
-		return *v - 1;
-	}
 	XGROW(w->key, w->key_cap, n + 1);
 	w->key[0] = java;
 	memcpy(w->key + 1, f, n * sizeof(*f));
@@ -291,6 +278,20 @@ static uint8_t frame_bits(struct writer *w, uint32_t id)
 	return w->bits[id];
 }
 
+/* loc_of's values besides a location id + 2 (id 0: no location) */
+enum { LOC_UNKNOWN = 0, LOC_GROUP = 1 };
+
+/* What loc_of says of frame id (looked at, and its location written
+ * when it is one alone, the first time): LOC_GROUP for an inline row. */
+static uint32_t frame_loc(struct writer *w, uint32_t id, bool java)
+{
+	uint32_t *v = &w->loc_of[java][id];
+	if (*v == LOC_UNKNOWN) /* ids below the frame count: no overflow */
+		*v = frame_bits(w, id) & F_INLINE ? LOC_GROUP
+		     : (uint32_t)write_loc(w, &id, 1, java) + 1;
+	return *v;
+}
+
 static size_t group_start(struct writer *w, const uint32_t *f, size_t end)
 {
 	const struct prof_frames *fs = &w->p->frames;
@@ -304,22 +305,37 @@ static size_t group_start(struct writer *w, const uint32_t *f, size_t end)
 	return start;
 }
 
-/* w->ids: the locations of a stack's frames (root first), leaf first. */
+/* w->lids: the locations of a stack's frames (root first), leaf first.
+ * Most frames are a location alone, found in loc_of (a per-frame loop
+ * of a load and a varint: the encoder runs it for every frame of every
+ * sample). */
 static void stack_locs(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
 	uint32_t grp[GROUP_MAX];
-	w->nids = 0;
+	if (!w->loc_of[java]) /* a java process's names differ */
+		w->loc_of[java] = xcalloc(w->nframes ? w->nframes : 1, sizeof(uint32_t));
+	const uint32_t *loc_of = w->loc_of[java];
+	sb_reset(&w->lids);
+	unsigned char *p = room(&w->lids, 10 * n);
 	for (size_t end = n; end > 0;) {
+		uint32_t v = loc_of[f[end - 1]];
+		if (v == LOC_UNKNOWN)
+			v = frame_loc(w, f[end - 1], java);
+		if (v != LOC_GROUP) {
+			if (v > 2)
+				p = put_varint(p, v - 2);
+			end--;
+			continue;
+		}
 		size_t start = group_start(w, f, end), k = 0;
 		for (size_t i = end; i-- > start;) /* leaf first */
 			grp[k++] = f[i];
-		uint64_t id = loc_id(w, grp, k, java);
-		if (id) {
-			XGROW(w->ids, w->ids_cap, w->nids + 1);
-			w->ids[w->nids++] = id;
-		}
+		uint64_t id = group_loc(w, grp, k, java);
+		if (id)
+			p = put_varint(p, id);
 		end = start;
 	}
+	wrote(&w->lids, p);
 }
 
 enum { K_COMM, K_PID, K_TID, K_CPU };
@@ -461,9 +477,8 @@ static void add_sample(struct writer *w, const struct entry *e)
 	uint64_t v[2] = { e->samples > INT64_MAX ? INT64_MAX : e->samples,
 			  e->weight > INT64_MAX ? INT64_MAX : e->weight };
 	const uint64_t *vals = w->m->ntypes == 2 ? v : &v[1];
-	size_t nv = w->m->ntypes == 2 ? 2 : 1, locs = 0, vlen = 0, nlab = 0, ncpu = 0;
-	for (size_t i = 0; i < w->nids; i++)
-		locs += varint_len(w->ids[i]);
+	size_t nv = w->m->ntypes == 2 ? 2 : 1, locs = w->lids.len, vlen = 0, nlab = 0,
+	       ncpu = 0;
 	for (size_t i = 0; i < nv; i++)
 		vlen += varint_len(vals[i]);
 	const char *lab = n ? first_labels(w, f[0], &nlab) : NULL;
@@ -473,16 +488,16 @@ static void add_sample(struct writer *w, const struct entry *e)
 		ncpu = w->cpu.len;
 	}
 	size_t len = 1 + varint_len(vlen) + vlen + nlab + ncpu;
-	if (w->nids)
+	if (locs)
 		len += 1 + varint_len(locs) + locs;
 	unsigned char *p = room(w->out, 12 + len);
 	*p++ = P_SAMPLE << 3 | PB_LEN;
 	p = put_varint(p, len);
-	if (w->nids) {
+	if (locs) {
 		*p++ = S_LOCATION << 3 | PB_LEN;
 		p = put_varint(p, locs);
-		for (size_t i = 0; i < w->nids; i++)
-			p = put_varint(p, w->ids[i]);
+		memcpy(p, w->lids.buf, locs);
+		p += locs;
 	}
 	*p++ = S_VALUE << 3 | PB_LEN;
 	p = put_varint(p, vlen);
@@ -613,7 +628,7 @@ void pprof_from_profile(const struct profile *p, struct prof_names *nm,
 	sb_release(&w.sub);
 	sb_release(&w.smp);
 	sb_release(&w.cpu);
-	free(w.ids);
+	sb_release(&w.lids);
 	free(w.key);
 }
 
