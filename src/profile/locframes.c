@@ -88,54 +88,6 @@ static uint32_t frame_id(struct prof_loc_frames *lf, const struct proc_frame *f)
 	return prof_frames_intern(lf->fs, &d);
 }
 
-/* A symbol's frame in a map (kernel code): another address of the
- * symbol is the same frame but for its ip. */
-struct prof_loc_sym {
-	const void *dso, *inl;      /* the frame's object and inline name */
-	uint64_t start, end, pgoff; /* its map's values, all 0 with no map */
-	bool kernel, map;
-	uint32_t next;              /* index + 1 of the symbol's previous variant */
-	struct prof_frame f;        /* the frame first made */
-};
-
-static bool same_sym(const struct prof_loc_sym *e, const struct proc_frame *fr)
-{
-	const struct proc_map *m = fr->map;
-	return e->dso == fr->dso && e->inl == fr->inline_name && e->kernel == fr->kernel &&
-	       e->map == (m != NULL) && (!m || (e->start == m->start && e->end == m->end &&
-					       e->pgoff == m->pgoff));
-}
-
-/* frame_id of a frame resolved outside user maps: by its symbol when
- * an address of it was met (no string hashed), else from its fields. */
-static uint32_t sym_frame(struct prof_loc_frames *lf, const struct proc_frame *fr)
-{
-	if (!fr->sym)
-		return frame_id(lf, fr);
-	const uint64_t *head = u64map_find(&lf->by_sym, (uintptr_t)fr->sym);
-	for (size_t v = head ? *head : 0; v; v = lf->syms[v - 1].next) {
-		if (!same_sym(&lf->syms[v - 1], fr))
-			continue;
-		struct prof_frame f = lf->syms[v - 1].f;
-		f.ip = fr->ip;
-		return prof_frames_intern_frame(lf->fs, &f);
-	}
-	uint32_t id = frame_id(lf, fr);
-	const struct prof_frame *f = prof_frames_get(lf->fs, id);
-	if (f->kind != PROF_FRAME_SYMBOL || f->addr) /* "[unknown]": addr is identity */
-		return id;
-	const struct proc_map *m = fr->map;
-	struct prof_loc_sym e = { fr->dso, fr->inline_name, m ? m->start : 0, m ? m->end : 0,
-				  m ? m->pgoff : 0, fr->kernel, m != NULL, 0, *f };
-	bool added;
-	uint64_t *h = u64map_put(&lf->by_sym, (uintptr_t)fr->sym, &added);
-	e.next = (uint32_t)*h;
-	XGROW(lf->syms, lf->syms_cap, lf->nsyms + 1);
-	lf->syms[lf->nsyms] = e;
-	*h = ++lf->nsyms;
-	return id;
-}
-
 /* Room for a list of n ids in lf->ids; returns where it starts. */
 static size_t ids_add(struct prof_loc_frames *lf, size_t n)
 {
@@ -144,6 +96,29 @@ static size_t ids_add(struct prof_loc_frames *lf, size_t n)
 	lf->ids[at] = (uint32_t)n;
 	lf->nids = at + n + 1;
 	return at;
+}
+
+/* A resolved frame by what its fields come from (symbol, inline name,
+ * object, kernel, whether a map holds it): the frame first made of it,
+ * which another ip or map of the same moves (its address taken along
+ * when it is identity: no symbol, or a name holding "[unknown]"). */
+struct prof_loc_sym {
+	const void *sym, *dso, *inl;
+	bool kernel, map, with_addr;
+	uint32_t next;              /* index + 1 of the key's previous variant */
+	struct prof_frame f;        /* the frame first made */
+};
+
+static uint64_t sym_key(const struct proc_frame *fr)
+{
+	return (uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uintptr_t)fr->dso * 0xc2b2ae3d27d4eb4fu ^
+	       (uintptr_t)fr->inline_name;
+}
+
+static bool same_sym(const struct prof_loc_sym *e, const struct proc_frame *fr)
+{
+	return e->sym == fr->sym && e->dso == fr->dso && e->inl == fr->inline_name &&
+	       e->kernel == fr->kernel && e->map == (fr->map != NULL);
 }
 
 /* Frame id template (a frame of another ip in another mapping of the
@@ -169,6 +144,41 @@ static uint32_t moved_frame(struct prof_loc_frames *lf, const struct prof_frame 
 	return prof_frames_intern_frame(lf->fs, &f);
 }
 
+/* frame_id of fr: moved from the frame first made of its symbol (or
+ * object, with no symbol) when met before, so that no string is hashed
+ * (a new address in a library, a kernel symbol's other addresses), else
+ * from its fields. */
+static uint32_t sym_frame(struct prof_loc_frames *lf, const struct proc_frame *fr)
+{
+	uint64_t key = sym_key(fr);
+	const uint64_t *head = u64map_find(&lf->by_sym, key);
+	for (size_t v = head ? *head : 0; v; v = lf->syms[v - 1].next) {
+		const struct prof_loc_sym *e = &lf->syms[v - 1];
+		if (!same_sym(e, fr))
+			continue;
+		struct prof_frame f = e->f;
+		if (e->with_addr)
+			f.addr = fr->addr;
+		if (fr->map)
+			return moved_frame(lf, &f, fr->ip, fr->map);
+		f.ip = fr->ip;
+		return prof_frames_intern_frame(lf->fs, &f);
+	}
+	uint32_t id = frame_id(lf, fr);
+	if (!fr->addr) /* with_addr is told by the frame's addr */
+		return id;
+	const struct prof_frame *f = prof_frames_get(lf->fs, id);
+	struct prof_loc_sym e = { fr->sym, fr->dso, fr->inline_name, fr->kernel,
+				  fr->map != NULL, f->addr != 0, 0, *f };
+	bool added;
+	uint64_t *h = u64map_put(&lf->by_sym, key, &added);
+	e.next = (uint32_t)*h;
+	XGROW(lf->syms, lf->syms_cap, lf->nsyms + 1);
+	lf->syms[lf->nsyms] = e;
+	*h = ++lf->nsyms;
+	return id;
+}
+
 /* The frames of ip in user map: moved from the frames of its map
  * address in the same object when met before, else resolved (and kept
  * by map address when every frame is in that map, as a user map's are). */
@@ -192,7 +202,7 @@ static size_t user_frames(struct prof_loc_frames *lf, struct proc_session *ses,
 	size_t at = ids_add(lf, n);
 	bool movable = true;
 	for (size_t i = 0; i < n; i++) {
-		lf->ids[at + 1 + i] = frame_id(lf, &fr[i]);
+		lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
 		movable &= fr[i].map == map && fr[i].dso == map->dso && fr[i].ip == ip;
 	}
 	if (movable) {
