@@ -6,7 +6,6 @@
  */
 #include "profile/frame.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,6 +184,7 @@ void prof_names_release(struct prof_names *nm)
 {
 	hmap_release(&nm->names);
 	hmap_release(&nm->loc_at);
+	free(nm->loc_slots);
 	free(nm->at[0]);
 	free(nm->at[1]);
 	free(nm->parts);
@@ -270,17 +270,35 @@ static void record_built(struct prof_names *nm)
 	nm->nparts += n + 1;
 }
 
+/* "%d" of v (see frame.h). */
+size_t prof_int_text(char *buf, int v)
+{
+	char tmp[12];
+	size_t n = 0, len = 0;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
 static void name_comm(struct prof_names *nm, const struct prof_frames *fs,
 		      const struct prof_frame *f)
 {
 	char pid[16], tid[16];
 	size_t clen;
 	const char *comm = prof_frames_str(fs, f->name, &clen);
-	int pl = snprintf(pid, sizeof(pid), "%d", (int)f->pid);
-	int tl = snprintf(tid, sizeof(tid), "%d", (int)f->tid);
+	size_t pl = prof_int_text(pid, (int)f->pid);
+	size_t tl = prof_int_text(tid, (int)f->tid);
 	struct strbuf *sb = stack_builder_begin_frame(&nm->b);
 	collapse_perf_comm(&nm->opts, comm ? comm : "", clen,
-			   f->pid < 0 ? NULL : pid, (size_t)pl, tid, (size_t)tl, sb);
+			   f->pid < 0 ? NULL : pid, pl, tid, tl, sb);
 	stack_builder_end_frame(&nm->b);
 }
 
@@ -363,21 +381,33 @@ static uint32_t name_frame(struct prof_names *nm, const struct prof_frames *fs,
  * its libraries at other addresses and most addresses of a system-wide
  * recording have no symbol, so most are named before.
  */
+enum { NAME_SLOTS_BITS = 15 };
+
 static uint32_t name_loc_frame(struct prof_names *nm, const struct prof_frames *fs,
 			       const struct prof_frame *f, bool java)
 {
+	uint64_t addr = nm->opts.addrs ? f->addr : 0;
+	uint8_t bits = (uint8_t)((f->flags & PROF_F_INLINE) | (java ? 0x80 : 0));
+	uint64_t h = (f->name * 0x9e3779b97f4a7c15u) ^ (f->dso * 0xc2b2ae3d27d4eb4fu) ^ addr;
+	if (!nm->loc_slots)
+		nm->loc_slots = xcalloc((size_t)1 << NAME_SLOTS_BITS, sizeof(*nm->loc_slots));
+	struct prof_name_slot *slot = &nm->loc_slots[h >> (64 - NAME_SLOTS_BITS)];
+	if (slot->at && slot->name == f->name && slot->dso == f->dso && slot->addr == addr &&
+	    slot->kind == f->kind && slot->bits == bits)
+		return slot->at;
 	unsigned char k[18];
 	k[0] = f->kind;
-	k[1] = (unsigned char)((f->flags & PROF_F_INLINE) | (java ? 0x80 : 0));
+	k[1] = bits;
 	memcpy(k + 2, &f->name, 4);
 	memcpy(k + 6, &f->dso, 4);
-	uint64_t addr = nm->opts.addrs ? f->addr : 0;
 	memcpy(k + 10, &addr, 8);
 	bool added;
 	size_t e = hmap_put(&nm->loc_at, k, sizeof(k), &added);
 	if (added)
 		hmap_at(&nm->loc_at, e)->value = name_frame(nm, fs, f, java);
-	return (uint32_t)hmap_at(&nm->loc_at, e)->value;
+	*slot = (struct prof_name_slot){ f->name, f->dso, addr, f->kind, bits,
+					 (uint32_t)hmap_at(&nm->loc_at, e)->value };
+	return slot->at;
 }
 
 /* prof_names_of's slow path (frame.h): name frame id, then look up. */
