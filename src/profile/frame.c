@@ -31,14 +31,13 @@ void prof_frames_init(struct prof_frames *fs)
 {
 	memset(fs, 0, sizeof(*fs));
 	hmap_init(&fs->strs);
-	hmap_init(&fs->keys);
 	hmap_init(&fs->maps);
 }
 
 void prof_frames_release(struct prof_frames *fs)
 {
 	hmap_release(&fs->strs);
-	hmap_release(&fs->keys);
+	free(fs->slots);
 	hmap_release(&fs->maps);
 	free(fs->v);
 	free(fs->mv);
@@ -79,21 +78,6 @@ static bool name_uses_addr(const char *s, size_t len)
 	return s && memmem(s, len, "[unknown]", 9) != NULL;
 }
 
-/* The key: the fields of d's kind, packed without padding. */
-static size_t pack_key(const struct prof_frame *f, unsigned char *k)
-{
-	k[0] = f->kind;
-	k[1] = f->flags;
-	memcpy(k + 2, &f->pid, 4);
-	memcpy(k + 6, &f->tid, 4);
-	memcpy(k + 10, &f->name, 4);
-	memcpy(k + 14, &f->dso, 4);
-	memcpy(k + 18, &f->addr, 8);
-	memcpy(k + 26, &f->ip, 8);
-	memcpy(k + 34, &f->map, 4);
-	return 38;
-}
-
 uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc *d)
 {
 	struct prof_frame f = { (uint8_t)d->kind, (uint8_t)d->flags, 0, 0,
@@ -115,15 +99,79 @@ uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc
 	return prof_frames_intern_frame(fs, &f);
 }
 
+/*
+ * Frames are found by a hash of their fields in a table of ids (no key
+ * copied: the frame in v is the key): an export's collector interns a
+ * frame per address per mapping, and packing and hashing a 38-byte key
+ * into a byte map was a tenth of its instructions.
+ */
+static uint64_t frame_hash(const struct prof_frame *f)
+{
+	uint64_t h = ((uint64_t)f->name << 32 | f->dso) * 0x9e3779b97f4a7c15u;
+	h ^= ((uint64_t)(uint32_t)f->pid << 32 | (uint32_t)f->tid) * 0xc2b2ae3d27d4eb4fu;
+	h ^= ((uint64_t)f->map << 16 | (uint64_t)f->flags << 8 | f->kind) * 0x165667b19e3779f9u;
+	h ^= f->addr * 0xd6e8feb86659fd93u;
+	h ^= (f->ip ^ (f->ip >> 29)) * 0xff51afd7ed558ccdu;
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93u;
+	return h ^ (h >> 29);
+}
+
+static bool same_frame(const struct prof_frame *a, const struct prof_frame *b)
+{
+	return a->ip == b->ip && a->name == b->name && a->dso == b->dso &&
+	       a->map == b->map && a->addr == b->addr && a->kind == b->kind &&
+	       a->flags == b->flags && a->pid == b->pid && a->tid == b->tid;
+}
+
+/* A slot holds the top half of the hash, which is also where probing
+ * starts (so that growing reads no frame), and the id + 1. */
+#define TAG_MASK 0xffffffff00000000u
+
+/* The slot of f (hash h): holding its id, or empty. */
+static uint64_t *frame_slot(const struct prof_frames *fs, const struct prof_frame *f,
+			    uint64_t h)
+{
+	size_t mask = fs->nslots - 1;
+	for (size_t i = (size_t)(h >> 32) & mask;; i = (i + 1) & mask) {
+		uint64_t *s = &fs->slots[i];
+		if (!*s || ((*s & TAG_MASK) == (h & TAG_MASK) &&
+			    same_frame(&fs->v[(*s & ~TAG_MASK) - 1], f)))
+			return s;
+	}
+}
+
+static void frames_rehash(struct prof_frames *fs)
+{
+	uint64_t *old = fs->slots;
+	size_t n = fs->nslots;
+	fs->nslots = n ? 2 * n : 1024;
+	fs->slots = xcalloc(fs->nslots, sizeof(*fs->slots));
+	size_t mask = fs->nslots - 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!old[i])
+			continue;
+		size_t at = (size_t)(old[i] >> 32) & mask;
+		while (fs->slots[at])
+			at = (at + 1) & mask;
+		fs->slots[at] = old[i];
+	}
+	free(old);
+}
+
 uint32_t prof_frames_intern_frame(struct prof_frames *fs, const struct prof_frame *f)
 {
-	unsigned char key[38];
-	bool added;
-	uint32_t id = check_id(hmap_put(&fs->keys, key, pack_key(f, key), &added));
-	if (added) {
-		XGROW(fs->v, fs->cap, (size_t)id + 1);
-		fs->v[id] = *f;
-	}
+	if (2 * (fs->count + 1) > fs->nslots)
+		frames_rehash(fs);
+	uint64_t h = frame_hash(f);
+	uint64_t *s = frame_slot(fs, f, h);
+	if (*s)
+		return (uint32_t)((*s & ~TAG_MASK) - 1);
+	uint32_t id = check_id(fs->count);
+	XGROW(fs->v, fs->cap, (size_t)id + 1);
+	fs->v[id] = *f;
+	fs->count++;
+	*s = (h & TAG_MASK) | ((uint64_t)id + 1);
 	return id;
 }
 

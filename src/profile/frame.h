@@ -117,7 +117,10 @@ struct prof_frame {
 
 struct prof_frames {
 	struct hmap strs;           /* string -> string id */
-	struct hmap keys;           /* packed frame (38 bytes) -> frame id */
+	uint64_t *slots;            /* frames by their fields' hash: the hash's
+				     * top half | (id + 1), 0: empty */
+	size_t nslots, count;       /* nslots 0 or a power of two, at most
+				     * half full; count: frames */
 	struct prof_frame *v;       /* frames by id */
 	size_t cap;
 	struct hmap maps;           /* packed mapping (32 bytes) -> mapping id */
@@ -125,7 +128,7 @@ struct prof_frames {
 	size_t mcap;
 };
 
-#define PROF_FRAMES_INIT { HMAP_INIT, HMAP_INIT, NULL, 0, HMAP_INIT, NULL, 0 }
+#define PROF_FRAMES_INIT { HMAP_INIT, NULL, 0, 0, NULL, 0, HMAP_INIT, NULL, 0 }
 
 void prof_frames_init(struct prof_frames *fs);
 /* Free everything; fs is empty and reusable. */
@@ -142,7 +145,7 @@ uint32_t prof_frames_intern_frame(struct prof_frames *fs, const struct prof_fram
 uint32_t prof_frames_intern_map(struct prof_frames *fs, const struct prof_map *m);
 static inline size_t prof_frames_count(const struct prof_frames *fs)
 {
-	return fs->keys.count;
+	return fs->count;
 }
 /* The frame with this id, borrowed until release (id < count). */
 const struct prof_frame *prof_frames_get(const struct prof_frames *fs, uint32_t id);
