@@ -22,6 +22,14 @@ struct prof_loc_ip {
 	size_t at;                  /* in ids: count, frame ids leaf first */
 };
 
+/* An ip as the maps of one stamp resolve it, and its frames. */
+struct prof_loc_stamp {
+	uint64_t key;               /* stamp << 2 | kernel << 1 | inl */
+	uint64_t ip;
+	size_t at;                  /* in ids + 1: count, frame ids leaf first;
+				     * 0: an empty slot */
+};
+
 /* A map address in a user map's object: the frames first made of it. */
 struct prof_loc_addr {
 	uintptr_t object;           /* the map's object */
@@ -40,6 +48,7 @@ void prof_loc_frames_init(struct prof_loc_frames *lf, struct prof_frames *fs)
 
 void prof_loc_frames_release(struct prof_loc_frames *lf)
 {
+	free(lf->stamps);
 	u64map_release(&lf->by_ip);
 	u64map_release(&lf->by_addr);
 	free(lf->ips);
@@ -267,14 +276,30 @@ static size_t ip_add(struct prof_loc_frames *lf, struct proc_session *ses,
 	return at;
 }
 
+/* The slot of (key, ip) in stamps. */
+static struct prof_loc_stamp *stamp_slot(struct prof_loc_frames *lf, uint64_t key,
+					 uint64_t ip)
+{
+	if (!lf->stamps)
+		lf->stamps = xcalloc((size_t)1 << PROF_LOC_STAMP_BITS, sizeof(*lf->stamps));
+	uint64_t h = (key * 0x9e3779b97f4a7c15u ^ ip) * 0xc2b2ae3d27d4eb4fu;
+	return &lf->stamps[h >> (64 - PROF_LOC_STAMP_BITS)];
+}
+
 size_t prof_loc_frames_of(struct prof_loc_frames *lf, struct proc_session *ses,
 			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
 			  const uint32_t **ids)
 {
-	const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
-	size_t at = ip_find(lf, ip, map, (uint32_t)kernel << 1 | (uint32_t)inl);
-	if (at == SIZE_MAX)
-		at = ip_add(lf, ses, t, ip, map, kernel, inl);
-	*ids = lf->ids + at + 1;
-	return lf->ids[at];
+	uint32_t flags = (uint32_t)kernel << 1 | (uint32_t)inl;
+	uint64_t key = proc_thread_stamp(&ses->machine, t, kernel) << 2 | flags;
+	struct prof_loc_stamp *s = stamp_slot(lf, key, ip);
+	if (!s->at || s->key != key || s->ip != ip) {
+		const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
+		size_t at = ip_find(lf, ip, map, flags);
+		if (at == SIZE_MAX)
+			at = ip_add(lf, ses, t, ip, map, kernel, inl);
+		*s = (struct prof_loc_stamp){ key, ip, at + 1 };
+	}
+	*ids = lf->ids + s->at;
+	return lf->ids[s->at - 1];
 }
