@@ -13,7 +13,7 @@
 #include "base/xalloc.h"
 #include "profile/collect.h"
 
-/* An ip in a mapping, and its frames. */
+/* An ip outside user maps (kernel code, or no map), and its frames. */
 struct prof_loc_ip {
 	uint64_t start, end, pgoff; /* the map's values; 0 with no map */
 	uintptr_t object;           /* the map's object + 1; 0: no map */
@@ -245,21 +245,17 @@ static size_t ip_find(const struct prof_loc_frames *lf, uint64_t ip,
 	return SIZE_MAX;
 }
 
-/* Make the frames of ip in map and keep them by ip. */
+/* Make the frames of ip outside user maps (kernel code, or no map)
+ * and keep them by ip. */
 static size_t ip_add(struct prof_loc_frames *lf, struct proc_session *ses,
 		     struct proc_thread *t, uint64_t ip, const struct proc_map *map,
 		     bool kernel, bool inl)
 {
-	size_t at;
-	if (map && !kernel) {
-		at = user_frames(lf, ses, t, ip, map, inl);
-	} else {
-		struct proc_frame *fr;
-		size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &fr);
-		at = ids_add(lf, n);
-		for (size_t i = 0; i < n; i++)
-			lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
-	}
+	struct proc_frame *fr;
+	size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &fr);
+	size_t at = ids_add(lf, n);
+	for (size_t i = 0; i < n; i++)
+		lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
 	struct prof_loc_ip e = { 0, 0, 0, 0, (uint32_t)kernel << 1 | (uint32_t)inl, 0, at };
 	if (map) {
 		e.start = map->start;
@@ -295,9 +291,14 @@ size_t prof_loc_frames_of(struct prof_loc_frames *lf, struct proc_session *ses,
 	struct prof_loc_stamp *s = stamp_slot(lf, key, ip);
 	if (!s->at || s->key != key || s->ip != ip) {
 		const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
-		size_t at = ip_find(lf, ip, map, flags);
-		if (at == SIZE_MAX)
-			at = ip_add(lf, ses, t, ip, map, kernel, inl);
+		size_t at;
+		if (map && !kernel) {
+			at = user_frames(lf, ses, t, ip, map, inl);
+		} else {
+			at = ip_find(lf, ip, map, flags);
+			if (at == SIZE_MAX)
+				at = ip_add(lf, ses, t, ip, map, kernel, inl);
+		}
 		*s = (struct prof_loc_stamp){ key, ip, at + 1 };
 	}
 	*ids = lf->ids + s->at;

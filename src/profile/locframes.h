@@ -11,16 +11,16 @@
  *    resolve ip in the thread (machine.h: one stamp, the same maps), ip,
  *    kernel, inline) -> its frame ids: an address its process met lately
  *    costs no map lookup (a process's samples come close in time).
- *  - by address: (ip, the values of the map holding it (range, file
- *    offset, object), kernel, inline) -> its frame ids. What an address
- *    resolves to depends on nothing else (perf resolves it in that map),
- *    so a chain of a forked child or a later run of the same mapping
- *    costs one u64map probe per address.
  *  - by map address, for user maps: (ip's offset in the object, the
  *    object, inline) -> the frames resolved the first time (fold's memo,
  *    collect.c, uses the same key). A library met at another address in
- *    a new process is not looked up again: its frames are copied with
- *    the new ip and mapping, re-interned by their ids (no string hashed).
+ *    a new process, or by a new stamp, is not looked up again: its frames
+ *    are copied with the new ip and mapping, re-interned by their ids
+ *    (no string hashed).
+ *  - by address, outside user maps: (ip, the values of the map holding
+ *    it (range, file offset, object), kernel, inline) -> its frame ids.
+ *    What an address resolves to depends on nothing else (perf resolves
+ *    it in that map): the kernel's code is one map for every process.
  *  - by symbol: (symbol, inline name, object, kernel, mapped; the object
  *    alone for an address with no symbol) -> the frame first made of it.
  *    Another address of it (a new address in a library, a kernel symbol
