@@ -81,7 +81,7 @@ static bool name_uses_addr(const char *s, size_t len)
 uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc *d)
 {
 	struct prof_frame f = { (uint8_t)d->kind, (uint8_t)d->flags, 0, 0,
-				PROF_NONE, PROF_NONE, 0, 0, PROF_NONE };
+				PROF_NONE, PROF_NONE, PROF_NONE, 0, 0 };
 	if (d->kind == PROF_FRAME_COMM)
 		f.pid = d->pid, f.tid = d->tid;
 	if (d->kind != PROF_FRAME_ADDRESS)
@@ -124,16 +124,23 @@ static bool same_frame(const struct prof_frame *a, const struct prof_frame *b)
 	       a->flags == b->flags && a->pid == b->pid && a->tid == b->tid;
 }
 
-/* A slot holds the top half of the hash, which is also where probing
- * starts (so that growing reads no frame), and the id + 1. */
+/* A slot holds the top half of the hash and the id + 1. Probing starts
+ * at the hash's top bits, so that growing reads no frame and moves the
+ * slots in order (slot i goes near 2i: no write lands at random). */
 #define TAG_MASK 0xffffffff00000000u
+
+/* (nslots at most 2^32: ids are 32 bits and the table half full) */
+static size_t slot_start(uint64_t h, size_t nslots)
+{
+	return (size_t)(h >> 32 >> (32 - __builtin_ctzll(nslots)));
+}
 
 /* The slot of f (hash h): holding its id, or empty. */
 static uint64_t *frame_slot(const struct prof_frames *fs, const struct prof_frame *f,
 			    uint64_t h)
 {
 	size_t mask = fs->nslots - 1;
-	for (size_t i = (size_t)(h >> 32) & mask;; i = (i + 1) & mask) {
+	for (size_t i = slot_start(h, fs->nslots);; i = (i + 1) & mask) {
 		uint64_t *s = &fs->slots[i];
 		if (!*s || ((*s & TAG_MASK) == (h & TAG_MASK) &&
 			    same_frame(&fs->v[(*s & ~TAG_MASK) - 1], f)))
@@ -151,7 +158,7 @@ static void frames_rehash(struct prof_frames *fs)
 	for (size_t i = 0; i < n; i++) {
 		if (!old[i])
 			continue;
-		size_t at = (size_t)(old[i] >> 32) & mask;
+		size_t at = slot_start(old[i], fs->nslots);
 		while (fs->slots[at])
 			at = (at + 1) & mask;
 		fs->slots[at] = old[i];

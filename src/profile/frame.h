@@ -110,10 +110,11 @@ struct prof_frame {
 	uint8_t kind, flags;
 	int32_t pid, tid;
 	uint32_t name, dso;         /* string ids, PROF_NONE: unknown */
+	uint32_t map;               /* PROF_F_LOC: mapping id, or PROF_NONE */
 	uint64_t addr;              /* ADDRESS only, else 0 */
 	uint64_t ip;                /* PROF_F_LOC only, else 0 */
-	uint32_t map;               /* PROF_F_LOC: mapping id, or PROF_NONE */
-};
+};                                  /* 40 bytes: an export has one per address
+				     * per mapping */
 
 struct prof_frames {
 	struct hmap strs;           /* string -> string id */
