@@ -3,7 +3,8 @@
  * locframes.h). Stage: profile. Key invariant: an id list handed out is
  * what interning proc_session_ip_frames' frames of that ip, in that
  * thread, would give: a memo is keyed by everything the resolution
- * reads (the ip, or the map address, and the map's values and object).
+ * reads (the ip, or the map address, and the map's values and object;
+ * or the stamp of the thread's maps and the ip).
  */
 #include "profile/locframes.h"
 
