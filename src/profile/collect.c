@@ -322,26 +322,6 @@ static size_t push_ip(struct prof_collector *c, struct proc_session *ses,
 	return n;
 }
 
-/* "%d" of v into buf (room for 12 bytes), without printf: twice per
- * new chain, snprintf was 4% of the instructions folding a DWARF
- * recording of many distinct chains. */
-static size_t int_text(char *buf, int v)
-{
-	char tmp[12];
-	size_t n = 0, len = 0;
-	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		buf[len++] = '-';
-	while (n > 0)
-		buf[len++] = tmp[--n];
-	buf[len] = '\0';
-	return len;
-}
-
 /*
  * An exiting task sampled system-wide has pid/tid -1, which perf script
  * prints as ":-1    -1 [000] ...": the Perl header regex wants a space
@@ -380,8 +360,8 @@ static void comm_pname(struct prof_collector *c, const struct proc_sample *ps)
 	char pid[16] = "", tid[16] = "";
 	size_t pl = 0, tl = 0;
 	if (c->copts.pid || c->copts.tid) { /* else the name is comm alone */
-		pl = int_text(pid, (int)ps->s->pid);
-		tl = int_text(tid, (int)ps->s->tid);
+		pl = prof_int_text(pid, (int)ps->s->pid);
+		tl = prof_int_text(tid, (int)ps->s->tid);
 	}
 	sb_reset(&c->pname);
 	const char *comm = ps->thread->comm;

@@ -6,7 +6,6 @@
  */
 #include "profile/frame.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,14 +31,13 @@ void prof_frames_init(struct prof_frames *fs)
 {
 	memset(fs, 0, sizeof(*fs));
 	hmap_init(&fs->strs);
-	hmap_init(&fs->keys);
 	hmap_init(&fs->maps);
 }
 
 void prof_frames_release(struct prof_frames *fs)
 {
 	hmap_release(&fs->strs);
-	hmap_release(&fs->keys);
+	free(fs->slots);
 	hmap_release(&fs->maps);
 	free(fs->v);
 	free(fs->mv);
@@ -80,25 +78,10 @@ static bool name_uses_addr(const char *s, size_t len)
 	return s && memmem(s, len, "[unknown]", 9) != NULL;
 }
 
-/* The key: the fields of d's kind, packed without padding. */
-static size_t pack_key(const struct prof_frame *f, unsigned char *k)
-{
-	k[0] = f->kind;
-	k[1] = f->flags;
-	memcpy(k + 2, &f->pid, 4);
-	memcpy(k + 6, &f->tid, 4);
-	memcpy(k + 10, &f->name, 4);
-	memcpy(k + 14, &f->dso, 4);
-	memcpy(k + 18, &f->addr, 8);
-	memcpy(k + 26, &f->ip, 8);
-	memcpy(k + 34, &f->map, 4);
-	return 38;
-}
-
 uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc *d)
 {
 	struct prof_frame f = { (uint8_t)d->kind, (uint8_t)d->flags, 0, 0,
-				PROF_NONE, PROF_NONE, 0, 0, PROF_NONE };
+				PROF_NONE, PROF_NONE, PROF_NONE, 0, 0 };
 	if (d->kind == PROF_FRAME_COMM)
 		f.pid = d->pid, f.tid = d->tid;
 	if (d->kind != PROF_FRAME_ADDRESS)
@@ -116,15 +99,86 @@ uint32_t prof_frames_intern(struct prof_frames *fs, const struct prof_frame_desc
 	return prof_frames_intern_frame(fs, &f);
 }
 
+/*
+ * Frames are found by a hash of their fields in a table of ids (no key
+ * copied: the frame in v is the key): an export's collector interns a
+ * frame per address per mapping, and packing and hashing a 38-byte key
+ * into a byte map was a tenth of its instructions.
+ */
+static uint64_t frame_hash(const struct prof_frame *f)
+{
+	uint64_t h = ((uint64_t)f->name << 32 | f->dso) * 0x9e3779b97f4a7c15u;
+	h ^= ((uint64_t)(uint32_t)f->pid << 32 | (uint32_t)f->tid) * 0xc2b2ae3d27d4eb4fu;
+	h ^= ((uint64_t)f->map << 16 | (uint64_t)f->flags << 8 | f->kind) * 0x165667b19e3779f9u;
+	h ^= f->addr * 0xd6e8feb86659fd93u;
+	h ^= (f->ip ^ (f->ip >> 29)) * 0xff51afd7ed558ccdu;
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93u;
+	return h ^ (h >> 29);
+}
+
+static bool same_frame(const struct prof_frame *a, const struct prof_frame *b)
+{
+	return a->ip == b->ip && a->name == b->name && a->dso == b->dso &&
+	       a->map == b->map && a->addr == b->addr && a->kind == b->kind &&
+	       a->flags == b->flags && a->pid == b->pid && a->tid == b->tid;
+}
+
+/* A slot holds the top half of the hash and the id + 1. Probing starts
+ * at the hash's top bits, so that growing reads no frame and moves the
+ * slots in order (slot i goes near 2i: no write lands at random). */
+#define TAG_MASK 0xffffffff00000000u
+
+/* (nslots at most 2^32: ids are 32 bits and the table half full) */
+static size_t slot_start(uint64_t h, size_t nslots)
+{
+	return (size_t)(h >> 32 >> (32 - __builtin_ctzll(nslots)));
+}
+
+/* The slot of f (hash h): holding its id, or empty. */
+static uint64_t *frame_slot(const struct prof_frames *fs, const struct prof_frame *f,
+			    uint64_t h)
+{
+	size_t mask = fs->nslots - 1;
+	for (size_t i = slot_start(h, fs->nslots);; i = (i + 1) & mask) {
+		uint64_t *s = &fs->slots[i];
+		if (!*s || ((*s & TAG_MASK) == (h & TAG_MASK) &&
+			    same_frame(&fs->v[(*s & ~TAG_MASK) - 1], f)))
+			return s;
+	}
+}
+
+static void frames_rehash(struct prof_frames *fs)
+{
+	uint64_t *old = fs->slots;
+	size_t n = fs->nslots;
+	fs->nslots = n ? 2 * n : 1024;
+	fs->slots = xcalloc(fs->nslots, sizeof(*fs->slots));
+	size_t mask = fs->nslots - 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!old[i])
+			continue;
+		size_t at = slot_start(old[i], fs->nslots);
+		while (fs->slots[at])
+			at = (at + 1) & mask;
+		fs->slots[at] = old[i];
+	}
+	free(old);
+}
+
 uint32_t prof_frames_intern_frame(struct prof_frames *fs, const struct prof_frame *f)
 {
-	unsigned char key[38];
-	bool added;
-	uint32_t id = check_id(hmap_put(&fs->keys, key, pack_key(f, key), &added));
-	if (added) {
-		XGROW(fs->v, fs->cap, (size_t)id + 1);
-		fs->v[id] = *f;
-	}
+	if (2 * (fs->count + 1) > fs->nslots)
+		frames_rehash(fs);
+	uint64_t h = frame_hash(f);
+	uint64_t *s = frame_slot(fs, f, h);
+	if (*s)
+		return (uint32_t)((*s & ~TAG_MASK) - 1);
+	uint32_t id = check_id(fs->count);
+	XGROW(fs->v, fs->cap, (size_t)id + 1);
+	fs->v[id] = *f;
+	fs->count++;
+	*s = (h & TAG_MASK) | ((uint64_t)id + 1);
 	return id;
 }
 
@@ -176,6 +230,7 @@ void prof_names_init(struct prof_names *nm, const struct collapse_opts *o)
 	nm->opts = *o;
 	collapse_opts_finish(&nm->opts);
 	hmap_init(&nm->names);
+	hmap_init(&nm->loc_at);
 	stack_builder_init(&nm->b);
 	sb_init(&nm->scratch);
 }
@@ -183,6 +238,8 @@ void prof_names_init(struct prof_names *nm, const struct collapse_opts *o)
 void prof_names_release(struct prof_names *nm)
 {
 	hmap_release(&nm->names);
+	hmap_release(&nm->loc_at);
+	free(nm->loc_slots);
 	free(nm->at[0]);
 	free(nm->at[1]);
 	free(nm->parts);
@@ -268,17 +325,35 @@ static void record_built(struct prof_names *nm)
 	nm->nparts += n + 1;
 }
 
+/* "%d" of v (see frame.h). */
+size_t prof_int_text(char *buf, int v)
+{
+	char tmp[12];
+	size_t n = 0, len = 0;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
 static void name_comm(struct prof_names *nm, const struct prof_frames *fs,
 		      const struct prof_frame *f)
 {
 	char pid[16], tid[16];
 	size_t clen;
 	const char *comm = prof_frames_str(fs, f->name, &clen);
-	int pl = snprintf(pid, sizeof(pid), "%d", (int)f->pid);
-	int tl = snprintf(tid, sizeof(tid), "%d", (int)f->tid);
+	size_t pl = prof_int_text(pid, (int)f->pid);
+	size_t tl = prof_int_text(tid, (int)f->tid);
 	struct strbuf *sb = stack_builder_begin_frame(&nm->b);
 	collapse_perf_comm(&nm->opts, comm ? comm : "", clen,
-			   f->pid < 0 ? NULL : pid, (size_t)pl, tid, (size_t)tl, sb);
+			   f->pid < 0 ? NULL : pid, pl, tid, tl, sb);
 	stack_builder_end_frame(&nm->b);
 }
 
@@ -337,6 +412,59 @@ static void grow_at(struct prof_names *nm, size_t need)
 	nm->at_cap = cap;
 }
 
+/* The names of frame f, recorded in parts: returns their offset + 1. */
+static uint32_t name_frame(struct prof_names *nm, const struct prof_frames *fs,
+			   const struct prof_frame *f, bool java)
+{
+	stack_builder_reset(&nm->b);
+	if (f->kind == PROF_FRAME_COMM)
+		name_comm(nm, fs, f);
+	else if (f->kind == PROF_FRAME_TEXT)
+		name_text(nm, fs, f);
+	else
+		name_code(nm, fs, f, java);
+	uint32_t at = check_id(nm->nparts + 1);
+	record_built(nm);
+	return at;
+}
+
+/*
+ * name_frame of a PROF_F_LOC frame, shared by every frame that differs
+ * from it only in ip and mapping (name_code reads neither), or, but
+ * with --addrs, in its address (only "[dso <pc>]" prints it): an export's
+ * collector makes a frame per address per mapping, each process maps
+ * its libraries at other addresses and most addresses of a system-wide
+ * recording have no symbol, so most are named before.
+ */
+enum { NAME_SLOTS_BITS = 15 };
+
+static uint32_t name_loc_frame(struct prof_names *nm, const struct prof_frames *fs,
+			       const struct prof_frame *f, bool java)
+{
+	uint64_t addr = nm->opts.addrs ? f->addr : 0;
+	uint8_t bits = (uint8_t)((f->flags & PROF_F_INLINE) | (java ? 0x80 : 0));
+	uint64_t h = (f->name * 0x9e3779b97f4a7c15u) ^ (f->dso * 0xc2b2ae3d27d4eb4fu) ^ addr;
+	if (!nm->loc_slots)
+		nm->loc_slots = xcalloc((size_t)1 << NAME_SLOTS_BITS, sizeof(*nm->loc_slots));
+	struct prof_name_slot *slot = &nm->loc_slots[h >> (64 - NAME_SLOTS_BITS)];
+	if (slot->at && slot->name == f->name && slot->dso == f->dso && slot->addr == addr &&
+	    slot->kind == f->kind && slot->bits == bits)
+		return slot->at;
+	unsigned char k[18];
+	k[0] = f->kind;
+	k[1] = bits;
+	memcpy(k + 2, &f->name, 4);
+	memcpy(k + 6, &f->dso, 4);
+	memcpy(k + 10, &addr, 8);
+	bool added;
+	size_t e = hmap_put(&nm->loc_at, k, sizeof(k), &added);
+	if (added)
+		hmap_at(&nm->loc_at, e)->value = name_frame(nm, fs, f, java);
+	*slot = (struct prof_name_slot){ f->name, f->dso, addr, f->kind, bits,
+					 (uint32_t)hmap_at(&nm->loc_at, e)->value };
+	return slot->at;
+}
+
 /* prof_names_of's slow path (frame.h): name frame id, then look up. */
 size_t prof_names_name(struct prof_names *nm, const struct prof_frames *fs,
 		       uint32_t id, bool java, const uint32_t **ids)
@@ -346,15 +474,9 @@ size_t prof_names_name(struct prof_names *nm, const struct prof_frames *fs,
 	uint32_t at = nm->at[j][id];
 	if (!at) {
 		const struct prof_frame *f = &fs->v[id];
-		stack_builder_reset(&nm->b);
-		if (f->kind == PROF_FRAME_COMM)
-			name_comm(nm, fs, f);
-		else if (f->kind == PROF_FRAME_TEXT)
-			name_text(nm, fs, f);
-		else
-			name_code(nm, fs, f, java);
-		at = check_id(nm->nparts + 1);
-		record_built(nm);
+		bool code = f->kind == PROF_FRAME_SYMBOL || f->kind == PROF_FRAME_ADDRESS;
+		at = code && (f->flags & PROF_F_LOC) ? name_loc_frame(nm, fs, f, java)
+		     : name_frame(nm, fs, f, java);
 		nm->at[j][id] = at;
 	}
 	*ids = nm->parts + at;

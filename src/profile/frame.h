@@ -110,14 +110,18 @@ struct prof_frame {
 	uint8_t kind, flags;
 	int32_t pid, tid;
 	uint32_t name, dso;         /* string ids, PROF_NONE: unknown */
+	uint32_t map;               /* PROF_F_LOC: mapping id, or PROF_NONE */
 	uint64_t addr;              /* ADDRESS only, else 0 */
 	uint64_t ip;                /* PROF_F_LOC only, else 0 */
-	uint32_t map;               /* PROF_F_LOC: mapping id, or PROF_NONE */
-};
+};                                  /* 40 bytes: an export has one per address
+				     * per mapping */
 
 struct prof_frames {
 	struct hmap strs;           /* string -> string id */
-	struct hmap keys;           /* packed frame (38 bytes) -> frame id */
+	uint64_t *slots;            /* frames by their fields' hash: the hash's
+				     * top half | (id + 1), 0: empty */
+	size_t nslots, count;       /* nslots 0 or a power of two, at most
+				     * half full; count: frames */
 	struct prof_frame *v;       /* frames by id */
 	size_t cap;
 	struct hmap maps;           /* packed mapping (32 bytes) -> mapping id */
@@ -125,7 +129,7 @@ struct prof_frames {
 	size_t mcap;
 };
 
-#define PROF_FRAMES_INIT { HMAP_INIT, HMAP_INIT, NULL, 0, HMAP_INIT, NULL, 0 }
+#define PROF_FRAMES_INIT { HMAP_INIT, NULL, 0, 0, NULL, 0, HMAP_INIT, NULL, 0 }
 
 void prof_frames_init(struct prof_frames *fs);
 /* Free everything; fs is empty and reusable. */
@@ -142,7 +146,7 @@ uint32_t prof_frames_intern_frame(struct prof_frames *fs, const struct prof_fram
 uint32_t prof_frames_intern_map(struct prof_frames *fs, const struct prof_map *m);
 static inline size_t prof_frames_count(const struct prof_frames *fs)
 {
-	return fs->keys.count;
+	return fs->count;
 }
 /* The frame with this id, borrowed until release (id < count). */
 const struct prof_frame *prof_frames_get(const struct prof_frames *fs, uint32_t id);
@@ -164,6 +168,13 @@ static inline const struct prof_map *prof_frames_map(const struct prof_frames *f
 	return &fs->mv[id];
 }
 
+struct prof_name_slot {
+	uint32_t name, dso;
+	uint64_t addr;
+	uint8_t kind, bits;         /* bits: inline flag | java << 7 */
+	uint32_t at;                /* offset + 1 in parts, 0: empty */
+};
+
 /*
  * prof_names: folded names of frames under fixed collapse options.
  * Names are interned: equal text, equal name id, in any frame.
@@ -176,6 +187,11 @@ struct prof_names {
 	size_t at_cap;              /* entries in each of at[0], at[1] */
 	uint32_t *parts;            /* lists: count, then name ids root first */
 	size_t nparts, parts_cap;
+	struct hmap loc_at;         /* PROF_F_LOC frames: what names them (kind,
+				     * inline flag, name, dso, addr, java) ->
+				     * offset + 1 of their names in parts */
+	struct prof_name_slot *loc_slots; /* the same, the last met of each
+				     * hash: most found without hashing bytes */
 	struct stack_builder b;     /* scratch for collapse_perf_frame */
 	struct strbuf scratch;
 };
@@ -204,6 +220,11 @@ static inline const char *prof_name_text(const struct prof_names *nm, uint32_t i
 	*len = nm->names.entries[id].len;
 	return nm->names.entries[id].key;
 }
+/* "%d" of v into buf (room for 12 bytes), without printf: twice per
+ * process frame named and per new chain folded (snprintf was 4% of the
+ * instructions folding a DWARF recording of many distinct chains).
+ * Returns its length. */
+size_t prof_int_text(char *buf, int v);
 /* True when a process name (a COMM frame's name) takes the Java rule. */
 bool prof_names_java(struct prof_names *nm, const struct prof_frames *fs,
 		     uint32_t comm_frame);

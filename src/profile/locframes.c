@@ -3,7 +3,8 @@
  * locframes.h). Stage: profile. Key invariant: an id list handed out is
  * what interning proc_session_ip_frames' frames of that ip, in that
  * thread, would give: a memo is keyed by everything the resolution
- * reads (the ip, or the map address, and the map's values and object).
+ * reads (the ip, or the map address, and the map's values and object;
+ * or the stamp of the thread's maps and the ip).
  */
 #include "profile/locframes.h"
 
@@ -13,13 +14,21 @@
 #include "base/xalloc.h"
 #include "profile/collect.h"
 
-/* An ip in a mapping, and its frames. */
+/* An ip outside user maps (kernel code, or no map), and its frames. */
 struct prof_loc_ip {
 	uint64_t start, end, pgoff; /* the map's values; 0 with no map */
 	uintptr_t object;           /* the map's object + 1; 0: no map */
 	uint32_t flags;             /* kernel << 1 | inl */
 	uint32_t next;              /* index + 1 of the ip's previous variant */
 	size_t at;                  /* in ids: count, frame ids leaf first */
+};
+
+/* An ip as the maps of one stamp resolve it, and its frames. */
+struct prof_loc_stamp {
+	uint64_t key;               /* stamp << 2 | kernel << 1 | inl */
+	uint64_t ip;
+	size_t at;                  /* in ids + 1: count, frame ids leaf first;
+				     * 0: an empty slot */
 };
 
 /* A map address in a user map's object: the frames first made of it. */
@@ -40,6 +49,7 @@ void prof_loc_frames_init(struct prof_loc_frames *lf, struct prof_frames *fs)
 
 void prof_loc_frames_release(struct prof_loc_frames *lf)
 {
+	free(lf->stamps);
 	u64map_release(&lf->by_ip);
 	u64map_release(&lf->by_addr);
 	free(lf->ips);
@@ -88,54 +98,6 @@ static uint32_t frame_id(struct prof_loc_frames *lf, const struct proc_frame *f)
 	return prof_frames_intern(lf->fs, &d);
 }
 
-/* A symbol's frame in a map (kernel code): another address of the
- * symbol is the same frame but for its ip. */
-struct prof_loc_sym {
-	const void *dso, *inl;      /* the frame's object and inline name */
-	uint64_t start, end, pgoff; /* its map's values, all 0 with no map */
-	bool kernel, map;
-	uint32_t next;              /* index + 1 of the symbol's previous variant */
-	struct prof_frame f;        /* the frame first made */
-};
-
-static bool same_sym(const struct prof_loc_sym *e, const struct proc_frame *fr)
-{
-	const struct proc_map *m = fr->map;
-	return e->dso == fr->dso && e->inl == fr->inline_name && e->kernel == fr->kernel &&
-	       e->map == (m != NULL) && (!m || (e->start == m->start && e->end == m->end &&
-					       e->pgoff == m->pgoff));
-}
-
-/* frame_id of a frame resolved outside user maps: by its symbol when
- * an address of it was met (no string hashed), else from its fields. */
-static uint32_t sym_frame(struct prof_loc_frames *lf, const struct proc_frame *fr)
-{
-	if (!fr->sym)
-		return frame_id(lf, fr);
-	const uint64_t *head = u64map_find(&lf->by_sym, (uintptr_t)fr->sym);
-	for (size_t v = head ? *head : 0; v; v = lf->syms[v - 1].next) {
-		if (!same_sym(&lf->syms[v - 1], fr))
-			continue;
-		struct prof_frame f = lf->syms[v - 1].f;
-		f.ip = fr->ip;
-		return prof_frames_intern_frame(lf->fs, &f);
-	}
-	uint32_t id = frame_id(lf, fr);
-	const struct prof_frame *f = prof_frames_get(lf->fs, id);
-	if (f->kind != PROF_FRAME_SYMBOL || f->addr) /* "[unknown]": addr is identity */
-		return id;
-	const struct proc_map *m = fr->map;
-	struct prof_loc_sym e = { fr->dso, fr->inline_name, m ? m->start : 0, m ? m->end : 0,
-				  m ? m->pgoff : 0, fr->kernel, m != NULL, 0, *f };
-	bool added;
-	uint64_t *h = u64map_put(&lf->by_sym, (uintptr_t)fr->sym, &added);
-	e.next = (uint32_t)*h;
-	XGROW(lf->syms, lf->syms_cap, lf->nsyms + 1);
-	lf->syms[lf->nsyms] = e;
-	*h = ++lf->nsyms;
-	return id;
-}
-
 /* Room for a list of n ids in lf->ids; returns where it starts. */
 static size_t ids_add(struct prof_loc_frames *lf, size_t n)
 {
@@ -144,6 +106,29 @@ static size_t ids_add(struct prof_loc_frames *lf, size_t n)
 	lf->ids[at] = (uint32_t)n;
 	lf->nids = at + n + 1;
 	return at;
+}
+
+/* A resolved frame by what its fields come from (symbol, inline name,
+ * object, kernel, whether a map holds it): the frame first made of it,
+ * which another ip or map of the same moves (its address taken along
+ * when it is identity: no symbol, or a name holding "[unknown]"). */
+struct prof_loc_sym {
+	const void *sym, *dso, *inl;
+	bool kernel, map, with_addr;
+	uint32_t next;              /* index + 1 of the key's previous variant */
+	struct prof_frame f;        /* the frame first made */
+};
+
+static uint64_t sym_key(const struct proc_frame *fr)
+{
+	return (uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uintptr_t)fr->dso * 0xc2b2ae3d27d4eb4fu ^
+	       (uintptr_t)fr->inline_name;
+}
+
+static bool same_sym(const struct prof_loc_sym *e, const struct proc_frame *fr)
+{
+	return e->sym == fr->sym && e->dso == fr->dso && e->inl == fr->inline_name &&
+	       e->kernel == fr->kernel && e->map == (fr->map != NULL);
 }
 
 /* Frame id template (a frame of another ip in another mapping of the
@@ -169,6 +154,41 @@ static uint32_t moved_frame(struct prof_loc_frames *lf, const struct prof_frame 
 	return prof_frames_intern_frame(lf->fs, &f);
 }
 
+/* frame_id of fr: moved from the frame first made of its symbol (or
+ * object, with no symbol) when met before, so that no string is hashed
+ * (a new address in a library, a kernel symbol's other addresses), else
+ * from its fields. */
+static uint32_t sym_frame(struct prof_loc_frames *lf, const struct proc_frame *fr)
+{
+	uint64_t key = sym_key(fr);
+	const uint64_t *head = u64map_find(&lf->by_sym, key);
+	for (size_t v = head ? *head : 0; v; v = lf->syms[v - 1].next) {
+		const struct prof_loc_sym *e = &lf->syms[v - 1];
+		if (!same_sym(e, fr))
+			continue;
+		struct prof_frame f = e->f;
+		if (e->with_addr)
+			f.addr = fr->addr;
+		if (fr->map)
+			return moved_frame(lf, &f, fr->ip, fr->map);
+		f.ip = fr->ip;
+		return prof_frames_intern_frame(lf->fs, &f);
+	}
+	uint32_t id = frame_id(lf, fr);
+	if (!fr->addr) /* with_addr is told by the frame's addr */
+		return id;
+	const struct prof_frame *f = prof_frames_get(lf->fs, id);
+	struct prof_loc_sym e = { fr->sym, fr->dso, fr->inline_name, fr->kernel,
+				  fr->map != NULL, f->addr != 0, 0, *f };
+	bool added;
+	uint64_t *h = u64map_put(&lf->by_sym, key, &added);
+	e.next = (uint32_t)*h;
+	XGROW(lf->syms, lf->syms_cap, lf->nsyms + 1);
+	lf->syms[lf->nsyms] = e;
+	*h = ++lf->nsyms;
+	return id;
+}
+
 /* The frames of ip in user map: moved from the frames of its map
  * address in the same object when met before, else resolved (and kept
  * by map address when every frame is in that map, as a user map's are). */
@@ -192,7 +212,7 @@ static size_t user_frames(struct prof_loc_frames *lf, struct proc_session *ses,
 	size_t at = ids_add(lf, n);
 	bool movable = true;
 	for (size_t i = 0; i < n; i++) {
-		lf->ids[at + 1 + i] = frame_id(lf, &fr[i]);
+		lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
 		movable &= fr[i].map == map && fr[i].dso == map->dso && fr[i].ip == ip;
 	}
 	if (movable) {
@@ -226,21 +246,17 @@ static size_t ip_find(const struct prof_loc_frames *lf, uint64_t ip,
 	return SIZE_MAX;
 }
 
-/* Make the frames of ip in map and keep them by ip. */
+/* Make the frames of ip outside user maps (kernel code, or no map)
+ * and keep them by ip. */
 static size_t ip_add(struct prof_loc_frames *lf, struct proc_session *ses,
 		     struct proc_thread *t, uint64_t ip, const struct proc_map *map,
 		     bool kernel, bool inl)
 {
-	size_t at;
-	if (map && !kernel) {
-		at = user_frames(lf, ses, t, ip, map, inl);
-	} else {
-		struct proc_frame *fr;
-		size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &fr);
-		at = ids_add(lf, n);
-		for (size_t i = 0; i < n; i++)
-			lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
-	}
+	struct proc_frame *fr;
+	size_t n = proc_session_ip_frames(ses, t, kernel, inl, ip, &fr);
+	size_t at = ids_add(lf, n);
+	for (size_t i = 0; i < n; i++)
+		lf->ids[at + 1 + i] = sym_frame(lf, &fr[i]);
 	struct prof_loc_ip e = { 0, 0, 0, 0, (uint32_t)kernel << 1 | (uint32_t)inl, 0, at };
 	if (map) {
 		e.start = map->start;
@@ -257,14 +273,35 @@ static size_t ip_add(struct prof_loc_frames *lf, struct proc_session *ses,
 	return at;
 }
 
+/* The slot of (key, ip) in stamps. */
+static struct prof_loc_stamp *stamp_slot(struct prof_loc_frames *lf, uint64_t key,
+					 uint64_t ip)
+{
+	if (!lf->stamps)
+		lf->stamps = xcalloc((size_t)1 << PROF_LOC_STAMP_BITS, sizeof(*lf->stamps));
+	uint64_t h = (key * 0x9e3779b97f4a7c15u ^ ip) * 0xc2b2ae3d27d4eb4fu;
+	return &lf->stamps[h >> (64 - PROF_LOC_STAMP_BITS)];
+}
+
 size_t prof_loc_frames_of(struct prof_loc_frames *lf, struct proc_session *ses,
 			  struct proc_thread *t, uint64_t ip, bool kernel, bool inl,
 			  const uint32_t **ids)
 {
-	const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
-	size_t at = ip_find(lf, ip, map, (uint32_t)kernel << 1 | (uint32_t)inl);
-	if (at == SIZE_MAX)
-		at = ip_add(lf, ses, t, ip, map, kernel, inl);
-	*ids = lf->ids + at + 1;
-	return lf->ids[at];
+	uint32_t flags = (uint32_t)kernel << 1 | (uint32_t)inl;
+	uint64_t key = proc_thread_stamp(&ses->machine, t, kernel) << 2 | flags;
+	struct prof_loc_stamp *s = stamp_slot(lf, key, ip);
+	if (!s->at || s->key != key || s->ip != ip) {
+		const struct proc_map *map = proc_thread_find_map(&ses->machine, t, kernel, ip);
+		size_t at;
+		if (map && !kernel) {
+			at = user_frames(lf, ses, t, ip, map, inl);
+		} else {
+			at = ip_find(lf, ip, map, flags);
+			if (at == SIZE_MAX)
+				at = ip_add(lf, ses, t, ip, map, kernel, inl);
+		}
+		*s = (struct prof_loc_stamp){ key, ip, at + 1 };
+	}
+	*ids = lf->ids + s->at;
+	return lf->ids[s->at - 1];
 }

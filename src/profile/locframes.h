@@ -7,19 +7,25 @@
  * programs at other addresses (ASLR), so the memos here are what keeps
  * that collector near fold's cost:
  *
- *  - by address: (ip, the values of the map holding it (range, file
- *    offset, object), kernel, inline) -> its frame ids. What an address
- *    resolves to depends on nothing else (perf resolves it in that map),
- *    so a chain of a forked child or a later run of the same mapping
- *    costs one u64map probe per address.
+ *  - by stamp, the latest met of each hash: (the stamp of the maps that
+ *    resolve ip in the thread (machine.h: one stamp, the same maps), ip,
+ *    kernel, inline) -> its frame ids: an address its process met lately
+ *    costs no map lookup (a process's samples come close in time).
  *  - by map address, for user maps: (ip's offset in the object, the
  *    object, inline) -> the frames resolved the first time (fold's memo,
  *    collect.c, uses the same key). A library met at another address in
- *    a new process is not looked up again: its frames are copied with
- *    the new ip and mapping, re-interned by their ids (no string hashed).
- *  - by symbol, for kernel maps: another address of a symbol met before
- *    is its first frame with this ip (kernel addresses are the same in
- *    every process, but many of them are met once).
+ *    a new process, or by a new stamp, is not looked up again: its frames
+ *    are copied with the new ip and mapping, re-interned by their ids
+ *    (no string hashed).
+ *  - by address, outside user maps: (ip, the values of the map holding
+ *    it (range, file offset, object), kernel, inline) -> its frame ids.
+ *    What an address resolves to depends on nothing else (perf resolves
+ *    it in that map): the kernel's code is one map for every process.
+ *  - by symbol: (symbol, inline name, object, kernel, mapped; the object
+ *    alone for an address with no symbol) -> the frame first made of it.
+ *    Another address of it (a new address in a library, a kernel symbol
+ *    met at another address) is that frame moved to its ip and mapping,
+ *    with its address when that is identity (no string hashed).
  *
  *   struct prof_loc_frames lf;
  *   prof_loc_frames_init(&lf, &profile.frames);
@@ -51,10 +57,11 @@ struct prof_loc_mapc {
 	uint64_t start, end, pgoff;
 	uint32_t tmap, id;
 };
-enum { PROF_LOC_MAPC = 64 };
+enum { PROF_LOC_MAPC = 64, PROF_LOC_STAMP_BITS = 16 };
 
 struct prof_loc_frames {
 	struct prof_frames *fs;         /* not owned */
+	struct prof_loc_stamp *stamps;  /* 2^PROF_LOC_STAMP_BITS, by a hash of the key */
 	struct u64map by_ip;            /* ip -> index + 1 in ips of its latest variant */
 	struct prof_loc_ip *ips;
 	size_t nips, ips_cap;

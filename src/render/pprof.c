@@ -29,32 +29,44 @@ enum {
 	F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3,
 };
 
-/* Bytes of v as a varint. */
+/* Bytes of v as a varint: 7 bits a byte, of its bits but leading 0s. */
 static size_t varint_len(uint64_t v)
 {
-	size_t n = 1;
+	size_t bits = 64 - (size_t)__builtin_clzll(v | 1);
+	return (bits * 9 + 64) / 64;
+}
+
+/* v as a varint at p (room for 10 bytes); returns the end. */
+static unsigned char *put_varint(unsigned char *p, uint64_t v)
+{
 	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
 		v >>= 7;
-		n++;
 	}
-	return n;
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/* Where n more bytes go in o (room made; o->len is not moved). */
+static unsigned char *room(struct strbuf *o, size_t n)
+{
+	if (o->cap - o->len <= n) /* n bytes and the NUL */
+		sb_grow(o, n);
+	return (unsigned char *)o->buf + o->len;
+}
+
+/* The bytes written at room(o, ...) up to end become o's. */
+static void wrote(struct strbuf *o, const unsigned char *end)
+{
+	o->len = (size_t)((const char *)end - o->buf);
+	o->buf[o->len] = '\0';
 }
 
 /* Written in place: a varint per value, label and location id made
  * sb_add's copy of a few bytes a third of the encoder's time. */
 void pb_varint(struct strbuf *o, uint64_t v)
 {
-	if (o->cap - o->len < 11) /* 10 bytes and the NUL */
-		sb_grow(o, 10);
-	unsigned char *p = (unsigned char *)o->buf + o->len;
-	size_t n = 0;
-	while (v >= 0x80) {
-		p[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (unsigned char)v;
-	o->len += n;
-	o->buf[o->len] = '\0';
+	wrote(o, put_varint(room(o, 10), v));
 }
 
 void pb_tag(struct strbuf *o, unsigned field, unsigned wire)
@@ -103,16 +115,18 @@ struct writer {
 	size_t func_cap, nfuncs;
 	struct hmap locs;   /* java flag, frame ids -> location id + 1 (1:
 			     * no line): locations of inline groups */
-	uint32_t *loc_of[2]; /* by frame id and java flag: the same for a
-			      * frame that is a location alone */
+	uint32_t *loc_of[2]; /* by frame id and java flag: LOC_* or, for a
+			      * frame that is a location alone, its id + 2 */
 	size_t nframes, nlocs;
 	uint64_t keys[4];   /* string ids of the label keys, 0: not yet */
 	uint64_t *comm_of;  /* by the profile's string id: a comm's string
-			     * id + 1, 0: not yet (a label per sample) */
+			     * id + 1, 0: not yet */
 	size_t comm_cap;
-	struct strbuf *out, msg, sub, smp;
-	uint64_t *ids;      /* the sample's location ids, leaf first */
-	size_t nids, ids_cap;
+	struct strbuf lab;  /* the labels of first frames, each made once */
+	uint64_t *lab_of;   /* by frame id: (offset in lab << 8 | length) + 1,
+			     * 0: not made yet */
+	struct strbuf *out, msg, sub, smp, cpu;
+	struct strbuf lids; /* the sample's location ids, leaf first, as varints */
 	uint8_t *bits;      /* by frame id: F_* bits, 0: not looked at yet */
 	uint32_t *key;      /* scratch: a location's key */
 	size_t key_cap;
@@ -160,52 +174,66 @@ static uint64_t func_id(struct writer *w, uint32_t name)
 	return id;
 }
 
-/* Write the location of frames f[0..n) (leaf first: innermost rows
- * first), named under java. Returns its id + 1, 1 when it has no line
- * (then nothing is written). */
-static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool java)
+/* The Line { function_id } of each name of frames f[0..n) (leaf
+ * first: innermost rows first) in w->sub; returns how many. */
+static size_t loc_lines(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
-	const struct prof_frame *fr = prof_frames_get(&w->p->frames, f[n - 1]);
-	sb_reset(&w->sub);
 	size_t lines = 0;
+	sb_reset(&w->sub);
 	for (size_t i = 0; i < n; i++) {
 		const uint32_t *names;
 		size_t k = prof_names_of(w->nm, &w->p->frames, f[i], java, &names);
 		while (k-- > 0) { /* names root first: innermost is the last */
-			uint64_t fid = func_id(w, names[k]); /* Line { function_id } */
-			pb_tag(&w->sub, LOC_LINE, PB_LEN);
-			pb_varint(&w->sub, 1 + varint_len(fid));
-			pb_uint(&w->sub, LINE_FUNCTION, fid);
+			uint64_t fid = func_id(w, names[k]);
+			unsigned char *p = room(&w->sub, 24);
+			*p++ = LOC_LINE << 3 | PB_LEN;
+			p = put_varint(p, 1 + varint_len(fid));
+			*p++ = LINE_FUNCTION << 3 | PB_VARINT;
+			wrote(&w->sub, put_varint(p, fid));
 			lines++;
 		}
 	}
+	return lines;
+}
+
+/* Write the location of frames f[0..n) (leaf first), named under java.
+ * Returns its id + 1, 1 when it has no line (then nothing is written). */
+static uint64_t write_loc(struct writer *w, const uint32_t *f, size_t n, bool java)
+{
+	const struct prof_frame *fr = prof_frames_get(&w->p->frames, f[n - 1]);
+	size_t lines = loc_lines(w, f, n, java);
 	if (!lines)
 		return 1;
 	w->inline_lines |= lines > 1;
 	uint64_t id = ++w->nlocs;
-	sb_reset(&w->msg);
-	pb_uint(&w->msg, LOC_ID, id);
-	if ((fr->flags & PROF_F_LOC) && fr->map != PROF_NONE)
-		pb_uint(&w->msg, LOC_MAPPING, (uint64_t)fr->map + 1);
-	if (fr->flags & PROF_F_LOC)
-		pb_uint(&w->msg, LOC_ADDRESS, fr->ip);
-	sb_add(&w->msg, w->sub.buf, w->sub.len);
-	pb_bytes(w->out, P_LOCATION, w->msg.buf, w->msg.len);
+	bool loc = fr->flags & PROF_F_LOC, map = loc && fr->map != PROF_NONE;
+	size_t len = 1 + varint_len(id) + w->sub.len;
+	if (map)
+		len += 1 + varint_len((uint64_t)fr->map + 1);
+	if (loc)
+		len += 1 + varint_len(fr->ip);
+	unsigned char *p = room(w->out, 12 + len);
+	*p++ = P_LOCATION << 3 | PB_LEN;
+	p = put_varint(p, len);
+	*p++ = LOC_ID << 3 | PB_VARINT;
+	p = put_varint(p, id);
+	if (map) {
+		*p++ = LOC_MAPPING << 3 | PB_VARINT;
+		p = put_varint(p, (uint64_t)fr->map + 1);
+	}
+	if (loc) {
+		*p++ = LOC_ADDRESS << 3 | PB_VARINT;
+		p = put_varint(p, fr->ip);
+	}
+	memcpy(p, w->sub.buf, w->sub.len);
+	wrote(w->out, p + w->sub.len);
 	return id + 1;
 }
 
-/* The location id of frames f[0..n) (leaf first), 0: none (no line). */
-static uint64_t loc_id(struct writer *w, const uint32_t *f, size_t n, bool java)
+/* The location id of inline group f[0..n) (leaf first; an inline row
+ * alone when n is 1), 0: none (no line). */
+static uint64_t group_loc(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
-	if (n == 1) { /* most frames: found by id, no hashing */
-		if (!w->loc_of[java]) /* a java process's names differ */
-			w->loc_of[java] = xcalloc(w->nframes ? w->nframes : 1,
-						  sizeof(*w->loc_of[java]));
-		uint32_t *v = &w->loc_of[java][f[0]];
-		if (!*v) /* ids below the frame count: no overflow */
-			*v = (uint32_t)write_loc(w, f, 1, java);
-		return *v - 1;
-	}
 	XGROW(w->key, w->key_cap, n + 1);
 	w->key[0] = java;
 	memcpy(w->key + 1, f, n * sizeof(*f));
@@ -250,6 +278,20 @@ static uint8_t frame_bits(struct writer *w, uint32_t id)
 	return w->bits[id];
 }
 
+/* loc_of's values besides a location id + 2 (id 0: no location) */
+enum { LOC_UNKNOWN = 0, LOC_GROUP = 1 };
+
+/* What loc_of says of frame id (looked at, and its location written
+ * when it is one alone, the first time): LOC_GROUP for an inline row. */
+static uint32_t frame_loc(struct writer *w, uint32_t id, bool java)
+{
+	uint32_t *v = &w->loc_of[java][id];
+	if (*v == LOC_UNKNOWN) /* ids below the frame count: no overflow */
+		*v = frame_bits(w, id) & F_INLINE ? LOC_GROUP
+		     : (uint32_t)write_loc(w, &id, 1, java) + 1;
+	return *v;
+}
+
 static size_t group_start(struct writer *w, const uint32_t *f, size_t end)
 {
 	const struct prof_frames *fs = &w->p->frames;
@@ -263,22 +305,37 @@ static size_t group_start(struct writer *w, const uint32_t *f, size_t end)
 	return start;
 }
 
-/* w->ids: the locations of a stack's frames (root first), leaf first. */
+/* w->lids: the locations of a stack's frames (root first), leaf first.
+ * Most frames are a location alone, found in loc_of (a per-frame loop
+ * of a load and a varint: the encoder runs it for every frame of every
+ * sample). */
 static void stack_locs(struct writer *w, const uint32_t *f, size_t n, bool java)
 {
 	uint32_t grp[GROUP_MAX];
-	w->nids = 0;
+	if (!w->loc_of[java]) /* a java process's names differ */
+		w->loc_of[java] = xcalloc(w->nframes ? w->nframes : 1, sizeof(uint32_t));
+	const uint32_t *loc_of = w->loc_of[java];
+	sb_reset(&w->lids);
+	unsigned char *p = room(&w->lids, 10 * n);
 	for (size_t end = n; end > 0;) {
+		uint32_t v = loc_of[f[end - 1]];
+		if (v == LOC_UNKNOWN)
+			v = frame_loc(w, f[end - 1], java);
+		if (v != LOC_GROUP) {
+			if (v > 2)
+				p = put_varint(p, v - 2);
+			end--;
+			continue;
+		}
 		size_t start = group_start(w, f, end), k = 0;
 		for (size_t i = end; i-- > start;) /* leaf first */
 			grp[k++] = f[i];
-		uint64_t id = loc_id(w, grp, k, java);
-		if (id) {
-			XGROW(w->ids, w->ids_cap, w->nids + 1);
-			w->ids[w->nids++] = id;
-		}
+		uint64_t id = group_loc(w, grp, k, java);
+		if (id)
+			p = put_varint(p, id);
 		end = start;
 	}
+	wrote(&w->lids, p);
 }
 
 enum { K_COMM, K_PID, K_TID, K_CPU };
@@ -292,12 +349,13 @@ static uint64_t key_id(struct writer *w, int k)
 	return w->keys[k];
 }
 
-static void str_label(struct writer *w, int key, const char *s, size_t n)
+static void str_label(struct writer *w, struct strbuf *to, int key, const char *s,
+		      size_t n)
 {
 	sb_reset(&w->msg);
 	pb_uint(&w->msg, L_KEY, key_id(w, key));
 	pb_uint(&w->msg, L_STR, str_id(w, s, n));
-	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
+	pb_bytes(to, S_LABEL, w->msg.buf, w->msg.len);
 }
 
 /* The string id of the profile's string ps (a comm), found once. */
@@ -319,20 +377,20 @@ static uint64_t comm_id(struct writer *w, uint32_t ps)
 }
 
 /* str_label of a COMM frame's name (strings interned in the same order) */
-static void comm_label(struct writer *w, uint32_t ps)
+static void comm_label(struct writer *w, struct strbuf *to, uint32_t ps)
 {
 	sb_reset(&w->msg);
 	pb_uint(&w->msg, L_KEY, key_id(w, K_COMM));
 	pb_uint(&w->msg, L_STR, comm_id(w, ps));
-	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
+	pb_bytes(to, S_LABEL, w->msg.buf, w->msg.len);
 }
 
-static void num_label(struct writer *w, int key, int64_t v)
+static void num_label(struct writer *w, struct strbuf *to, int key, int64_t v)
 {
 	sb_reset(&w->msg);
 	pb_uint(&w->msg, L_KEY, key_id(w, key));
 	pb_uint(&w->msg, L_NUM, (uint64_t)v);
-	pb_bytes(&w->smp, S_LABEL, w->msg.buf, w->msg.len);
+	pb_bytes(to, S_LABEL, w->msg.buf, w->msg.len);
 }
 
 /* The decimal number s[0..n), or -1 ("?", empty, not digits, too big). */
@@ -351,7 +409,7 @@ static int64_t number(const char *s, size_t n)
 
 /* A text process name "comm-PID" or "comm-PID/TID" (PID may be "?", as
  * stackcollapse-perf.pl writes it) as labels; false when it is not one. */
-static bool text_ids(struct writer *w, const char *s, size_t len)
+static bool text_ids(struct writer *w, struct strbuf *to, const char *s, size_t len)
 {
 	const char *slash = memrchr(s, '/', len), *end = s + len;
 	const char *dash = memrchr(s, '-', slash ? (size_t)(slash - s) : len);
@@ -363,51 +421,94 @@ static bool text_ids(struct writer *w, const char *s, size_t len)
 	bool qpid = pe - dash - 1 == 1 && dash[1] == '?';
 	if ((pid < 0 && !qpid) || (slash && tid < 0))
 		return false;
-	str_label(w, K_COMM, s, (size_t)(dash - s));
+	str_label(w, to, K_COMM, s, (size_t)(dash - s));
 	if (pid >= 0)
-		num_label(w, K_PID, pid);
+		num_label(w, to, K_PID, pid);
 	if (tid >= 0)
-		num_label(w, K_TID, tid);
+		num_label(w, to, K_TID, tid);
 	return true;
 }
 
-static void labels(struct writer *w, const uint32_t *f, size_t n, uint32_t cpu)
+/* The labels a sample gets from its first frame (comm, pid, tid),
+ * appended to to. */
+static void root_labels(struct writer *w, struct strbuf *to, uint32_t first)
 {
-	if (!n)
-		return;
-	const struct prof_frame *root = prof_frames_get(&w->p->frames, f[0]);
+	const struct prof_frame *root = prof_frames_get(&w->p->frames, first);
 	size_t len;
 	const char *s = prof_frames_str(&w->p->frames, root->name, &len);
 	if (root->kind == PROF_FRAME_COMM) {
-		comm_label(w, root->name);
+		comm_label(w, to, root->name);
 		if (root->pid >= 0)
-			num_label(w, K_PID, root->pid);
-		num_label(w, K_TID, root->tid);
+			num_label(w, to, K_PID, root->pid);
+		num_label(w, to, K_TID, root->tid);
 	} else if (root->kind == PROF_FRAME_TEXT && w->m->comm_label) {
-		if (!w->m->comm_ids || !text_ids(w, s, len))
-			str_label(w, K_COMM, s, len);
+		if (!w->m->comm_ids || !text_ids(w, to, s, len))
+			str_label(w, to, K_COMM, s, len);
 	}
-	if (cpu != UINT32_MAX)
-		num_label(w, K_CPU, cpu);
 }
 
+/* root_labels of first, made once per frame (a system-wide profile
+ * has a sample per stack, and a process frame per thread); *n bytes,
+ * borrowed until the next call. Strings are interned when first
+ * made, in the order writing them per sample interns them. */
+static const char *first_labels(struct writer *w, uint32_t first, size_t *n)
+{
+	if (!w->lab_of)
+		w->lab_of = xcalloc(w->nframes ? w->nframes : 1, sizeof(*w->lab_of));
+	uint64_t *v = &w->lab_of[first];
+	if (!*v) {
+		size_t at = w->lab.len;
+		root_labels(w, &w->lab, first); /* three labels of 2 varints: < 80 bytes */
+		*v = ((uint64_t)at << 8 | (w->lab.len - at)) + 1;
+	}
+	*n = (size_t)((*v - 1) & 255);
+	return w->lab.buf + ((*v - 1) >> 8);
+}
+
+/* The sample of e: location ids (leaf first), values, labels, written
+ * to w->out in place (its length summed first). */
 static void add_sample(struct writer *w, const struct entry *e)
 {
 	size_t n;
 	const uint32_t *f = profile_stack_frames(w->p, e->stack, &n);
 	bool java = n && (frame_bits(w, f[0]) & F_JAVA);
 	stack_locs(w, f, n, java);
-	sb_reset(&w->smp);
-	pb_packed(&w->smp, S_LOCATION, w->ids, w->nids);
 	/* values are int64 in profile.proto: sums past it saturate there */
 	uint64_t v[2] = { e->samples > INT64_MAX ? INT64_MAX : e->samples,
 			  e->weight > INT64_MAX ? INT64_MAX : e->weight };
-	if (w->m->ntypes == 2)
-		pb_packed(&w->smp, S_VALUE, v, 2);
-	else
-		pb_packed(&w->smp, S_VALUE, &v[1], 1);
-	labels(w, f, n, e->cpu);
-	pb_bytes(w->out, P_SAMPLE, w->smp.buf, w->smp.len);
+	const uint64_t *vals = w->m->ntypes == 2 ? v : &v[1];
+	size_t nv = w->m->ntypes == 2 ? 2 : 1, locs = w->lids.len, vlen = 0, nlab = 0,
+	       ncpu = 0;
+	for (size_t i = 0; i < nv; i++)
+		vlen += varint_len(vals[i]);
+	const char *lab = n ? first_labels(w, f[0], &nlab) : NULL;
+	if (e->cpu != UINT32_MAX) {
+		sb_reset(&w->cpu);
+		num_label(w, &w->cpu, K_CPU, e->cpu);
+		ncpu = w->cpu.len;
+	}
+	size_t len = 1 + varint_len(vlen) + vlen + nlab + ncpu;
+	if (locs)
+		len += 1 + varint_len(locs) + locs;
+	unsigned char *p = room(w->out, 12 + len);
+	*p++ = P_SAMPLE << 3 | PB_LEN;
+	p = put_varint(p, len);
+	if (locs) {
+		*p++ = S_LOCATION << 3 | PB_LEN;
+		p = put_varint(p, locs);
+		memcpy(p, w->lids.buf, locs);
+		p += locs;
+	}
+	*p++ = S_VALUE << 3 | PB_LEN;
+	p = put_varint(p, vlen);
+	for (size_t i = 0; i < nv; i++)
+		p = put_varint(p, vals[i]);
+	if (nlab)
+		memcpy(p, lab, nlab);
+	p += nlab;
+	if (ncpu)
+		memcpy(p, w->cpu.buf, ncpu);
+	wrote(w->out, p + ncpu);
 }
 
 static int by_stack_cpu(const void *a, const void *b)
@@ -520,11 +621,14 @@ void pprof_from_profile(const struct profile *p, struct prof_names *nm,
 	free(w.loc_of[0]);
 	free(w.loc_of[1]);
 	free(w.comm_of);
+	free(w.lab_of);
 	free(w.bits);
+	sb_release(&w.lab);
 	sb_release(&w.msg);
 	sb_release(&w.sub);
 	sb_release(&w.smp);
-	free(w.ids);
+	sb_release(&w.cpu);
+	sb_release(&w.lids);
 	free(w.key);
 }
 
