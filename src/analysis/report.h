@@ -97,6 +97,7 @@ struct rep_entry {
 	uint32_t seq;           /* creation order (last tie break) */
 	uint32_t comm_rank;     /* rep_sort: the comm's and the dso short */
 	uint32_t dso_rank;      /* name's place among the event's (by strcmp) */
+	uint32_t name_rank;     /* rep_sort: the symbol name's (sym_name) */
 	uint64_t mark;          /* the last sample that added to it */
 };
 
