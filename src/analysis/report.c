@@ -33,6 +33,7 @@ void rep_release(struct rep *r)
 		free(r->ev[i].e);
 		free(r->ev[i].nodes);
 		u64map_release(&r->ev[i].fentry);
+		free(r->ev[i].last);
 		free(r->ev[i].chains);
 		free(r->ev[i].owners);
 		free(r->ev[i].sampled);
@@ -804,11 +805,21 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 static uint32_t entry_of(struct rep *r, struct rep_event *ev, uint64_t ctx, uint32_t frame,
 			 const struct rep_entry *t)
 {
+	/* the frame's last context first: most frames are of one */
+	if (frame < ev->last_cap && ev->last[frame] >> 32 == ctx + 1)
+		return (uint32_t)ev->last[frame];
 	bool added;
 	uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | frame, &added);
 	if (added)
 		*memo = entry_get(r, ev, t) + 1;
-	return (uint32_t)(*memo - 1);
+	uint32_t id = (uint32_t)(*memo - 1);
+	if (frame >= ev->last_cap) {
+		size_t old = ev->last_cap;
+		XGROW(ev->last, ev->last_cap, (size_t)frame + 1);
+		memset(ev->last + old, 0, (ev->last_cap - old) * sizeof(*ev->last));
+	}
+	ev->last[frame] = (ctx + 1) << 32 | id;
+	return id;
 }
 
 static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,

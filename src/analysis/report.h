@@ -82,6 +82,12 @@ struct rep_node {
 };
 
 struct rep_entry {
+	/* what each frame of a sample touches first, together */
+	uint64_t acc;           /* children period */
+	uint64_t mark;          /* the last sample that added to it */
+	uint32_t max_depth;     /* longest chain added to the tree */
+	uint32_t root;          /* call tree, REP_NONE without chains */
+	uint64_t period, samples;
 	struct rep_frame f;
 	const char *comm;
 	const struct proc_thread *thread; /* the first sample's */
@@ -91,14 +97,10 @@ struct rep_entry {
 	const char *trace;      /* the tracepoint's fields as perf prints them */
 	const char *srcline;    /* -s srcline: file:line, sym+off, ... as perf */
 	bool src_known;         /* perf had it before sizing the column */
-	uint64_t period, acc, samples;
-	uint32_t root;          /* call tree, REP_NONE without chains */
-	uint32_t max_depth;     /* longest chain added to the tree */
 	uint32_t seq;           /* creation order (last tie break) */
 	uint32_t comm_rank;     /* rep_sort: the comm's and the dso short */
 	uint32_t dso_rank;      /* name's place among the event's (by strcmp) */
 	uint32_t name_rank;     /* rep_sort: the symbol name's (sym_name) */
-	uint64_t mark;          /* the last sample that added to it */
 };
 
 /* The srclines of an address: perf's answer from addr2line, if any,
@@ -126,6 +128,8 @@ struct rep_event {
 	struct rep_node *nodes;
 	size_t nnodes, nodes_cap;
 	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
+	uint64_t *last;         /* per frame: (its last context + 1) << 32 | entry */
+	size_t last_cap;
 	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
 	uint32_t *owners;       /* children: entry ids beside chains */
 	size_t nchains, chains_cap, owners_cap;
