@@ -40,6 +40,7 @@ void rep_release(struct rep *r)
 	}
 	free(r->ev);
 	free(r->frames);
+	free(r->flevel);
 	free(r->ftab);
 	hmap_release(&r->fmap);
 	arena_release(&r->names);
@@ -215,7 +216,9 @@ static void key_ptr(struct strbuf *k, const void *p)
 static uint32_t frame_new(struct rep *r, const struct rep_frame *f)
 {
 	XGROW(r->frames, r->frames_cap, r->nframes + 1);
+	XGROW(r->flevel, r->flevel_cap, r->nframes + 1);
 	r->frames[r->nframes] = *f;
+	r->flevel[r->nframes] = !f->dso && !f->sym ? 0 : f->level;
 	if (f->inl)
 		r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
 	return (uint32_t)r->nframes++;
@@ -223,9 +226,8 @@ static uint32_t frame_new(struct rep *r, const struct rep_frame *f)
 
 static size_t fslot_hash(const struct rep_fslot *c)
 {
-	uint64_t h = (uint64_t)(uintptr_t)c->dso * 0x9E3779B97F4A7C15ull ^
-		     (uint64_t)(uintptr_t)c->sym * 0xff51afd7ed558ccdull ^
-		     c->ip * 0xc4ceb9fe1a85ec53ull;
+	uint64_t h = (uint64_t)c->dso * 0x9E3779B97F4A7C15ull ^
+		     c->what * 0xff51afd7ed558ccdull ^ (c->id >> 31) * 0xc4ceb9fe1a85ec53ull;
 	return (size_t)(h >> 32);
 }
 
@@ -269,20 +271,24 @@ static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
 {
 	if (f->inl)
 		return frame_id_inline(r, f);
-	if (2 * (r->ftab_used + 1) > r->ftab_cap)
+	if (4 * (r->ftab_used + 1) > 3 * r->ftab_cap)
 		ftab_grow(r);
-	struct rep_fslot k = { f->dso, f->sym, f->sym ? 0 : f->ip, 0 };
+	const uint32_t symbit = 1u << 31;
+	struct rep_fslot k = { f->sym ? (uint64_t)(uintptr_t)f->sym : f->ip,
+			       f->dso ? (uint32_t)f->dso->id : UINT32_MAX, f->sym ? symbit : 0 };
 	size_t mask = r->ftab_cap - 1;
 	for (size_t i = fslot_hash(&k) & mask; ; i = (i + 1) & mask) {
 		struct rep_fslot *c = &r->ftab[i];
 		if (!c->id) {
-			k.id = frame_new(r, f) + 1;
-			*c = k;
+			uint32_t id = frame_new(r, f);
+			c->what = k.what;
+			c->dso = k.dso;
+			c->id = (k.id | id) + 1;
 			r->ftab_used++;
-			return k.id - 1;
+			return id;
 		}
-		if (c->dso == k.dso && c->sym == k.sym && c->ip == k.ip)
-			return c->id - 1;
+		if (c->what == k.what && c->dso == k.dso && ((c->id - 1) & symbit) == k.id)
+			return (c->id - 1) & ~symbit;
 	}
 }
 
@@ -803,15 +809,20 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 /* The entry of t, whose context is ctx and frame (id) frame, memoized
  * by both: the entry's key is theirs. */
 static uint32_t entry_of(struct rep *r, struct rep_event *ev, uint64_t ctx, uint32_t frame,
-			 const struct rep_entry *t)
+			 struct rep_entry *t, char level)
 {
 	/* the frame's last context first: most frames are of one */
 	if (frame < ev->last_cap && ev->last[frame] >> 32 == ctx + 1)
 		return (uint32_t)ev->last[frame];
 	bool added;
 	uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | frame, &added);
-	if (added)
+	if (added) {
+		if (level) { /* a chain's frame: t gets it */
+			t->f = r->frames[frame];
+			t->f.level = level;
+		}
 		*memo = entry_get(r, ev, t) + 1;
+	}
 	uint32_t id = (uint32_t)(*memo - 1);
 	if (frame >= ev->last_cap) {
 		size_t old = ev->last_cap;
@@ -832,19 +843,18 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 	if (r->o.chains)
 		XGROW(ev->owners, ev->owners_cap, off + n);
 	for (size_t i = 0; i < n; i++) {
-		const struct rep_frame *f = &r->frames[r->chain[i]];
-		t->f = *f;
 		/* perf: a frame without a map keeps the level before it */
-		if (!f->dso && !f->sym)
-			t->f.level = level;
-		level = t->f.level;
+		if (r->flevel[r->chain[i]])
+			level = r->flevel[r->chain[i]];
 		uint32_t id;
 		if (r->srcline) { /* the entry depends on the address */
+			t->f = r->frames[r->chain[i]];
+			t->f.level = level;
 			t->srcline = r->chain_src[i].s;
 			t->src_known = r->chain_src[i].known;
 			id = entry_get(r, ev, t);
 		} else {
-			id = entry_of(r, ev, ctx, r->chain[i], t);
+			id = entry_of(r, ev, ctx, r->chain[i], t, level);
 		}
 		struct rep_entry *e = &ev->e[id];
 		if (r->o.chains)
@@ -870,7 +880,7 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	/* with srcline the entry depends on the address (and perf marks a
 	 * found one as compared): no memo */
 	uint32_t self = r->srcline ? entry_get(r, ev, &t)
-				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t);
+				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t, 0);
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;

@@ -137,12 +137,12 @@ struct rep_event {
 	size_t nsampled, sampled_cap;
 };
 
-/* A frame table slot: a frame (no inline row) and its id + 1 (0: empty). */
+/* A frame table slot: a frame (no inline row) and its id + 1 (0: empty),
+ * in 16 bytes (the big recording has 295k frames). */
 struct rep_fslot {
-	const struct sym_dso *dso;
-	const struct sym_entry *sym;
-	uint64_t ip;            /* unresolved: the address, else 0 */
-	uint32_t id;
+	uint64_t what;          /* the symbol (its address), unresolved the ip */
+	uint32_t dso;           /* its id, UINT32_MAX: none */
+	uint32_t id;            /* top bit: what is a symbol */
 };
 
 struct rep {
@@ -151,6 +151,9 @@ struct rep {
 	size_t nev;
 	struct rep_frame *frames; /* shared by all events */
 	size_t nframes, frames_cap;
+	char *flevel;           /* per frame: its level, 0 without dso and
+				 * symbol (it keeps the level before it) */
+	size_t flevel_cap;
 	struct hmap fmap;       /* inline rows: frame key -> (value) index in frames */
 	struct rep_fslot *ftab; /* other frames, open addressing */
 	size_t ftab_cap, ftab_used;
