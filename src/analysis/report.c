@@ -1446,16 +1446,13 @@ static void rb_walk(const struct rbt *t, uint32_t *ord)
 	}
 }
 
-/* t's nodes for the entries of ord, in its order (their keys when
- * fast); *mem is to be freed. */
+/* A tree on nodes (room for ev's entries) for the entries of ord, in
+ * its order (their keys when fast). */
 static struct rbt rb_new(const struct rep_event *ev, const uint32_t *ord, bool out, bool fast,
-			 void **mem)
+			 struct rb_node *nodes)
 {
-	size_t n = ev->n;
-	*mem = xmalloc((n + 1) * sizeof(struct rb_node));
-	/* nodes on cache lines */
-	struct rbt t = { (struct rb_node *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63), REP_NONE };
-	for (uint32_t i = 0; i < n; i++) {
+	struct rbt t = { nodes, REP_NONE };
+	for (uint32_t i = 0; i < ev->n; i++) {
 		struct rb_node *x = &t.n[i];
 		x->l = x->r = x->p = REP_NONE;
 		x->e = ord[i];
@@ -1492,15 +1489,14 @@ static bool rb_insert(const struct rep *r, struct rep_event *ev, struct rbt *t, 
  * inserting them in ord's order: by hist_entry__cmp (entries_in,
  * collapsed) when !out, else by hist_entry__sort (the output). The
  * entries stay in place (rep_sort moves them once). */
-static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out)
+static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out,
+		     struct rb_node *nodes)
 {
 	bool fast = keys_fast(r, out);
-	void *mem;
-	struct rbt t = rb_new(ev, ord, out, fast, &mem);
+	struct rbt t = rb_new(ev, ord, out, fast, nodes);
 	for (uint32_t i = 0; i < ev->n; i++)
 		rb_insert(r, ev, &t, i, out, fast);
 	rb_walk(&t, ord);
-	free(mem);
 }
 
 /* ---- orders by sorting ----
@@ -1588,20 +1584,21 @@ static size_t keys_before_sym(const struct rep *r, bool *dso_first)
  * no inline rows; per dso, addresses whose differences keep their sign
  * in 64 bits; unresolved addresses, compared alone, all of one dso
  * unless a dso key comes first. */
-static bool in_sortable(const struct rep *r, const struct sort_item *it, size_t n)
+static bool in_sortable(const struct rep *r, const struct rep_event *ev)
 {
 	bool dso_first;
 	if (keys_before_sym(r, &dso_first) == r->o.nkeys)
 		return true;
 	size_t nd = 1;
-	for (size_t i = 0; i < n; i++)
-		if (it[i].k.has_dso && it[i].k.dso + 2u > nd)
-			nd = it[i].k.dso + 2u;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->e[i].f.dso && ev->e[i].dso_rank + 2u > nd)
+			nd = ev->e[i].dso_rank + 2u;
 	struct span *sp = xcalloc(3 * nd, sizeof(*sp)); /* per dso: ip, start, end */
 	bool ok = true;
 	uint32_t unres_dso = REP_NONE;
-	for (size_t i = 0; i < n && ok; i++) {
-		const struct rb_key *x = &it[i].k;
+	for (size_t i = 0; i < ev->n && ok; i++) {
+		struct rb_key k, *x = &k;
+		key_in(&ev->e[i], x);
 		uint32_t d = x->has_dso ? x->dso : (uint32_t)nd - 1;
 		ok = !x->has_inl;
 		if (x->has_sym) {
@@ -1624,6 +1621,9 @@ static bool in_sortable(const struct rep *r, const struct sort_item *it, size_t 
  * was) when not. */
 static bool sort_order(const struct rep *r, const struct rep_event *ev, uint32_t *ord, bool out)
 {
+	/* out_cmp's callers-above-callees rule makes no order */
+	if (out ? r->o.children && r->o.chains : !in_sortable(r, ev))
+		return false;
 	size_t n = ev->n;
 	struct sort_item *it = xmalloc((n ? n : 1) * sizeof(*it));
 	for (uint32_t i = 0; i < n; i++) {
@@ -1631,18 +1631,14 @@ static bool sort_order(const struct rep *r, const struct rep_event *ev, uint32_t
 		it[i].pos = i;
 		(out ? key_out : key_in)(&ev->e[ord[i]], &it[i].k);
 	}
-	/* out_cmp's callers-above-callees rule makes no order */
-	bool ok = out ? !r->o.children || !r->o.chains : in_sortable(r, it, n);
-	if (ok) {
-		struct sort_item *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
-		struct sort_ctx c = { r, ev, out };
-		merge_sort(&c, it, tmp, n);
-		free(tmp);
-	}
-	for (size_t i = 0; i < n && ok; i++)
+	struct sort_item *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
+	struct sort_ctx c = { r, ev, out };
+	merge_sort(&c, it, tmp, n);
+	free(tmp);
+	for (size_t i = 0; i < n; i++)
 		ord[i] = it[i].e;
 	free(it);
-	return ok;
+	return true;
 }
 
 /* Whether in_cmp (the keys fast) is a strict weak order on the nodes
@@ -1687,13 +1683,13 @@ static bool goes_last(const struct rep *r, struct rep_event *ev, const struct rb
  * is compared with the members of its class on the right edge (the
  * other nodes there are of classes before), and searched for when it
  * goes left of one. */
-static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *ord)
+static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *ord,
+			   struct rb_node *nodes)
 {
 	size_t n = ev->n;
 	bool dso_first;
 	size_t first = keys_before_sym(r, &dso_first);
-	void *mem;
-	struct rbt t = rb_new(ev, ord, false, true, &mem);
+	struct rbt t = rb_new(ev, ord, false, true, nodes);
 	uint32_t *start = xmalloc((n ? n : 1) * sizeof(*start)); /* of the class */
 	bool *ordered = xmalloc((n ? n : 1) * sizeof(*ordered));
 	for (size_t s = 0, e; s < n; s = e) {
@@ -1723,7 +1719,6 @@ static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *
 	rb_walk(&t, ord);
 	free(start);
 	free(ordered);
-	free(mem);
 }
 
 /* Put ev's entries in the order of ord (a permutation of indexes, used
@@ -1969,20 +1964,24 @@ void rep_sort(struct rep *r, double min_percent)
 		uint32_t *ord = xmalloc((ev->n ? ev->n : 1) * sizeof(*ord));
 		for (size_t k = 0; k < ev->n; k++)
 			ord[k] = (uint32_t)k;
+		/* the trees' nodes, on cache lines */
+		void *mem = xmalloc((ev->n + 1) * sizeof(struct rb_node));
+		struct rb_node *nodes = (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
 		/* sorted, the collapsed tree keeps the order */
 		bool sorted = keys_fast(r, false) && sort_order(r, ev, ord, false);
 		if (!sorted)
-			rb_order(r, ev, ord, false);
+			rb_order(r, ev, ord, false, nodes);
 		for (size_t k = 0; k < r->o.nkeys && !sorted; k++) {
 			if (r->o.keys[k] != REP_COMM && r->o.keys[k] != REP_SRCLINE)
 				continue;
 			if (keys_fast(r, false))
-				rb_order_again(r, ev, ord);
+				rb_order_again(r, ev, ord, nodes);
 			else
-				rb_order(r, ev, ord, false);
+				rb_order(r, ev, ord, false, nodes);
 		}
 		if (!keys_fast(r, true) || !sort_order(r, ev, ord, true))
-			rb_order(r, ev, ord, true);
+			rb_order(r, ev, ord, true, nodes);
+		free(mem);
 		entries_permute(ev, ord);
 		free(ord);
 	}
