@@ -1527,8 +1527,8 @@ static int64_t item_cmp(const struct sort_ctx *c, const struct sort_item *x,
 	return v ? v : (int64_t)x->pos - (int64_t)y->pos;
 }
 
-/* Stable whatever cmp says (it need not be an order: its result is
- * then checked, not trusted). tmp holds n / 2 items. */
+/* A stable merge sort by item_cmp (used where it is an order; it stays
+ * in bounds whatever it says). tmp holds n / 2 items. */
 static void merge_sort(const struct sort_ctx *c, struct sort_item *a, struct sort_item *tmp,
 		       size_t n)
 {
@@ -1580,7 +1580,7 @@ static size_t keys_before_sym(const struct rep *r, bool *dso_first)
 	return k;
 }
 
-/* Whether in_cmp (the keys fast) is a strict weak order on the items:
+/* Whether in_cmp (the keys fast) is a strict weak order on ev's entries:
  * no inline rows; per dso, addresses whose differences keep their sign
  * in 64 bits; unresolved addresses, compared alone, all of one dso
  * unless a dso key comes first. */
