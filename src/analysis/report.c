@@ -33,12 +33,14 @@ void rep_release(struct rep *r)
 		free(r->ev[i].e);
 		free(r->ev[i].nodes);
 		u64map_release(&r->ev[i].fentry);
+		free(r->ev[i].last);
 		free(r->ev[i].chains);
 		free(r->ev[i].owners);
 		free(r->ev[i].sampled);
 	}
 	free(r->ev);
 	free(r->frames);
+	free(r->flevel);
 	free(r->ftab);
 	hmap_release(&r->fmap);
 	arena_release(&r->names);
@@ -214,7 +216,9 @@ static void key_ptr(struct strbuf *k, const void *p)
 static uint32_t frame_new(struct rep *r, const struct rep_frame *f)
 {
 	XGROW(r->frames, r->frames_cap, r->nframes + 1);
+	XGROW(r->flevel, r->flevel_cap, r->nframes + 1);
 	r->frames[r->nframes] = *f;
+	r->flevel[r->nframes] = !f->dso && !f->sym ? 0 : f->level;
 	if (f->inl)
 		r->frames[r->nframes].inl = arena_strdup(&r->names, f->inl);
 	return (uint32_t)r->nframes++;
@@ -222,9 +226,8 @@ static uint32_t frame_new(struct rep *r, const struct rep_frame *f)
 
 static size_t fslot_hash(const struct rep_fslot *c)
 {
-	uint64_t h = (uint64_t)(uintptr_t)c->dso * 0x9E3779B97F4A7C15ull ^
-		     (uint64_t)(uintptr_t)c->sym * 0xff51afd7ed558ccdull ^
-		     c->ip * 0xc4ceb9fe1a85ec53ull;
+	uint64_t h = (uint64_t)c->dso * 0x9E3779B97F4A7C15ull ^
+		     c->what * 0xff51afd7ed558ccdull ^ (c->id >> 31) * 0xc4ceb9fe1a85ec53ull;
 	return (size_t)(h >> 32);
 }
 
@@ -268,20 +271,24 @@ static uint32_t frame_id(struct rep *r, const struct rep_frame *f)
 {
 	if (f->inl)
 		return frame_id_inline(r, f);
-	if (2 * (r->ftab_used + 1) > r->ftab_cap)
+	if (4 * (r->ftab_used + 1) > 3 * r->ftab_cap)
 		ftab_grow(r);
-	struct rep_fslot k = { f->dso, f->sym, f->sym ? 0 : f->ip, 0 };
+	const uint32_t symbit = 1u << 31;
+	struct rep_fslot k = { f->sym ? (uint64_t)(uintptr_t)f->sym : f->ip,
+			       f->dso ? (uint32_t)f->dso->id : UINT32_MAX, f->sym ? symbit : 0 };
 	size_t mask = r->ftab_cap - 1;
 	for (size_t i = fslot_hash(&k) & mask; ; i = (i + 1) & mask) {
 		struct rep_fslot *c = &r->ftab[i];
 		if (!c->id) {
-			k.id = frame_new(r, f) + 1;
-			*c = k;
+			uint32_t id = frame_new(r, f);
+			c->what = k.what;
+			c->dso = k.dso;
+			c->id = (k.id | id) + 1;
 			r->ftab_used++;
-			return k.id - 1;
+			return id;
 		}
-		if (c->dso == k.dso && c->sym == k.sym && c->ip == k.ip)
-			return c->id - 1;
+		if (c->what == k.what && c->dso == k.dso && ((c->id - 1) & symbit) == k.id)
+			return (c->id - 1) & ~symbit;
 	}
 }
 
@@ -802,13 +809,28 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 /* The entry of t, whose context is ctx and frame (id) frame, memoized
  * by both: the entry's key is theirs. */
 static uint32_t entry_of(struct rep *r, struct rep_event *ev, uint64_t ctx, uint32_t frame,
-			 const struct rep_entry *t)
+			 struct rep_entry *t, char level)
 {
+	/* the frame's last context first: most frames are of one */
+	if (frame < ev->last_cap && ev->last[frame] >> 32 == ctx + 1)
+		return (uint32_t)ev->last[frame];
 	bool added;
 	uint64_t *memo = u64map_put(&ev->fentry, ctx << 32 | frame, &added);
-	if (added)
+	if (added) {
+		if (level) { /* a chain's frame: t gets it */
+			t->f = r->frames[frame];
+			t->f.level = level;
+		}
 		*memo = entry_get(r, ev, t) + 1;
-	return (uint32_t)(*memo - 1);
+	}
+	uint32_t id = (uint32_t)(*memo - 1);
+	if (frame >= ev->last_cap) {
+		size_t old = ev->last_cap;
+		XGROW(ev->last, ev->last_cap, (size_t)frame + 1);
+		memset(ev->last + old, 0, (ev->last_cap - old) * sizeof(*ev->last));
+	}
+	ev->last[frame] = (ctx + 1) << 32 | id;
+	return id;
 }
 
 static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *t,
@@ -821,19 +843,18 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 	if (r->o.chains)
 		XGROW(ev->owners, ev->owners_cap, off + n);
 	for (size_t i = 0; i < n; i++) {
-		const struct rep_frame *f = &r->frames[r->chain[i]];
-		t->f = *f;
 		/* perf: a frame without a map keeps the level before it */
-		if (!f->dso && !f->sym)
-			t->f.level = level;
-		level = t->f.level;
+		if (r->flevel[r->chain[i]])
+			level = r->flevel[r->chain[i]];
 		uint32_t id;
 		if (r->srcline) { /* the entry depends on the address */
+			t->f = r->frames[r->chain[i]];
+			t->f.level = level;
 			t->srcline = r->chain_src[i].s;
 			t->src_known = r->chain_src[i].known;
 			id = entry_get(r, ev, t);
 		} else {
-			id = entry_of(r, ev, ctx, r->chain[i], t);
+			id = entry_of(r, ev, ctx, r->chain[i], t, level);
 		}
 		struct rep_entry *e = &ev->e[id];
 		if (r->o.chains)
@@ -859,7 +880,7 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	/* with srcline the entry depends on the address (and perf marks a
 	 * found one as compared): no memo */
 	uint32_t self = r->srcline ? entry_get(r, ev, &t)
-				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t);
+				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t, 0);
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;
@@ -1031,55 +1052,79 @@ static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const str
 	return 0;
 }
 
-/* A red-black tree over entry indexes (the classic insertion: the same
- * shapes as the kernel's rbtree that perf uses). */
+/* A red-black tree over entries (the classic insertion: the same shapes
+ * as the kernel's rbtree that perf uses). A node holds its links, its
+ * entry and a copy of what the comparisons read of the entry, in one
+ * cache line: a tree of 325k entries (of 152 bytes) is walked 20 levels
+ * deep at each insertion. */
+struct rb_key {
+	uint64_t a, b;          /* in: the symbol's start and end, or the
+				 * unresolved address; out: acc, period */
+	const void *thread;     /* out */
+	uint32_t comm, tid;     /* comm's rank */
+	int32_t cpu;
+	uint32_t name, depth;   /* out: the symbol name's rank, max_depth */
+	uint32_t dso : 29, has_dso : 1, has_sym : 1, has_inl : 1; /* dso's rank */
+};
+
+struct rb_node {
+	uint32_t l, r, p;
+	uint32_t e : 31, red : 1; /* the entry */
+	struct rb_key k;
+};
+
 struct rbt {
-	uint32_t *l, *r, *p;
-	bool *red;
+	struct rb_node *n;
 	uint32_t root;
 };
 
+static uint32_t *rb_link(struct rb_node *x, bool left)
+{
+	return left ? &x->l : &x->r;
+}
+
 static void rot(struct rbt *t, uint32_t x, bool left)
 {
-	uint32_t *a = left ? t->l : t->r, *b = left ? t->r : t->l;
-	uint32_t y = b[x];
-	b[x] = a[y];
-	if (a[y] != REP_NONE)
-		t->p[a[y]] = x;
-	t->p[y] = t->p[x];
-	if (t->p[x] == REP_NONE)
+	struct rb_node *n = t->n;
+	uint32_t y = *rb_link(&n[x], !left);
+	uint32_t inner = *rb_link(&n[y], left);
+	*rb_link(&n[x], !left) = inner;
+	if (inner != REP_NONE)
+		n[inner].p = x;
+	uint32_t p = n[x].p;
+	n[y].p = p;
+	if (p == REP_NONE)
 		t->root = y;
-	else if (x == t->l[t->p[x]])
-		t->l[t->p[x]] = y;
 	else
-		t->r[t->p[x]] = y;
-	a[y] = x;
-	t->p[x] = y;
+		*rb_link(&n[p], x == n[p].l) = y;
+	*rb_link(&n[y], left) = x;
+	n[x].p = y;
 }
 
 static void fixup(struct rbt *t, uint32_t z)
 {
-	while (t->p[z] != REP_NONE && t->red[t->p[z]]) {
-		uint32_t p = t->p[z], g = t->p[p];
-		bool left = p == t->l[g];
-		uint32_t u = left ? t->r[g] : t->l[g];
-		if (u != REP_NONE && t->red[u]) {
-			t->red[p] = t->red[u] = false;
-			t->red[g] = true;
+	struct rb_node *n = t->n;
+	while (n[z].p != REP_NONE && n[n[z].p].red) {
+		uint32_t p = n[z].p, g = n[p].p;
+		bool left = p == n[g].l;
+		uint32_t u = *rb_link(&n[g], !left);
+		if (u != REP_NONE && n[u].red) {
+			n[p].red = n[u].red = 0;
+			n[g].red = 1;
 			z = g;
 			continue;
 		}
-		if (z == (left ? t->r[p] : t->l[p])) {
+		if (z == *rb_link(&n[p], !left)) {
 			z = p;
 			rot(t, z, left);
-			p = t->p[z];
-			g = t->p[p];
+			p = n[z].p;
+			g = n[p].p;
 		}
-		t->red[p] = false;
-		t->red[g] = true;
+		n[p].red = 0;
+		n[g].red = 1;
 		rot(t, g, !left);
 	}
-	t->red[t->root] = false;
+	n[t->root].red = 0;
 }
 
 /* Ranks of strings (their distinct pointers: few) in strcmp's order,
@@ -1129,26 +1174,30 @@ static uint32_t *ranker_finish(struct ranker *k)
 	return rank;
 }
 
-/* The entries' comm_rank and dso_rank: the sorts compare those, not
- * the strings (a strcmp per comparison, most of them equal). */
+/* The entries' comm_rank, dso_rank and name_rank: the sorts compare
+ * those, not the strings (a strcmp per comparison, most of them equal). */
 static void set_ranks(struct rep_event *ev)
 {
-	struct ranker c, d;
+	struct ranker c, d, s;
 	memset(&c, 0, sizeof(c));
 	memset(&d, 0, sizeof(d));
+	memset(&s, 0, sizeof(s));
 	for (size_t j = 0; j < ev->n; j++) {
 		struct rep_entry *e = &ev->e[j];
 		e->comm_rank = ranker_add(&c, e->comm);
 		e->dso_rank = e->f.dso ? ranker_add(&d, e->f.dso->short_name) : 0;
+		e->name_rank = e->f.sym ? ranker_add(&s, sym_name(e)) : 0;
 	}
-	uint32_t *cr = ranker_finish(&c), *dr = ranker_finish(&d);
+	uint32_t *cr = ranker_finish(&c), *dr = ranker_finish(&d), *sr = ranker_finish(&s);
 	for (size_t j = 0; j < ev->n; j++) {
 		struct rep_entry *e = &ev->e[j];
 		e->comm_rank = cr[e->comm_rank];
 		e->dso_rank = e->f.dso ? dr[e->dso_rank] : 0;
+		e->name_rank = e->f.sym ? sr[e->name_rank] : 0;
 	}
 	free(cr);
 	free(dr);
+	free(sr);
 }
 
 /* perf's hist_entry__cmp / __collapse: negative puts r (the new entry)
@@ -1199,70 +1248,477 @@ static void note_srcline(const struct rep *r, struct rep_entry *a, struct rep_en
 	}
 }
 
+/* ---- the comparisons on node keys ----
+ * The same results as key_collapse, in_cmp and out_cmp for the common
+ * keys (comm, pid, dso, sym, cpu), read from the nodes; an inline row's
+ * symbol is compared on its entry. */
+
+static void key_common(const struct rep_entry *e, struct rb_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->comm = e->comm_rank;
+	k->tid = e->tid;
+	k->cpu = e->cpu;
+	k->dso = e->dso_rank;
+	k->has_dso = e->f.dso != NULL;
+	k->has_sym = e->f.sym != NULL;
+	k->has_inl = e->f.inl != NULL;
+}
+
+/* What in_cmp reads */
+static void key_in(const struct rep_entry *e, struct rb_key *k)
+{
+	key_common(e, k);
+	k->a = e->f.sym ? e->f.sym->start : e->f.ip;
+	k->b = e->f.sym ? e->f.sym->end : 0;
+}
+
+/* What out_cmp reads */
+static void key_out(const struct rep_entry *e, struct rb_key *k)
+{
+	key_common(e, k);
+	k->a = e->acc;
+	k->b = e->period;
+	k->thread = e->thread;
+	k->depth = e->max_depth;
+	k->name = e->name_rank;
+}
+
+/* cmp_null of two pointers (one at least NULL), by whether they are set */
+static int64_t null_cmp(bool l, bool r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int64_t dso_fast(const struct rb_key *l, const struct rb_key *r)
+{
+	if (!l->has_dso || !r->has_dso)
+		return null_cmp(l->has_dso, r->has_dso);
+	return (int64_t)r->dso - (int64_t)l->dso;
+}
+
+/* sym_collapse of keys from key_in, neither an inline row */
+static int64_t sym_fast(const struct rb_key *l, const struct rb_key *r)
+{
+	if (!l->has_sym && !r->has_sym)
+		return (int64_t)(r->a - l->a);
+	int64_t c = dso_fast(l, r);
+	if (c)
+		return c;
+	if (!l->has_sym || !r->has_sym)
+		return null_cmp(l->has_sym, r->has_sym);
+	if (l->a != r->a)
+		return (int64_t)(r->a - l->a);
+	return (int64_t)(r->b - l->b);
+}
+
+/* key_collapse of comm, pid, dso or cpu */
+static int64_t key_fast(const struct rb_key *l, const struct rb_key *r, enum rep_key k)
+{
+	switch (k) {
+	case REP_COMM: return (int64_t)r->comm - (int64_t)l->comm;
+	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
+	case REP_DSO: return dso_fast(l, r);
+	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
+	default: return 0;
+	}
+}
+
+/* in_cmp(l, r) on keys (le, re: their entries), by keys [from, to) */
+static int64_t in_keys(const struct rep *rp, const struct rep_event *ev, const struct rb_key *l,
+		       uint32_t le, const struct rb_key *r, uint32_t re, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		enum rep_key k = rp->o.keys[i];
+		int64_t c;
+		if (k != REP_SYM && k != REP_IPC)
+			c = key_fast(l, r, k);
+		else if (l->has_inl || r->has_inl)
+			c = key_collapse(&ev->e[le], &ev->e[re], k);
+		else
+			c = sym_fast(l, r);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int64_t in_fast(const struct rep *rp, const struct rep_event *ev,
+		       const struct rb_key *l, uint32_t le, const struct rb_key *r, uint32_t re)
+{
+	return in_keys(rp, ev, l, le, r, re, 0, rp->o.nkeys);
+}
+
+/* out_cmp(a, b) on keys past children_cmp: the self period, the keys */
+static int64_t out_rest(const struct rep_opts *o, const struct rb_key *a, const struct rb_key *b)
+{
+	if (a->b != b->b)
+		return a->b > b->b ? 1 : -1;
+	for (size_t i = 0; i < o->nkeys; i++) {
+		enum rep_key k = o->keys[i];
+		int64_t c;
+		if (k != REP_SYM)
+			c = key_fast(a, b, k);
+		else if (!a->has_sym || !b->has_sym)
+			c = null_cmp(a->has_sym, b->has_sym);
+		else /* the names' strcmp */
+			c = (b->name > a->name) - (b->name < a->name);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* children_cmp's callers above callees of a thread, on keys */
+static int64_t depth_cmp(const struct rep_opts *o, const struct rb_key *a, const struct rb_key *b)
+{
+	if (!o->chains || a->thread != b->thread || a->depth == b->depth)
+		return 0;
+	int64_t c = (int64_t)b->depth - (int64_t)a->depth;
+	return o->order == REP_CALLER ? -c : c;
+}
+
+/* out_cmp(a, b) on keys (perf's default sort, keys without symbol_size) */
+static int64_t out_fast(const struct rep *rp, const struct rb_key *a, const struct rb_key *b)
+{
+	const struct rep_opts *o = &rp->o;
+	if (o->children) { /* children_cmp */
+		if (a->a != b->a)
+			return a->a > b->a ? 1 : -1;
+		int64_t c = depth_cmp(o, a, b);
+		if (c)
+			return c;
+	}
+	return out_rest(o, a, b);
+}
+
+/* Whether the comparisons of a tree (out: the output's) can read the
+ * node keys alone */
+static bool keys_fast(const struct rep *r, bool out)
+{
+	if (r->srcline || (out && r->o.nfields))
+		return false;
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		enum rep_key k = r->o.keys[i];
+		if (k != REP_COMM && k != REP_PID && k != REP_DSO && k != REP_SYM &&
+		    k != REP_CPU && (out || k != REP_IPC))
+			return false;
+	}
+	return true;
+}
+
+/* Whether node x, being inserted, goes left of node at. */
+static bool goes_left(const struct rep *r, struct rep_event *ev, const struct rb_node *x,
+		      const struct rb_node *at, bool out, bool fast)
+{
+	if (fast)
+		return out ? out_fast(r, &x->k, &at->k) > 0 : in_fast(r, ev, &at->k, at->e, &x->k, x->e) < 0;
+	struct rep_entry *ex = &ev->e[x->e], *ea = &ev->e[at->e];
+	if (r->srcline)
+		note_srcline(r, ex, ea, out);
+	return out ? out_cmp(r, ex, ea) > 0 : in_cmp(r, ea, ex) < 0;
+}
+
+/* The entries of t's nodes in order, into ord. */
+static void rb_walk(const struct rbt *t, uint32_t *ord)
+{
+	const struct rb_node *n = t->n;
+	size_t k = 0;
+	uint32_t x = t->root;
+	while (x != REP_NONE && n[x].l != REP_NONE)
+		x = n[x].l;
+	while (x != REP_NONE) {
+		ord[k++] = n[x].e;
+		if (n[x].r != REP_NONE) {
+			x = n[x].r;
+			while (n[x].l != REP_NONE)
+				x = n[x].l;
+		} else {
+			uint32_t c = x;
+			x = n[x].p;
+			while (x != REP_NONE && c == n[x].r) {
+				c = x;
+				x = n[x].p;
+			}
+		}
+	}
+}
+
+/* A tree on nodes (room for ev's entries) for the entries of ord, in
+ * its order (their keys when fast). */
+static struct rbt rb_new(const struct rep_event *ev, const uint32_t *ord, bool out, bool fast,
+			 struct rb_node *nodes)
+{
+	struct rbt t = { nodes, REP_NONE };
+	for (uint32_t i = 0; i < ev->n; i++) {
+		struct rb_node *x = &t.n[i];
+		x->l = x->r = x->p = REP_NONE;
+		x->e = ord[i];
+		x->red = 1;
+		if (fast)
+			(out ? key_out : key_in)(&ev->e[ord[i]], &x->k);
+	}
+	return t;
+}
+
+/* Insert node i (nodes are positions in ord) by a search from the
+ * root; returns whether it went right all the way. */
+static bool rb_insert(const struct rep *r, struct rep_event *ev, struct rbt *t, uint32_t i,
+		      bool out, bool fast)
+{
+	uint32_t at = t->root, parent = REP_NONE;
+	bool left = false, last = true;
+	while (at != REP_NONE) {
+		parent = at;
+		left = goes_left(r, ev, &t->n[i], &t->n[at], out, fast);
+		last &= !left;
+		at = left ? t->n[at].l : t->n[at].r;
+	}
+	t->n[i].p = parent;
+	if (parent == REP_NONE)
+		t->root = i;
+	else
+		*rb_link(&t->n[parent], left) = i;
+	fixup(t, i);
+	return last;
+}
+
 /* Reorder ord (entry indexes) as perf's tree lists the entries after
  * inserting them in ord's order: by hist_entry__cmp (entries_in,
  * collapsed) when !out, else by hist_entry__sort (the output). The
  * entries stay in place (rep_sort moves them once). */
-static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out)
+static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out,
+		     struct rb_node *nodes)
+{
+	bool fast = keys_fast(r, out);
+	struct rbt t = rb_new(ev, ord, out, fast, nodes);
+	for (uint32_t i = 0; i < ev->n; i++)
+		rb_insert(r, ev, &t, i, out, fast);
+	rb_walk(&t, ord);
+}
+
+/* ---- orders by sorting ----
+ * A tree whose comparison is a strict weak order on the entries lists
+ * them as a stable sort does (ties in insertion order). Perf's are not
+ * one in general (an unresolved address is compared by its address
+ * alone, as a difference of 64 bits; callers above callees of a thread
+ * only); where they are one on the entries at hand, a merge sort gives
+ * the tree's order without its walks of 20 levels of nodes. */
+
+struct sort_item {
+	struct rb_key k;
+	uint32_t e, pos;        /* the entry; its place in the insertion order */
+};
+
+struct sort_ctx {
+	const struct rep *r;
+	const struct rep_event *ev;
+	bool out;
+};
+
+/* < 0: x comes before y in the tree's order */
+static int64_t item_cmp(const struct sort_ctx *c, const struct sort_item *x,
+			const struct sort_item *y)
+{
+	int64_t v = c->out ? -out_fast(c->r, &x->k, &y->k)
+			   : in_fast(c->r, c->ev, &y->k, y->e, &x->k, x->e);
+	return v ? v : (int64_t)x->pos - (int64_t)y->pos;
+}
+
+/* A stable merge sort by item_cmp (used where it is an order; it stays
+ * in bounds whatever it says). tmp holds n / 2 items. */
+static void merge_sort(const struct sort_ctx *c, struct sort_item *a, struct sort_item *tmp,
+		       size_t n)
+{
+	if (n <= 12) {
+		for (size_t i = 1; i < n; i++) {
+			struct sort_item x = a[i];
+			size_t j = i;
+			for (; j > 0 && item_cmp(c, &x, &a[j - 1]) < 0; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return;
+	}
+	size_t h = n / 2;
+	merge_sort(c, a, tmp, h);
+	merge_sort(c, a + h, tmp, n - h);
+	if (item_cmp(c, &a[h - 1], &a[h]) <= 0)
+		return;
+	memcpy(tmp, a, h * sizeof(*a));
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		a[k++] = item_cmp(c, &a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];
+	while (i < h)
+		a[k++] = tmp[i++];
+}
+
+struct span {
+	uint64_t lo, hi;
+	bool set;
+};
+
+static void span_add(struct span *s, uint64_t v)
+{
+	if (!s->set || v < s->lo)
+		s->lo = v;
+	if (!s->set || v > s->hi)
+		s->hi = v;
+	s->set = true;
+}
+
+/* The keys before the first symbol key: *dso_first, whether dso is one
+ * of them; their count returned. */
+static size_t keys_before_sym(const struct rep *r, bool *dso_first)
+{
+	size_t k = 0;
+	*dso_first = false;
+	for (; k < r->o.nkeys && r->o.keys[k] != REP_SYM && r->o.keys[k] != REP_IPC; k++)
+		*dso_first |= r->o.keys[k] == REP_DSO;
+	return k;
+}
+
+/* Whether in_cmp (the keys fast) is a strict weak order on ev's entries:
+ * no inline rows; per dso, addresses whose differences keep their sign
+ * in 64 bits; unresolved addresses, compared alone, all of one dso
+ * unless a dso key comes first. */
+static bool in_sortable(const struct rep *r, const struct rep_event *ev)
+{
+	bool dso_first;
+	if (keys_before_sym(r, &dso_first) == r->o.nkeys)
+		return true;
+	size_t nd = 1;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->e[i].f.dso && ev->e[i].dso_rank + 2u > nd)
+			nd = ev->e[i].dso_rank + 2u;
+	struct span *sp = xcalloc(3 * nd, sizeof(*sp)); /* per dso: ip, start, end */
+	bool ok = true;
+	uint32_t unres_dso = REP_NONE;
+	for (size_t i = 0; i < ev->n && ok; i++) {
+		struct rb_key k, *x = &k;
+		key_in(&ev->e[i], x);
+		uint32_t d = x->has_dso ? x->dso : (uint32_t)nd - 1;
+		ok = !x->has_inl;
+		if (x->has_sym) {
+			span_add(&sp[3 * d + 1], x->a);
+			span_add(&sp[3 * d + 2], x->b);
+			continue;
+		}
+		span_add(&sp[3 * d], x->a);
+		if (!dso_first && unres_dso != REP_NONE && unres_dso != d)
+			ok = false;
+		unres_dso = d;
+	}
+	for (size_t i = 0; i < 3 * nd && ok; i++)
+		ok = !sp[i].set || (sp[i].hi - sp[i].lo) >> 63 == 0;
+	free(sp);
+	return ok;
+}
+
+/* rb_order by a sort, when the entries allow it: false (ord as it
+ * was) when not. */
+static bool sort_order(const struct rep *r, const struct rep_event *ev, uint32_t *ord, bool out)
+{
+	/* out_cmp's callers-above-callees rule makes no order */
+	if (out ? r->o.children && r->o.chains : !in_sortable(r, ev))
+		return false;
+	size_t n = ev->n;
+	struct sort_item *it = xmalloc((n ? n : 1) * sizeof(*it));
+	for (uint32_t i = 0; i < n; i++) {
+		it[i].e = ord[i];
+		it[i].pos = i;
+		(out ? key_out : key_in)(&ev->e[ord[i]], &it[i].k);
+	}
+	struct sort_item *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
+	struct sort_ctx c = { r, ev, out };
+	merge_sort(&c, it, tmp, n);
+	free(tmp);
+	for (size_t i = 0; i < n; i++)
+		ord[i] = it[i].e;
+	free(it);
+	return true;
+}
+
+/* Whether in_cmp (the keys fast) is a strict weak order on the nodes
+ * [s, t) of a class (equal keys before the symbol's), as in_sortable
+ * says for all entries. */
+static bool class_ordered(const struct rb_node *n, size_t s, size_t t, bool dso_first)
+{
+	struct span sp[3]; /* ip, start, end */
+	memset(sp, 0, sizeof(sp));
+	for (size_t i = s; i < t; i++) {
+		const struct rb_key *x = &n[i].k;
+		if (x->has_inl || (!dso_first && (x->has_dso != n[s].k.has_dso || x->dso != n[s].k.dso)))
+			return false;
+		if (x->has_sym) {
+			span_add(&sp[1], x->a);
+			span_add(&sp[2], x->b);
+		} else {
+			span_add(&sp[0], x->a);
+		}
+	}
+	for (size_t i = 0; i < 3; i++)
+		if (sp[i].set && (sp[i].hi - sp[i].lo) >> 63)
+			return false;
+	return true;
+}
+
+/* Whether node i goes last: it goes right at each node of the tree's
+ * right edge (from its last node m up) of its class (nodes from s on). */
+static bool goes_last(const struct rep *r, struct rep_event *ev, const struct rbt *t,
+		      uint32_t m, uint32_t i, uint32_t s)
+{
+	for (; m != REP_NONE && m >= s; m = t->n[m].p)
+		if (goes_left(r, ev, &t->n[i], &t->n[m], false, true))
+			return false;
+	return true;
+}
+
+/* The collapsed tree again (the keys fast), ord the order the first gave:
+ * that order has the classes (equal keys before the symbol's) in order,
+ * the members of a class where in_cmp is an order sorted. Inserted in
+ * it, such a member goes right at every node, last: no search. Another
+ * is compared with the members of its class on the right edge (the
+ * other nodes there are of classes before), and searched for when it
+ * goes left of one. */
+static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *ord,
+			   struct rb_node *nodes)
 {
 	size_t n = ev->n;
-	struct rbt t;
-	t.l = xmalloc((n ? n : 1) * sizeof(uint32_t));
-	t.r = xmalloc((n ? n : 1) * sizeof(uint32_t));
-	t.p = xmalloc((n ? n : 1) * sizeof(uint32_t));
-	t.red = xmalloc((n ? n : 1) * sizeof(bool));
-	t.root = REP_NONE;
-	/* tree nodes are positions in ord */
+	bool dso_first;
+	size_t first = keys_before_sym(r, &dso_first);
+	struct rbt t = rb_new(ev, ord, false, true, nodes);
+	uint32_t *start = xmalloc((n ? n : 1) * sizeof(*start)); /* of the class */
+	bool *ordered = xmalloc((n ? n : 1) * sizeof(*ordered));
+	for (size_t s = 0, e; s < n; s = e) {
+		for (e = s + 1; e < n && !in_keys(r, ev, &t.n[s].k, t.n[s].e, &t.n[e].k, t.n[e].e,
+						  0, first); e++)
+			;
+		bool o = class_ordered(t.n, s, e, dso_first);
+		for (size_t i = s; i < e; i++) {
+			start[i] = (uint32_t)s;
+			ordered[i] = o;
+		}
+	}
+	uint32_t last = REP_NONE;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct rep_entry *ei = &ev->e[ord[i]];
-		t.l[i] = t.r[i] = t.p[i] = REP_NONE;
-		t.red[i] = true;
-		uint32_t at = t.root, parent = REP_NONE;
-		bool left = false;
-		while (at != REP_NONE) {
-			parent = at;
-			struct rep_entry *ea = &ev->e[ord[at]];
-			if (r->srcline)
-				note_srcline(r, &ev->e[ord[i]], ea, out);
-			left = out ? out_cmp(r, ei, ea) > 0 : in_cmp(r, ea, ei) < 0;
-			at = left ? t.l[at] : t.r[at];
+		if (last != REP_NONE && !ordered[i] && !goes_last(r, ev, &t, last, i, start[i])) {
+			rb_insert(r, ev, &t, i, false, true); /* not last */
+			continue;
 		}
-		t.p[i] = parent;
-		if (parent == REP_NONE)
+		t.n[i].p = last;
+		if (last == REP_NONE)
 			t.root = i;
-		else if (left)
-			t.l[parent] = i;
 		else
-			t.r[parent] = i;
+			t.n[last].r = i;
 		fixup(&t, i);
+		last = i;
 	}
-	/* in order */
-	uint32_t *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
-	size_t k = 0;
-	uint32_t x = t.root;
-	while (x != REP_NONE && t.l[x] != REP_NONE)
-		x = t.l[x];
-	while (x != REP_NONE) {
-		sorted[k++] = ord[x];
-		if (t.r[x] != REP_NONE) {
-			x = t.r[x];
-			while (t.l[x] != REP_NONE)
-				x = t.l[x];
-		} else {
-			uint32_t c = x;
-			x = t.p[x];
-			while (x != REP_NONE && c == t.r[x]) {
-				c = x;
-				x = t.p[x];
-			}
-		}
-	}
-	memcpy(ord, sorted, n * sizeof(*ord));
-	free(sorted);
-	free(t.l);
-	free(t.r);
-	free(t.p);
-	free(t.red);
+	rb_walk(&t, ord);
+	free(start);
+	free(ordered);
 }
 
 /* Put ev's entries in the order of ord (a permutation of indexes, used
@@ -1508,11 +1964,24 @@ void rep_sort(struct rep *r, double min_percent)
 		uint32_t *ord = xmalloc((ev->n ? ev->n : 1) * sizeof(*ord));
 		for (size_t k = 0; k < ev->n; k++)
 			ord[k] = (uint32_t)k;
-		rb_order(r, ev, ord, false);
-		for (size_t k = 0; k < r->o.nkeys; k++)
-			if (r->o.keys[k] == REP_COMM || r->o.keys[k] == REP_SRCLINE)
-				rb_order(r, ev, ord, false);
-		rb_order(r, ev, ord, true);
+		/* the trees' nodes, on cache lines */
+		void *mem = xmalloc((ev->n + 1) * sizeof(struct rb_node));
+		struct rb_node *nodes = (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+		/* sorted, the collapsed tree keeps the order */
+		bool sorted = keys_fast(r, false) && sort_order(r, ev, ord, false);
+		if (!sorted)
+			rb_order(r, ev, ord, false, nodes);
+		for (size_t k = 0; k < r->o.nkeys && !sorted; k++) {
+			if (r->o.keys[k] != REP_COMM && r->o.keys[k] != REP_SRCLINE)
+				continue;
+			if (keys_fast(r, false))
+				rb_order_again(r, ev, ord, nodes);
+			else
+				rb_order(r, ev, ord, false, nodes);
+		}
+		if (!keys_fast(r, true) || !sort_order(r, ev, ord, true))
+			rb_order(r, ev, ord, true, nodes);
+		free(mem);
 		entries_permute(ev, ord);
 		free(ord);
 	}

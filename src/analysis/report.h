@@ -82,6 +82,12 @@ struct rep_node {
 };
 
 struct rep_entry {
+	/* what each frame of a sample touches first, together */
+	uint64_t acc;           /* children period */
+	uint64_t mark;          /* the last sample that added to it */
+	uint32_t max_depth;     /* longest chain added to the tree */
+	uint32_t root;          /* call tree, REP_NONE without chains */
+	uint64_t period, samples;
 	struct rep_frame f;
 	const char *comm;
 	const struct proc_thread *thread; /* the first sample's */
@@ -91,13 +97,10 @@ struct rep_entry {
 	const char *trace;      /* the tracepoint's fields as perf prints them */
 	const char *srcline;    /* -s srcline: file:line, sym+off, ... as perf */
 	bool src_known;         /* perf had it before sizing the column */
-	uint64_t period, acc, samples;
-	uint32_t root;          /* call tree, REP_NONE without chains */
-	uint32_t max_depth;     /* longest chain added to the tree */
 	uint32_t seq;           /* creation order (last tie break) */
 	uint32_t comm_rank;     /* rep_sort: the comm's and the dso short */
 	uint32_t dso_rank;      /* name's place among the event's (by strcmp) */
-	uint64_t mark;          /* the last sample that added to it */
+	uint32_t name_rank;     /* rep_sort: the symbol name's (sym_name) */
 };
 
 /* The srclines of an address: perf's answer from addr2line, if any,
@@ -125,6 +128,8 @@ struct rep_event {
 	struct rep_node *nodes;
 	size_t nnodes, nodes_cap;
 	struct u64map fentry;   /* context << 32 | frame -> entry + 1 */
+	uint64_t *last;         /* per frame: (its last context + 1) << 32 | entry */
+	size_t last_cap;
 	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
 	uint32_t *owners;       /* children: entry ids beside chains */
 	size_t nchains, chains_cap, owners_cap;
@@ -132,12 +137,12 @@ struct rep_event {
 	size_t nsampled, sampled_cap;
 };
 
-/* A frame table slot: a frame (no inline row) and its id + 1 (0: empty). */
+/* A frame table slot: a frame (no inline row) and its id + 1 (0: empty),
+ * in 16 bytes (the big recording has 295k frames). */
 struct rep_fslot {
-	const struct sym_dso *dso;
-	const struct sym_entry *sym;
-	uint64_t ip;            /* unresolved: the address, else 0 */
-	uint32_t id;
+	uint64_t what;          /* the symbol (its address), unresolved the ip */
+	uint32_t dso;           /* its id, UINT32_MAX: none */
+	uint32_t id;            /* top bit: what is a symbol */
 };
 
 struct rep {
@@ -146,6 +151,9 @@ struct rep {
 	size_t nev;
 	struct rep_frame *frames; /* shared by all events */
 	size_t nframes, frames_cap;
+	char *flevel;           /* per frame: its level, 0 without dso and
+				 * symbol (it keeps the level before it) */
+	size_t flevel_cap;
 	struct hmap fmap;       /* inline rows: frame key -> (value) index in frames */
 	struct rep_fslot *ftab; /* other frames, open addressing */
 	size_t ftab_cap, ftab_used;
