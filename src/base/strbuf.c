@@ -244,3 +244,21 @@ int sb_flush(struct strbuf *sb, FILE *f)
 	sb_reset(sb);
 	return 0;
 }
+
+/* "%d" of v (see strbuf.h). */
+size_t int_to_text(char *buf, int v)
+{
+	char tmp[12];
+	size_t n = 0, len = 0;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
@@ -117,19 +118,8 @@ struct proc_thread *proc_machine_findnew_thread(struct proc_machine *m,
  * and a system-wide recording makes a thread per process. */
 static void tid_name(char *buf, int tid)
 {
-	char tmp[12];
-	size_t n = 0, len = 0;
-	uint32_t u = tid < 0 ? 0u - (uint32_t)tid : (uint32_t)tid;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	buf[len++] = ':';
-	if (tid < 0)
-		buf[len++] = '-';
-	while (n > 0)
-		buf[len++] = tmp[--n];
-	buf[len] = '\0';
+	buf[0] = ':';
+	int_to_text(buf + 1, tid);
 }
 
 static struct proc_thread *findnew(struct proc_machine *m, uint32_t pid,

@@ -360,8 +360,8 @@ static void comm_pname(struct prof_collector *c, const struct proc_sample *ps)
 	char pid[16] = "", tid[16] = "";
 	size_t pl = 0, tl = 0;
 	if (c->copts.pid || c->copts.tid) { /* else the name is comm alone */
-		pl = prof_int_text(pid, (int)ps->s->pid);
-		tl = prof_int_text(tid, (int)ps->s->tid);
+		pl = int_to_text(pid, (int)ps->s->pid);
+		tl = int_to_text(tid, (int)ps->s->tid);
 	}
 	sb_reset(&c->pname);
 	const char *comm = ps->thread->comm;

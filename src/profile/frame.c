@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 /* ---- strings and frames ---- */
@@ -325,32 +326,14 @@ static void record_built(struct prof_names *nm)
 	nm->nparts += n + 1;
 }
 
-/* "%d" of v (see frame.h). */
-size_t prof_int_text(char *buf, int v)
-{
-	char tmp[12];
-	size_t n = 0, len = 0;
-	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		buf[len++] = '-';
-	while (n > 0)
-		buf[len++] = tmp[--n];
-	buf[len] = '\0';
-	return len;
-}
-
 static void name_comm(struct prof_names *nm, const struct prof_frames *fs,
 		      const struct prof_frame *f)
 {
 	char pid[16], tid[16];
 	size_t clen;
 	const char *comm = prof_frames_str(fs, f->name, &clen);
-	size_t pl = prof_int_text(pid, (int)f->pid);
-	size_t tl = prof_int_text(tid, (int)f->tid);
+	size_t pl = int_to_text(pid, (int)f->pid);
+	size_t tl = int_to_text(tid, (int)f->tid);
 	struct strbuf *sb = stack_builder_begin_frame(&nm->b);
 	collapse_perf_comm(&nm->opts, comm ? comm : "", clen,
 			   f->pid < 0 ? NULL : pid, pl, tid, tl, sb);

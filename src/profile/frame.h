@@ -220,11 +220,6 @@ static inline const char *prof_name_text(const struct prof_names *nm, uint32_t i
 	*len = nm->names.entries[id].len;
 	return nm->names.entries[id].key;
 }
-/* "%d" of v into buf (room for 12 bytes), without printf: twice per
- * process frame named and per new chain folded (snprintf was 4% of the
- * instructions folding a DWARF recording of many distinct chains).
- * Returns its length. */
-size_t prof_int_text(char *buf, int v);
 /* True when a process name (a COMM frame's name) takes the Java rule. */
 bool prof_names_java(struct prof_names *nm, const struct prof_frames *fs,
 		     uint32_t comm_frame);
