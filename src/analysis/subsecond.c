@@ -127,13 +127,8 @@ static void script_line(struct script_state *st, const char *line, size_t len,
 int an_offsets_read_script(struct an_offsets *a, struct lines *lr, struct diag *d)
 {
 	int rc;
-	unsigned char byte;
-	long bin = lines_sniff_binary(lr, false, &byte);
-	if (bin >= 0) {
-		diag_set(d, "binary data (byte 0x%02x at offset %ld), not perf "
-			 "script text or perf.data", byte, bin);
+	if (lines_refuse_binary(lr, "perf script text or perf.data", d))
 		return -EINVAL;
-	}
 	struct script_state st = { .a = a };
 	struct collapse_opts co = COLLAPSE_OPTS_INIT;
 	stack_table_init(&st.table);

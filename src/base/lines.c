@@ -1,5 +1,6 @@
 /* lines: streaming line reader (see lines.h). */
 #include "base/lines.h"
+#include "base/diag.h"
 #include "base/fdio.h"
 #include "base/xalloc.h"
 
@@ -170,4 +171,14 @@ int lines_read_file(const char *path, lines_fn fn, void *ctx, uint64_t *failed)
 		*failed = lr.lineno + 1;
 	lines_close(&lr);
 	return rc;
+}
+
+int lines_refuse_binary(struct lines *lr, const char *what, struct diag *d)
+{
+	unsigned char byte;
+	long bin = lines_sniff_binary(lr, false, &byte);
+	if (bin < 0)
+		return 0;
+	diag_set(d, "binary data (byte 0x%02x at offset %ld), not %s", byte, bin, what);
+	return -EINVAL;
 }

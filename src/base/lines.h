@@ -50,6 +50,11 @@ void lines_close(struct lines *lr);
  * in the first line counts (for formats whose names may hold any other
  * byte, as flamegraph.pl's folded stacks). */
 long lines_sniff_binary(struct lines *lr, bool nul_line1, unsigned char *byte);
+/* lines_sniff_binary (any control byte counts) as a reader's check:
+ * -EINVAL with d "binary data (byte 0xNN at offset N), not WHAT" for
+ * binary input, else 0. */
+struct diag;
+int lines_refuse_binary(struct lines *lr, const char *what, struct diag *d);
 
 /* One line of lines_read_file; 0 goes on, negative stops the read. */
 typedef int (*lines_fn)(void *ctx, const char *line, size_t len);

@@ -67,13 +67,8 @@ int heatmap_render(struct heatmap *hm, bool cells, struct strbuf *out, struct di
 int heatmap_read_text_input(struct heatmap *hm, struct lines *lr, struct heatmap_text *ts,
 			    struct diag *d)
 {
-	unsigned char byte;
-	long bin = lines_sniff_binary(lr, false, &byte);
-	if (bin >= 0) {
-		diag_set(d, "binary data (byte 0x%02x at offset %ld), not \"time "
-			 "latency\" text or perf.data", byte, bin);
+	if (lines_refuse_binary(lr, "\"time latency\" text or perf.data", d))
 		return -EINVAL;
-	}
 	int rc = heatmap_read_text(hm, lr, ts);
 	if (rc < 0)
 		diag_set(d, "line %llu: %s", (unsigned long long)lr->lineno + 1,
