@@ -108,9 +108,26 @@ rec zstd_fp -z -m 2 -F 997 -g "$bin/work_fp" 0.3
 no_buildids zstd_fp
 # off-CPU: every sched_switch system-wide, filtered to the workload's
 # processes so the recording needs only their objects
+# perf on this kind of VM records no sched_switch out of the idle task,
+# so on a quiet machine a nap ending on an idle CPU is never seen
+# switching back in: a spinner per CPU keeps the CPUs busy (as
+# tests/lib.sh busy_cpus_*). It is a program of ours named spin, which
+# the filter passes (the switch from it into the workload is the one
+# needed), so its own samples are plain frames both tools resolve.
+printf 'int main(void) { volatile unsigned long x = 0; for (;;) x++; }\n' > "$bin/spin.c"
+gcc -O2 -g -fno-omit-frame-pointer -o "$bin/spin" "$bin/spin.c" || die "could not build the spinner"
+spin=
+for i in $(seq "$(nproc 2>/dev/null || echo 2)"); do
+	nice -n 19 "$bin/spin" &
+	spin="$spin $!"
+done
+trap 'kill $spin 2> /dev/null; rm -rf "$work" "$bin"' EXIT
 rec offcpu -e sched:sched_switch -a -g \
-	--filter 'prev_comm == "sh" || prev_comm == "sleep" || prev_comm == "work_fp"' -- \
+	--filter 'prev_comm == "sh" || prev_comm == "sleep" || prev_comm == "work_fp" || prev_comm == "spin"' -- \
 	sh -c "for i in 1 2 3; do sleep 0.02; $bin/work_fp 0.05 > /dev/null; done"
+# shellcheck disable=SC2086
+kill $spin 2> /dev/null; wait $spin 2> /dev/null
+trap 'rm -rf "$work" "$bin"' EXIT
 no_buildids offcpu
 
 # The oracles, while the binaries are still at their recorded paths (as

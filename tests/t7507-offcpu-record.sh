@@ -15,7 +15,13 @@ naps() {
 # to nap_long's share. Returns 0 when the share is within 70-80%, 1 when
 # not, 2 when recording failed, 3 when the file lacks some of the 20 naps
 record_share() {
-	"$SCORCH" record --offcpu -q -N -o rec.data -- ./$wl > /dev/null 2> rec.err && [ -s rec.data ] || return 2
+	# beside busy_cpus spinners: on a quiet machine of this kind a nap
+	# ending on an idle CPU is never seen switching back in (lib.sh)
+	busy_cpus_start
+	"$SCORCH" record --offcpu -q -N -o rec.data -- ./$wl > /dev/null 2> rec.err
+	local rc=$?
+	busy_cpus_stop
+	[ "$rc" = 0 ] && [ -s rec.data ] || return 2
 	"$SCORCH" offcpu --until-wakeup --no-preempt rec.data > off.folded 2> off.err
 	p=$(awk -v wl="$wl" 'index($0, wl ";") == 1 { if (/;nap_long;/) l += $NF; else if (/;nap_short;/) s += $NF }
 		END { if (l + s) printf "%.1f", 100 * l / (l + s); else print 0 }' off.folded)
