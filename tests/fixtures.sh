@@ -129,6 +129,7 @@ rec offcpu -e sched:sched_switch -a -g \
 kill $spin 2> /dev/null; wait $spin 2> /dev/null
 trap 'rm -rf "$work" "$bin"' EXIT
 no_buildids offcpu
+cp "$bin/spin" "$work/offcpu/symfs$bin/"
 
 # The oracles, while the binaries are still at their recorded paths (as
 # the corpus references were made on the recording machine).
