@@ -13,7 +13,7 @@ script_stats() {
 	/PERF_RECORD_/ || /^\t/ || NF < 3 { next }
 	{
 		ev = ""; t = ""; start = 0
-		for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+(\/[0-9]+)?$/) { start = i; break }
+		for (i = 2; i <= NF; i++) if ($i ~ /^-?[0-9]+(\/-?[0-9]+)?$/) { start = i; break }
 		if (!start) next
 		for (i = start + 1; i <= NF; i++) {
 			if ($i ~ /^\[[0-9]+\]$/ || $i ~ /^[0-9]+$/) continue

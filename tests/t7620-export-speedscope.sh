@@ -28,13 +28,17 @@ by_profile() {
 
 # perf_samples CASE: perf script's "pid/tid time period event" per sample
 # of the first event printed (stackcollapse-perf.pl's), times in ns (a
-# pipe-mode file prints its call chains anyway: only headers match)
+# pipe-mode file prints its call chains anyway: only headers match). A
+# sample perf prints with pid -1 (a task in do_exit) is left out, as
+# stackcollapse-perf.pl leaves it (its header pattern wants digits) and
+# scorch fold, whose stacks the export writes.
 perf_samples() {
 	perf script -i "$C/$1/perf.data" -F comm,pid,tid,time,period,event --ns 2>/dev/null |
 	awk 'match($0, / [0-9-]+\/[0-9-]+ +[0-9]+\.[0-9]+: +[0-9]+ +[^ ]+: *$/) {
 		split(substr($0, RSTART + 1), f, " "); ev = f[4]
 		if (first == "") first = ev
 		if (ev != first) next
+		if (f[1] ~ /^-1\//) next   # an exiting task: folded and exported by no one (below)
 		split(f[2], t, /[.:]/); printf "%s %s%s %s\n", f[1], t[1], t[2], f[3] }'
 }
 

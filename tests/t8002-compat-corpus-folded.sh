@@ -8,7 +8,9 @@
 # first_event_total SCRIPT_TXT [EVENT]: summed periods of EVENT's samples
 # (default: the first event type met, as stackcollapse-perf.pl keeps it)
 first_event_total() {
-	samples "$1" | awk -v ev="${2:-}" 'ev == "" { ev = $3 } { e = $3; sub(/:.*/, "", e); x = ev; sub(/:.*/, "", x) }
+	# less a sample printed with pid -1 (a task in do_exit), which
+	# stackcollapse-perf.pl skips: its header pattern wants digits
+	grep -Ev '^[^[:space:]].*[[:space:]]-1(/-1)?[[:space:]]+(\[[0-9]+\][[:space:]]+)?[0-9]+\.[0-9]+:' "$1" | samples - | awk -v ev="${2:-}" 'ev == "" { ev = $3 } { e = $3; sub(/:.*/, "", e); x = ev; sub(/:.*/, "", x) }
 		e == x { s += $2 } END { printf "%d\n", s }'
 }
 

@@ -977,7 +977,7 @@ static int64_t key_collapse(const struct rep_entry *l, const struct rep_entry *r
 	switch (k) {
 	case REP_COMM: /* as ranked at rep_sort */
 		return (int64_t)r->comm_rank - (int64_t)l->comm_rank;
-	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
+	case REP_PID: return (int64_t)(int32_t)r->tid - (int64_t)(int32_t)l->tid; /* pid_t: -1 for an exiting task */
 	case REP_DSO: return dso_cmp(l, r);
 	case REP_SYM: return sym_collapse(l, r);
 	case REP_IPC: return sym_collapse(l, r);
@@ -1319,7 +1319,7 @@ static int64_t key_fast(const struct rb_key *l, const struct rb_key *r, enum rep
 {
 	switch (k) {
 	case REP_COMM: return (int64_t)r->comm - (int64_t)l->comm;
-	case REP_PID: return (int64_t)r->tid - (int64_t)l->tid;
+	case REP_PID: return (int64_t)(int32_t)r->tid - (int64_t)(int32_t)l->tid; /* pid_t: -1 for an exiting task */
 	case REP_DSO: return dso_fast(l, r);
 	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
 	default: return 0;

@@ -58,7 +58,7 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	size_t start = sb->len;
 	switch (k) {
 	case REP_COMM: sb_adds(sb, e->comm); break;
-	case REP_PID: sb_addf(sb, "%7u:%s", e->tid, e->thread->comm); break;
+	case REP_PID: sb_addf(sb, "%7d:%s", (int)e->tid, e->thread->comm); break;
 	case REP_DSO: sb_adds(sb, dso_name(e)); break;
 	case REP_SYM:
 		sb_addc(sb, '[');
