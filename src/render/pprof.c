@@ -462,7 +462,7 @@ static const char *first_labels(struct writer *w, uint32_t first, size_t *n)
 		*v = ((uint64_t)at << 8 | (w->lab.len - at)) + 1;
 	}
 	*n = (size_t)((*v - 1) & 255);
-	return w->lab.buf + ((*v - 1) >> 8);
+	return *n ? w->lab.buf + ((*v - 1) >> 8) : NULL; /* no labels: lab may be empty (NULL) */
 }
 
 /* The sample of e: location ids (leaf first), values, labels, written
