@@ -288,7 +288,6 @@ static void add_frame(struct sym_inline *c, const char *name,
 	c->nframes++;
 }
 
-/* Source line of addr itself (for the innermost frame). */
 /* Whether row l of a DWARF 5 line table still has its sequence's first
  * file: no row before it in the sequence names another file (compilers
  * set the file only when it changes). */
@@ -317,7 +316,8 @@ static bool in_first_file_run(Dwarf_Die *cu, Dwarf_Line *l, const char *file)
 	return true;
 }
 
-/* The file and line of addr as binutils' addr2line (perf's) gives them:
+/* Source line of addr itself (for the innermost frame), file and line as
+ * binutils' addr2line (perf's) gives them:
  * the line table's, except that binutils 2.40 reads a DWARF 5 sequence's
  * initial file register (1) as the unit's own file (entry 0), so rows
  * before the sequence's first file change are named after the unit. */
