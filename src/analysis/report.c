@@ -791,6 +791,7 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 	t->f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
 	t->comm = ps->thread->comm;
 	t->thread = ps->thread;
+	t->thread_forks = ps->thread->nfork;
 	t->tid = s->tid;
 	t->cpu = (s->sample_type & PD_SAMPLE_CPU) ? (int32_t)s->cpu : -1;
 	for (size_t i = 0; i < r->o.nkeys; i++) {
@@ -1010,7 +1011,7 @@ static int64_t children_cmp(const struct rep_opts *o, const struct rep_entry *a,
 {
 	if (a->acc != b->acc)
 		return a->acc > b->acc ? 1 : -1;
-	if (o->chains && a->thread == b->thread) {
+	if (o->chains && a->thread == b->thread && a->thread_forks == b->thread_forks) {
 		int64_t c = (int64_t)b->max_depth - (int64_t)a->max_depth;
 		if (c)
 			return o->order == REP_CALLER ? -c : c;
@@ -1060,7 +1061,7 @@ static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const str
 struct rb_key {
 	uint64_t a, b;          /* in: the symbol's start and end, or the
 				 * unresolved address; out: acc, period */
-	const void *thread;     /* out */
+	uint64_t thread;        /* out: thread_id */
 	uint32_t comm, tid;     /* comm's rank */
 	int32_t cpu;
 	uint32_t name, depth;   /* out: the symbol name's rank, max_depth */
@@ -1273,13 +1274,21 @@ static void key_in(const struct rep_entry *e, struct rb_key *k)
 	k->b = e->f.sym ? e->f.sym->end : 0;
 }
 
+/* perf's thread of an entry as one number for the key (user space
+ * pointers are below 2^48; a tid forked 2^16 times would only blur a
+ * tie order) */
+static uint64_t thread_id(const struct rep_entry *e)
+{
+	return (uint64_t)(uintptr_t)e->thread ^ (uint64_t)e->thread_forks << 48;
+}
+
 /* What out_cmp reads */
 static void key_out(const struct rep_entry *e, struct rb_key *k)
 {
 	key_common(e, k);
 	k->a = e->acc;
 	k->b = e->period;
-	k->thread = e->thread;
+	k->thread = thread_id(e);
 	k->depth = e->max_depth;
 	k->name = e->name_rank;
 }

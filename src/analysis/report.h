@@ -91,6 +91,8 @@ struct rep_entry {
 	struct rep_frame f;
 	const char *comm;
 	const struct proc_thread *thread; /* the first sample's */
+	uint32_t thread_forks;  /* its nfork then: perf makes a new thread
+				 * at each FORK of a tid (pids wrap) */
 	uint32_t tid;
 	int32_t cpu;
 	const char *parent;     /* parent symbol (-s parent), NULL: [other] */

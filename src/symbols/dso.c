@@ -353,6 +353,13 @@ static void load_user(struct sym_dsos *s, struct sym_dso *d)
 	if (!fd.have_syms)
 		dynsym_fallback(s, d);
 	sym_table_finish(&d->table, false);
+	if (!d->table.n && !d->objects.n) { /* perf makes PLT symbols only
+					     * when it loaded some (functions
+					     * or data): not for a stripped
+					     * static-pie's .plt of IFUNCs */
+		sym_table_release(&d->plt);
+		sym_table_init(&d->plt);
+	}
 }
 
 /* Shift kallsyms of another boot so that _text lands where the
