@@ -15,18 +15,14 @@ USAGE: kernel-perfdata.py module OUT KO BUILDID START IP...
            was at TEXT when recording (KASLR), from TEXT, 0x4000000
            long; the kernel's BUILDID when given; samples as above.
 The OSRELEASE feature says "6.1.0-scorch-test". Records and the file
-layout come from hostile-perfdata.py (perf.data-file-format.txt).
+layout come from hostile_perfdata.py (perf.data-file-format.txt).
 """
-import importlib.util
 import os
 import struct
 import sys
 
-_here = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location(
-    'hostile', os.path.join(_here, 'hostile-perfdata.py'))
-H = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(H)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile_perfdata as H  # noqa: E402 (beside this file)
 
 MISC_KERNEL = 1
 CONTEXT_KERNEL = 0xffffffffffffff80

@@ -1,5 +1,5 @@
 # t1007: hostile inputs that cost a careless reader gigabytes or minutes.
-# tests/hostile-perfdata.py builds each crafted perf.data (a few KB to MB
+# tests/hostile_perfdata.py builds each crafted perf.data (a few KB to MB
 # on disk) and runs scorch under a 4 GiB address-space limit and a time
 # limit, reporting its peak RSS. Each must end in a clear error or the
 # right result within 10 s (they take well under 1 s; the old code took
@@ -9,7 +9,7 @@ if ! need python3; then
 	skip "hostile perf.data files" "python3 missing"
 	return 0 2>/dev/null || exit 0
 fi
-GEN=$ROOT/tests/hostile-perfdata.py
+GEN=$ROOT/tests/hostile_perfdata.py
 LIMIT_S=10
 LIMIT_KB=$((256 * 1024))
 # A sanitizer build reserves terabytes of address space and keeps freed

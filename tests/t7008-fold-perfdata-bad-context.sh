@@ -11,10 +11,9 @@ if ! need perf python3; then
 	return 0
 fi
 cat > gen.py <<'PY'
-import importlib.util, struct, sys
-spec = importlib.util.spec_from_file_location('h', sys.argv[1])
-h = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(h)
+import os, struct, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+import hostile_perfdata as h
 USER, KERNEL = 0xfffffffffffffe00, 0xffffffffffffff80
 def smp(t, ips):
     return h.rec(h.SAMPLE, struct.pack('<QIIQQQ', 0x400100, 1, 1, t, 1, len(ips)) +
@@ -30,7 +29,7 @@ for i, c in enumerate(chains):
     data += smp(3 + i, c)
 h.file_mode(sys.argv[2], data)
 PY
-python3 gen.py "$ROOT/tests/hostile-perfdata.py" ctx.data
+python3 gen.py "$ROOT/tests/hostile_perfdata.py" ctx.data
 perf script -i ctx.data > perf-script.txt 2> /dev/null
 "$SCORCH" fold --format=perf-script perf-script.txt > pipeline.folded 2> /dev/null
 check_grep "perf drops bad chains (the process name alone)" '^ctx 4$' pipeline.folded

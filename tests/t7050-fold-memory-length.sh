@@ -19,11 +19,9 @@ cat > gen.py <<'PY'
 """Synthetic system-wide-like recording in pipe mode on stdout: a shell
 (pid 1, 200 maps) forks N children, one a millisecond; each execs
 "work", maps two objects, takes 6 samples (6 chains) and exits."""
-import importlib.util, os, struct, sys
-_spec = importlib.util.spec_from_file_location(
-    'hostile', os.path.join(os.environ['ROOT'], 'tests', 'hostile-perfdata.py'))
-H = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(H)
+import os, struct, sys
+sys.path.insert(0, os.path.join(os.environ['ROOT'], 'tests'))
+import hostile_perfdata as H
 rec, cstr, MMAP, COMM, SAMPLE = H.rec, H.cstr, H.MMAP, H.COMM, H.SAMPLE
 EXIT, ROUND = 4, 3 + 65
 FORK = H.FORK

@@ -21,11 +21,9 @@ fi
 cat > gen.py <<'PY'
 """Synthetic pipe-mode recording on stdout: pid 1000 ("work") maps
 /t7055/gone (absent) and takes N samples of 20 user addresses each."""
-import importlib.util, os, struct, sys
-_spec = importlib.util.spec_from_file_location(
-    'hostile', os.path.join(os.environ['ROOT'], 'tests', 'hostile-perfdata.py'))
-H = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(H)
+import os, struct, sys
+sys.path.insert(0, os.path.join(os.environ['ROOT'], 'tests'))
+import hostile_perfdata as H
 rec, cstr, MMAP, COMM, SAMPLE = H.rec, H.cstr, H.MMAP, H.COMM, H.SAMPLE
 EXIT, ROUND = 4, 3 + 65
 DEPTH = 20

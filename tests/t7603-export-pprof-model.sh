@@ -198,10 +198,9 @@ if need python3; then
 	pid=4194997
 	map=/tmp/perf-$pid.map
 	cat > gen.py <<'PY'
-import importlib.util, struct, sys
-spec = importlib.util.spec_from_file_location('h', sys.argv[1])
-h = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(h)
+import os, struct, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+import hostile_perfdata as h
 pid, base, USER = int(sys.argv[3]), 0x7f0000000000, 0xfffffffffffffe00
 def smp(t, ips):
     return h.rec(h.SAMPLE, struct.pack('<QIIQQQ', ips[1], pid, pid, t, 1, len(ips)) +
@@ -213,7 +212,7 @@ data += smp(3, [USER, base + 0x210, base + 0x310])
 data += smp(4, [USER, base + 0x110, base + 0x210, base + 0x310])
 h.file_mode(sys.argv[2], data)
 PY
-	python3 gen.py "$ROOT/tests/hostile-perfdata.py" jit.data $pid
+	python3 gen.py "$ROOT/tests/hostile_perfdata.py" jit.data $pid
 	printf '7f0000000100 100 leaf\n7f0000000200 100 mid\n7f0000000300 100 root\n' > "$map"
 	perf script -i jit.data -F ip,dso 2>/dev/null | awk 'NF == 2 { print $1, $2 }' |
 		tr -d '()' | LC_ALL=C sort -u > jit.perf

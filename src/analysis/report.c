@@ -785,8 +785,6 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 	bool kernel = pd_cpumode_is_kernel(s->cpumode);
 	struct proc_frame pf;
 	proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
-	if (!pf.map && !kernel) /* perf: a kernel sample stays in the kernel ([k]) */
-		proc_session_resolve(ses, ps->thread, true, s->ip, &pf);
 	memset(t, 0, sizeof(*t));
 	t->f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
 	t->comm = ps->thread->comm;
@@ -1957,6 +1955,15 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 	free(ev->owners);
 	ev->owners = NULL;
 	ev->owners_cap = 0;
+}
+
+void rep_name_threads(struct rep *r, const struct proc_machine *m)
+{
+	for (size_t i = 0; i < r->nev; i++)
+		for (size_t k = 0; k < r->ev[i].n; k++) {
+			struct rep_entry *e = &r->ev[i].e[k];
+			e->thread_comm = proc_thread_comm_at(m, e->thread, e->thread_forks);
+		}
 }
 
 void rep_sort(struct rep *r, double min_percent)

@@ -93,6 +93,8 @@ struct rep_entry {
 	const struct proc_thread *thread; /* the first sample's */
 	uint32_t thread_forks;  /* its nfork then: perf makes a new thread
 				 * at each FORK of a tid (pids wrap) */
+	const char *thread_comm; /* -s pid's name: that thread's last comm
+				  * (rep_name_threads) */
 	uint32_t tid;
 	int32_t cpu;
 	const char *parent;     /* parent symbol (-s parent), NULL: [other] */
@@ -209,6 +211,10 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
  * is under that share is a leaf (its hit 0, its own chains not
  * expanded): it only counts among its parent's kids. */
 void rep_sort(struct rep *r, double min_percent);
+/* Name each entry's thread as perf does for -s pid (the comm that
+ * thread had last), from the machine the samples came from; before
+ * printing. */
+void rep_name_threads(struct rep *r, const struct proc_machine *m);
 
 /* The size of the entry's symbol (0 unresolved), as perf's symbol_size. */
 uint64_t rep_sym_size(const struct rep_entry *e);

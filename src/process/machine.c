@@ -19,6 +19,7 @@ void proc_machine_init(struct proc_machine *m, struct sym_dsos *dsos)
 	m->dsos = dsos;
 	m->threads = (struct u64map)U64MAP_INIT;
 	m->pids = (struct u64map)U64MAP_INIT;
+	m->ended_comms = (struct u64map)U64MAP_INIT;
 	hmap_init(&m->comms);
 	m->kernel = proc_maps_new();
 	m->kernel->stamp = ++m->stamps;
@@ -45,6 +46,7 @@ void proc_machine_release(struct proc_machine *m)
 	free(m->exited);
 	u64map_release(&m->threads);
 	u64map_release(&m->pids);
+	u64map_release(&m->ended_comms);
 	hmap_release(&m->comms);
 	memset(m, 0, sizeof(*m));
 }
@@ -175,6 +177,23 @@ void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 	}
 }
 
+/* Keep the name t's incarnation ends with (its FORK count goes up). */
+static void end_incarnation(struct proc_machine *m, const struct proc_thread *t)
+{
+	bool added;
+	uint64_t *v = u64map_put(&m->ended_comms, (uint64_t)t->tid << 32 | t->nfork, &added);
+	*v = (uint64_t)(uintptr_t)t->comm;
+}
+
+const char *proc_thread_comm_at(const struct proc_machine *m, const struct proc_thread *t,
+				uint32_t nfork)
+{
+	if (nfork == t->nfork)
+		return t->comm;
+	const uint64_t *v = u64map_find(&m->ended_comms, (uint64_t)t->tid << 32 | nfork);
+	return v ? (const char *)(uintptr_t)*v : t->comm;
+}
+
 void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 		       uint32_t tid, uint32_t ptid)
 {
@@ -184,6 +203,8 @@ void proc_machine_fork(struct proc_machine *m, uint32_t pid, uint32_t ppid,
 	bool pset = parent->comm_set;
 	size_t pspace = parent->maps_id;
 	struct proc_thread *child = proc_machine_find_thread(m, tid);
+	if (child)
+		end_incarnation(m, child);
 	if (child && child->pid != pid) { /* tid reused by a new process */
 		child->pid = pid;
 		join_space(m, child, pid);

@@ -72,6 +72,10 @@ struct proc_machine {
 	size_t exited_head, nexited, exited_cap; /* exited[head, n): to drop */
 	struct proc_maps *kernel;  /* kernel and module maps */
 	struct sym_dso *kernel_dso;
+	struct u64map ended_comms; /* tid << 32 | nfork -> the comm (a
+				    * pointer) that incarnation of the tid
+				    * ended with: perf makes a new thread at
+				    * each FORK of a tid (pids wrap) */
 	struct hmap comms;         /* every comm met, once (a name is kept
 				    * once however many threads take it) */
 	bool clear_on_exec;        /* default false, as perf */
@@ -99,6 +103,11 @@ struct proc_thread *proc_machine_find_thread(struct proc_machine *m,
 
 void proc_machine_comm(struct proc_machine *m, uint32_t pid, uint32_t tid,
 		       const char *comm, bool exec);
+/* The name perf gives the thread t was when its FORK count was nfork:
+ * t's comm when that is still its count, else the comm it had when the
+ * next FORK of its tid replaced it. */
+const char *proc_thread_comm_at(const struct proc_machine *m, const struct proc_thread *t,
+				uint32_t nfork);
 /* Whether comm is what perf or scorch name the child that will exec the
  * command: "perf", "perf-exec", "scorch", "scorch-exec". */
 bool proc_recorder_child(const char *comm);

@@ -25,7 +25,7 @@ static size_t col_len(const struct rep_entry *e, enum rep_key k)
 {
 	switch (k) {
 	case REP_COMM: return strlen(e->comm);
-	case REP_PID: return strlen(e->thread->comm) + 8;
+	case REP_PID: return strlen(e->thread_comm) + 8;
 	case REP_DSO: return strlen(dso_name(e));
 	case REP_SYM: /* perf: name + "[.] ", or 16 hex digits + 6 unresolved */
 		if (e->f.inl)
@@ -58,7 +58,7 @@ static void cell(struct strbuf *sb, const struct rep_entry *e, enum rep_key k,
 	size_t start = sb->len;
 	switch (k) {
 	case REP_COMM: sb_adds(sb, e->comm); break;
-	case REP_PID: sb_addf(sb, "%7d:%s", (int)e->tid, e->thread->comm); break;
+	case REP_PID: sb_addf(sb, "%7d:%s", (int)e->tid, e->thread_comm); break;
 	case REP_DSO: sb_adds(sb, dso_name(e)); break;
 	case REP_SYM:
 		sb_addc(sb, '[');

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""hostile-perfdata.py: crafted perf.data files that are small on disk but
+"""hostile_perfdata.py: crafted perf.data files that are small on disk but
 cost a careless reader gigabytes or minutes (t1007-perfdata-hostile.sh).
 
-USAGE: hostile-perfdata.py KIND OUT [N]
-       hostile-perfdata.py measure SECONDS CMD...
+USAGE: hostile_perfdata.py KIND OUT [N]
+       hostile_perfdata.py measure SECONDS CMD...
   features   256 feature sections that all overlap, each claiming 64 or
              256 MB (a sparse file: a few KB on disk)
   ids        N (8192) attrs whose ids sections all are the same 8 MB
