@@ -22,8 +22,15 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	hmap_init(&r->provmap);
 	sb_init(&r->key);
 	sb_init(&r->text);
-	for (size_t i = 0; i < o->nkeys; i++)
+	bool comm = false, sym = false;
+	for (size_t i = 0; i < o->nkeys; i++) {
 		r->srcline |= o->keys[i] == REP_SRCLINE;
+		comm |= o->keys[i] == REP_COMM;
+		sym |= o->keys[i] == REP_SYM || o->keys[i] == REP_IPC;
+	}
+	/* without a collapse (no comm key) perf would print the second
+	 * entries apart: not replayed */
+	r->replay = comm && sym && !r->srcline;
 }
 
 void rep_release(struct rep *r)
@@ -37,6 +44,9 @@ void rep_release(struct rep *r)
 		free(r->ev[i].chains);
 		free(r->ev[i].owners);
 		free(r->ev[i].sampled);
+		hmap_release(&r->ev[i].riskmap);
+		free(r->ev[i].risk);
+		free(r->ev[i].lookups);
 	}
 	free(r->ev);
 	free(r->frames);
@@ -191,6 +201,7 @@ static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
 		memset(r->ev + old, 0, (r->nev - old) * sizeof(*r->ev));
 		for (size_t k = old; k < r->nev; k++) {
 			hmap_init(&r->ev[k].map);
+			hmap_init(&r->ev[k].riskmap);
 		}
 	}
 	r->ev[i].attr = a;
@@ -428,6 +439,47 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 	}
 }
 
+/* The class (index + 1) of unresolved entry e: its keys before the
+ * symbol's; its range taken in. */
+static uint32_t risk_class(struct rep *r, struct rep_event *ev, const struct rep_entry *e)
+{
+	size_t nkeys = r->o.nkeys;
+	for (size_t i = 0; i < r->o.nkeys; i++)
+		if (r->o.keys[i] == REP_SYM || r->o.keys[i] == REP_IPC) {
+			nkeys = i;
+			break;
+		}
+	size_t keep = r->o.nkeys;
+	r->o.nkeys = nkeys;
+	entry_key(r, e);
+	r->o.nkeys = keep;
+	bool added;
+	size_t id = hmap_put(&ev->riskmap, r->key.buf, r->key.len, &added);
+	if (added) {
+		XGROW(ev->risk, ev->risk_cap, ev->nrisk + 1);
+		ev->risk[ev->nrisk++] = (struct rep_risk){ e->f.ip, e->f.ip, false };
+	}
+	struct rep_risk *k = &ev->risk[id];
+	k->lo = e->f.ip < k->lo ? e->f.ip : k->lo;
+	k->hi = e->f.ip > k->hi ? e->f.ip : k->hi;
+	k->at = (k->hi - k->lo) >> 63;
+	return (uint32_t)id + 1;
+}
+
+/* Keep the lookup of entry id (made before) when its class is at risk:
+ * true when kept (its depth goes with it, not into the entry). */
+static bool risk_keep(struct rep_event *ev, uint32_t id, const struct rep_entry *t, char level,
+		      size_t depth)
+{
+	const struct rep_entry *e = &ev->e[id];
+	if (!e->risk || !ev->risk[e->risk - 1].at)
+		return false;
+	XGROW(ev->lookups, ev->lookups_cap, ev->nlookups + 1);
+	ev->lookups[ev->nlookups++] = (struct rep_lookup){
+		id, (uint32_t)ev->n, (uint32_t)depth, t->thread_forks, t->thread, level };
+	return true;
+}
+
 static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_entry *tmpl)
 {
 	entry_key(r, tmpl);
@@ -437,6 +489,7 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
 		XGROW(ev->e, ev->cap, ev->n + 1);
 		ev->e[ev->n] = *tmpl;
 		ev->e[ev->n].seq = (uint32_t)ev->n;
+		ev->e[ev->n].risk = r->replay && !tmpl->f.sym ? risk_class(r, ev, tmpl) : 0;
 		ev->n++;
 	} else if (r->srcline) {
 		/* perf compared it with its like: srcline computed */
@@ -841,6 +894,7 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 	char level = t->f.level;
 	if (r->o.chains)
 		XGROW(ev->owners, ev->owners_cap, off + n);
+	size_t before = ev->n;
 	for (size_t i = 0; i < n; i++) {
 		/* perf: a frame without a map keeps the level before it */
 		if (r->flevel[r->chain[i]])
@@ -855,6 +909,8 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 		} else {
 			id = entry_of(r, ev, ctx, r->chain[i], t, level);
 		}
+		bool made = ev->n != before;
+		before = ev->n;
 		struct rep_entry *e = &ev->e[id];
 		if (r->o.chains)
 			ev->owners[off + i] = e->mark == mark ? REP_NONE : id;
@@ -862,6 +918,8 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 			continue;
 		e->mark = mark;
 		e->acc += p;
+		if (!made && e->risk && risk_keep(ev, id, t, level, n - i))
+			continue;
 		if (r->o.chains)
 			depth_add(e, n - i);
 	}
@@ -878,8 +936,10 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	uint64_t ctx = context_id(r, &t);
 	/* with srcline the entry depends on the address (and perf marks a
 	 * found one as compared): no memo */
+	size_t before = ev->n;
 	uint32_t self = r->srcline ? entry_get(r, ev, &t)
 				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t, 0);
+	bool made = ev->n != before;
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;
@@ -894,7 +954,10 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		ev->nchains += n;
 		XGROW(ev->sampled, ev->sampled_cap, ev->nsampled + 1);
 		ev->sampled[ev->nsampled++] = (struct rep_chain){ self, (uint32_t)off, (uint32_t)n, p };
-		depth_add(e, n);
+		if (made || !e->risk || !risk_keep(ev, self, &t, t.f.level, n))
+			depth_add(e, n);
+	} else if (!made && e->risk) {
+		risk_keep(ev, self, &t, t.f.level, 0);
 	}
 	if (r->o.children)
 		add_children(r, ev, &t, ctx, self, n, off, p);
@@ -1428,29 +1491,34 @@ static bool goes_left(const struct rep *r, struct rep_event *ev, const struct rb
 	return out ? out_cmp(r, ex, ea) > 0 : in_cmp(r, ea, ex) < 0;
 }
 
+/* The leftmost node under x (x itself without a left child). */
+static uint32_t rb_leftmost(const struct rb_node *n, uint32_t x)
+{
+	while (x != REP_NONE && n[x].l != REP_NONE)
+		x = n[x].l;
+	return x;
+}
+
+/* The node after x in order, REP_NONE after the last. */
+static uint32_t rb_next(const struct rb_node *n, uint32_t x)
+{
+	if (n[x].r != REP_NONE)
+		return rb_leftmost(n, n[x].r);
+	uint32_t c = x;
+	x = n[x].p;
+	while (x != REP_NONE && c == n[x].r) {
+		c = x;
+		x = n[x].p;
+	}
+	return x;
+}
+
 /* The entries of t's nodes in order, into ord. */
 static void rb_walk(const struct rbt *t, uint32_t *ord)
 {
-	const struct rb_node *n = t->n;
 	size_t k = 0;
-	uint32_t x = t->root;
-	while (x != REP_NONE && n[x].l != REP_NONE)
-		x = n[x].l;
-	while (x != REP_NONE) {
-		ord[k++] = n[x].e;
-		if (n[x].r != REP_NONE) {
-			x = n[x].r;
-			while (n[x].l != REP_NONE)
-				x = n[x].l;
-		} else {
-			uint32_t c = x;
-			x = n[x].p;
-			while (x != REP_NONE && c == n[x].r) {
-				c = x;
-				x = n[x].p;
-			}
-		}
-	}
+	for (uint32_t x = rb_leftmost(t->n, t->root); x != REP_NONE; x = rb_next(t->n, x))
+		ord[k++] = t->n[x].e;
 }
 
 /* A tree on nodes (room for ev's entries) for the entries of ord, in
@@ -1504,6 +1572,107 @@ static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, b
 	for (uint32_t i = 0; i < ev->n; i++)
 		rb_insert(r, ev, &t, i, out, fast);
 	rb_walk(&t, ord);
+}
+
+/* ---- perf's first tree, replayed with its lookups ----
+ * Where a class is at risk (report.h) perf's lookup of an entry it
+ * holds can take a wrong turn and make a second node for it. The tree
+ * is rebuilt as perf built it: the entries inserted in the order they
+ * were made, the kept lookups searched in between, a missed one making
+ * a node. At the collapse the first node of an entry in tree order is
+ * kept and the others merged into it (their periods summed; assumed
+ * found, as a collapse of perf's does when the comparisons agree), so
+ * the entry takes that node's level, thread and longest chain (perf
+ * merges call chains without raising max_depth). */
+
+struct replay_node {   /* a second node: what its first lookup gave */
+	const struct proc_thread *thread;
+	uint32_t forks, depth;
+	char level;
+};
+
+struct replay {
+	struct rbt t;
+	size_t n, nnodes;             /* entries; nodes so far */
+	uint32_t *hit_depth;          /* per entry's first node: the longest
+				       * chain of the lookups it got */
+	struct replay_node *more;     /* nodes from n on */
+};
+
+static void replay_lookup(const struct rep *r, struct rep_event *ev, struct replay *rp,
+			  const struct rep_lookup *lk)
+{
+	struct rb_node *n = rp->t.n;
+	struct rb_key k;
+	key_in(&ev->e[lk->entry], &k);
+	uint32_t at = rp->t.root, parent = REP_NONE;
+	bool left = false;
+	while (at != REP_NONE) {
+		int64_t c = in_fast(r, ev, &n[at].k, n[at].e, &k, lk->entry);
+		if (c == 0) {
+			uint32_t *d = at < rp->n ? &rp->hit_depth[at] : &rp->more[at - rp->n].depth;
+			*d = lk->depth > *d ? lk->depth : *d;
+			return;
+		}
+		parent = at;
+		left = c < 0;
+		at = left ? n[at].l : n[at].r;
+	}
+	uint32_t x = (uint32_t)rp->nnodes++;
+	n[x] = (struct rb_node){ REP_NONE, REP_NONE, parent, lk->entry, 1, k };
+	rp->more[x - rp->n] = (struct replay_node){ lk->thread, lk->thread_forks, lk->depth, lk->level };
+	if (parent == REP_NONE)
+		rp->t.root = x;
+	else
+		*rb_link(&n[parent], left) = x;
+	fixup(&rp->t, x);
+}
+
+/* Entry e as its first node x left it. */
+static void replay_take(struct replay *rp, struct rep_entry *e, uint32_t x)
+{
+	if (x < rp->n) {
+		e->max_depth = rp->hit_depth[x] > e->max_depth ? rp->hit_depth[x] : e->max_depth;
+		return;
+	}
+	const struct replay_node *m = &rp->more[x - rp->n];
+	e->f.level = m->level;
+	e->thread = m->thread;
+	e->thread_forks = m->forks;
+	e->max_depth = m->depth;
+}
+
+/* rb_order of the first tree (ord: the entries as made) with the kept
+ * lookups: ord gets each entry at its first node's place. */
+static void rb_order_replay(const struct rep *r, struct rep_event *ev, uint32_t *ord)
+{
+	struct replay rp;
+	rp.n = rp.nnodes = ev->n;
+	void *mem = xmalloc((ev->n + ev->nlookups + 1) * sizeof(struct rb_node));
+	rp.t = rb_new(ev, ord, false, true, (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63));
+	rp.hit_depth = xcalloc(ev->n ? ev->n : 1, sizeof(*rp.hit_depth));
+	rp.more = xmalloc((ev->nlookups ? ev->nlookups : 1) * sizeof(*rp.more));
+	size_t li = 0;
+	for (uint32_t i = 0; i <= ev->n; i++) {
+		for (; li < ev->nlookups && ev->lookups[li].made <= i; li++)
+			replay_lookup(r, ev, &rp, &ev->lookups[li]);
+		if (i < ev->n)
+			rb_insert(r, ev, &rp.t, i, false, true);
+	}
+	bool *seen = xcalloc(ev->n ? ev->n : 1, sizeof(*seen));
+	size_t k = 0;
+	for (uint32_t x = rb_leftmost(rp.t.n, rp.t.root); x != REP_NONE; x = rb_next(rp.t.n, x)) {
+		uint32_t e = rp.t.n[x].e;
+		if (seen[e])
+			continue;
+		seen[e] = true;
+		ord[k++] = e;
+		replay_take(&rp, &ev->e[e], x);
+	}
+	free(seen);
+	free(rp.more);
+	free(rp.hit_depth);
+	free(mem);
 }
 
 /* ---- orders by sorting ----
@@ -1985,7 +2154,9 @@ void rep_sort(struct rep *r, double min_percent)
 		struct rb_node *nodes = (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
 		/* sorted, the collapsed tree keeps the order */
 		bool sorted = keys_fast(r, false) && sort_order(r, ev, ord, false);
-		if (!sorted)
+		if (!sorted && ev->nlookups && keys_fast(r, false))
+			rb_order_replay(r, ev, ord);
+		else if (!sorted)
 			rb_order(r, ev, ord, false, nodes);
 		for (size_t k = 0; k < r->o.nkeys && !sorted; k++) {
 			if (r->o.keys[k] != REP_COMM && r->o.keys[k] != REP_SRCLINE)

@@ -87,6 +87,7 @@ struct rep_entry {
 	uint64_t mark;          /* the last sample that added to it */
 	uint32_t max_depth;     /* longest chain added to the tree */
 	uint32_t root;          /* call tree, REP_NONE without chains */
+	uint32_t risk;          /* its class at risk (index + 1), 0: none */
 	uint64_t period, samples;
 	struct rep_frame f;
 	const char *comm;
@@ -123,6 +124,28 @@ struct rep_chain {
 	uint64_t period;
 };
 
+/* Entries that compare equal in the keys before the symbol's and are
+ * unresolved addresses form a class: perf compares their addresses by
+ * a 64-bit difference, no order once they span 2^63 or more (garbage
+ * frame-pointer chains), and its first tree can then miss an entry it
+ * holds and make a second one, merged into the first in tree order at
+ * the collapse. From then on a class's lookups are kept, to be replayed
+ * at rep_sort. */
+struct rep_risk {
+	uint64_t lo, hi;        /* its addresses' range */
+	bool at;                /* they span 2^63: lookups kept */
+};
+
+/* A lookup of an entry of a class at risk (not the one that made it). */
+struct rep_lookup {
+	uint32_t entry;
+	uint32_t made;          /* entries made before it */
+	uint32_t depth;         /* its chain's length (max_depth) */
+	uint32_t thread_forks;  /* the sample's thread (as rep_entry) */
+	const struct proc_thread *thread;
+	char level;
+};
+
 struct rep_event {
 	const struct pd_attr *attr;
 	struct hmap map;        /* entry key -> index in e */
@@ -139,6 +162,11 @@ struct rep_event {
 	size_t nchains, chains_cap, owners_cap;
 	struct rep_chain *sampled; /* per sample: what the trees get (rep_sort) */
 	size_t nsampled, sampled_cap;
+	struct hmap riskmap;    /* class key -> index in risk */
+	struct rep_risk *risk;
+	size_t nrisk, risk_cap;
+	struct rep_lookup *lookups; /* in the order they came */
+	size_t nlookups, lookups_cap;
 };
 
 /* A frame table slot: a frame (no inline row) and its id + 1 (0: empty),
@@ -172,6 +200,8 @@ struct rep {
 	struct hmap traces;     /* trace and srcline texts (their keys are
 				 * the copies) */
 	bool srcline;           /* a srcline key: entries by address */
+	bool replay;            /* perf's first tree replayed where a class
+				 * is at risk (keys: comm and a symbol) */
 	struct rep_src { const char *s; bool known; } *chain_src; /* ... then
 				 * the chain's srclines */
 	size_t chain_src_cap;
@@ -212,8 +242,8 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
  * expanded): it only counts among its parent's kids. */
 void rep_sort(struct rep *r, double min_percent);
 /* Name each entry's thread as perf does for -s pid (the comm that
- * thread had last), from the machine the samples came from; before
- * printing. */
+ * thread had last), from the machine the samples came from; after
+ * rep_sort (which may change an entry's thread), before printing. */
 void rep_name_threads(struct rep *r, const struct proc_machine *m);
 
 /* The size of the entry's symbol (0 unresolved), as perf's symbol_size. */

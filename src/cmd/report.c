@@ -157,8 +157,8 @@ static int run(struct report *r, struct proc_session *ses, const char *input,
 	if (!r->rep.o.chains)
 		t->mode = REP_G_NONE;
 	/* fractal graphs cut by the parent's share: every tree */
-	rep_name_threads(&r->rep, &ses->machine);
 	rep_sort(&r->rep, t->mode == REP_G_FRACTAL ? -1.0 : t->min_percent);
+	rep_name_threads(&r->rep, &ses->machine);
 	t->nr_lost = ses->nr_lost;
 	struct strbuf o = SB_INIT;
 	rep_text_print(&o, &r->rep, t);
