@@ -62,13 +62,11 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd);
 /* Print "try --help" hint for a usage error; returns 2. */
 int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Option values: --name's text v as a finite number >= min (opt_number),
- * or a whole one in [min, max] (opt_integer), into *out. Returns 0, or
- * 2 after the usage error "--name: bad value 'v'". */
-int opt_number(const struct opt_cmd *cmd, const char *name, const char *v,
-	       double min, double *out);
-int opt_integer(const struct opt_cmd *cmd, const char *name, const char *v,
-		long min, long max, long *out);
+/* Option values: text v as a finite number >= min (opt_value_number),
+ * or a whole one in [min, max] (opt_value_integer), into *out. Returns
+ * 0, or -1 (*out unchanged); the command says "--name: bad value 'v'". */
+int opt_value_number(const char *v, double min, double *out);
+int opt_value_integer(const char *v, long min, long max, long *out);
 /* Whether item is one of the comma-separated names of list (an option
  * value such as --comm a,b,c), compared whole. */
 bool opt_list_has(const char *list, const char *item);
