@@ -125,7 +125,7 @@ static void meta_of(const struct export_run *r, struct pprof_meta *m)
 	m->cpu_label = r->o->cpu_label;
 	if (!r->perf_inputs || !in->weighted || !in->event.len)
 		return;
-	bool ns = counts_ns(in);
+	bool ns = fold_perfdata_counts_ns(in);
 	size_t at = r->data_inputs ? 1 : 0; /* text: the one value */
 	m->ntypes = at + 1;
 	m->type[at] = ns ? "cpu" : in->event.buf;

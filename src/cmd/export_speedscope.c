@@ -206,7 +206,7 @@ static const char *unit_of(const struct ss_run *r)
 	const struct fold_perfdata_info *in = &r->info;
 	if (!r->perf_inputs || r->folded_inputs || !in->weighted || !in->event.len)
 		return "none";
-	return counts_ns(in) ? "nanoseconds" : "none";
+	return fold_perfdata_counts_ns(in) ? "nanoseconds" : "none";
 }
 
 static void file_name(char **inputs, int n, struct strbuf *name)

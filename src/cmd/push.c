@@ -80,7 +80,7 @@ static void describe(const struct sample_input *in, uint64_t *rate, struct strbu
 {
 	const struct fold_perfdata_info *pi = &in->info;
 	bool perf = in->perf_inputs > 0;
-	bool ns = perf && pi->weighted && pi->event.len && counts_ns(pi);
+	bool ns = perf && pi->weighted && pi->event.len && fold_perfdata_counts_ns(pi);
 	*m = (struct pprof_meta){ .type = { "samples" }, .unit = { "count" }, .ntypes = 1,
 				  .comm_label = perf && !in->folded_inputs };
 	uint64_t freq = pi->freq ? pi->period : 0; /* Hz, 0: every period events */

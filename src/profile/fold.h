@@ -111,6 +111,20 @@ void fold_perfdata_info_release(struct fold_perfdata_info *in);
 void fold_perfdata_info_keep_first(struct fold_perfdata_info *kept,
 				   struct fold_perfdata_info *in, bool ok, size_t *n);
 
+/* True when the kept event counts nanoseconds: cpu-clock and task-clock
+ * (by attr, else by name). Whether its counts are periods at all
+ * (in->weighted) is the caller's to check. */
+bool fold_perfdata_counts_ns(const struct fold_perfdata_info *in);
+
+/* How a flame graph of such counts is labelled: *countname ("samples",
+ * "µs" for the cpu-clock and task-clock periods, which are nanoseconds,
+ * with *factor 0.001, or the event's name), and title "EVENT: COMMAND"
+ * (command: NULL takes the recorded command line, the part after "--"
+ * when there is one). */
+void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
+			  const char **countname, double *factor,
+			  struct strbuf *title);
+
 /* Every field NULL/false but the naming defaults (designated, so that
  * a field added anywhere needs no change here). */
 #define FOLD_PERFDATA_OPTS_INIT { .collapse = COLLAPSE_OPTS_INIT }

@@ -6,6 +6,7 @@
  * stacks/collapse_perf parser into a stacks/table, written sorted.
  */
 #include "profile/collect.h"
+#include "profile/fold.h"
 #include "profile/profile.h"
 #include "profile_ref.h"
 #include "unit.h"
@@ -619,4 +620,41 @@ UNIT_TEST(profile_desc_of_frame_names_as_perf_script)
 		sb_release(&got);
 	}
 	CHECK(bad == 0);
+}
+
+/* The labels of a graph of folded perf input: cpu-clock and task-clock
+ * periods are nanoseconds shown as microseconds, another weighted event
+ * counts in its name, sample counts are samples; the title is the event
+ * and the recorded command after "--" (or as given). */
+UNIT_TEST(profile_fold_labels)
+{
+	struct fold_perfdata_info in = FOLD_PERFDATA_INFO_INIT;
+	struct strbuf title = SB_INIT;
+	const char *countname;
+	double factor;
+	sb_adds(&in.event, "cpu-clock:ppp");
+	sb_adds(&in.cmdline, "perf record -g -- ./work 3");
+	in.weighted = true;
+	CHECK(fold_perfdata_counts_ns(&in));
+	fold_perfdata_labels(&in, NULL, &countname, &factor, &title);
+	CHECK_EQ_STR(countname, "\xc2\xb5s");
+	CHECK(factor == 0.001);
+	CHECK_EQ_STR(title.buf, "cpu-clock:ppp: ./work 3");
+	/* by attr: software config 2 (page-faults) is no clock */
+	in.have_attr = true;
+	in.type = 1;
+	in.config = 2;
+	CHECK(!fold_perfdata_counts_ns(&in));
+	fold_perfdata_labels(&in, "given", &countname, &factor, &title);
+	CHECK_EQ_STR(countname, "cpu-clock:ppp");
+	CHECK(factor == 1);
+	CHECK_EQ_STR(title.buf, "cpu-clock:ppp: given");
+	in.weighted = false;
+	sb_reset(&in.event);
+	sb_reset(&in.cmdline);
+	fold_perfdata_labels(&in, NULL, &countname, &factor, &title);
+	CHECK_EQ_STR(countname, "samples");
+	CHECK_EQ_STR(title.buf, "Flame Graph");
+	sb_release(&title);
+	fold_perfdata_info_release(&in);
 }
