@@ -15,9 +15,11 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "profile/fold.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -835,6 +837,85 @@ int render_flame_opts_number(struct render_flame_opts *o, const char *name,
 		return 1;
 	}
 	return bad;
+}
+
+/* The text options: the field of o each sets. */
+static const char **text_field(struct render_flame_opts *o, const char *name)
+{
+	static const struct { const char *name; size_t off; } text[] = {
+		{ "title", offsetof(struct render_flame_opts, title) },
+		{ "subtitle", offsetof(struct render_flame_opts, subtitle) },
+		{ "fonttype", offsetof(struct render_flame_opts, fonttype) },
+		{ "countname", offsetof(struct render_flame_opts, countname) },
+		{ "nametype", offsetof(struct render_flame_opts, nametype) },
+		{ "notes", offsetof(struct render_flame_opts, notes) },
+		{ "search-color", offsetof(struct render_flame_opts, search_color) },
+		{ "encoding", offsetof(struct render_flame_opts, encoding) },
+	};
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		if (!strcmp(name, text[i].name))
+			return (const char **)((char *)o + text[i].off);
+	return NULL;
+}
+
+/* The flag options; 1 for another name. */
+static int set_flag(struct render_flame_opts *o, const char *name)
+{
+	if (!strcmp(name, "hash"))
+		o->color_mode = COLOR_HASH;
+	else if (!strcmp(name, "random"))
+		o->color_mode = COLOR_RANDOM;
+	else if (!strcmp(name, "deterministic"))
+		o->color_mode = COLOR_NAME;
+	else if (!strcmp(name, "inverted"))
+		o->inverted = true;
+	else if (!strcmp(name, "flamechart"))
+		o->flamechart = true;
+	else if (!strcmp(name, "negate"))
+		o->negate = true;
+	else if (!strcmp(name, "truncate-text-right"))
+		o->truncate_left = false;
+	else if (!strcmp(name, "truncate-text-left"))
+		o->truncate_left = true;
+	else
+		return 1;
+	return 0;
+}
+
+int render_flame_opts_set(struct render_flame_opts *o, const char *name,
+			  const char *arg)
+{
+	int rc = render_flame_opts_number(o, name, arg);
+	if (rc != 1)
+		return rc;
+	const char **field = text_field(o, name);
+	if (field) {
+		*field = arg;
+		return 0;
+	}
+	if (!strcmp(name, "colors"))
+		return render_palette_parse(arg, &o->palette);
+	if (!strcmp(name, "bgcolors")) {
+		const char *top, *bottom;
+		o->bgcolor = arg;
+		return render_palette_bg(arg, PAL_HOT, &top, &bottom);
+	}
+	return set_flag(o, name);
+}
+
+void render_flame_opts_perf_labels(struct render_flame_opts *o,
+				   const struct fold_perfdata_info *info, bool keep_title,
+				   bool keep_counts, struct strbuf *title)
+{
+	const char *countname;
+	double factor;
+	fold_perfdata_labels(info, NULL, &countname, &factor, title);
+	if (!keep_title)
+		o->title = title->buf;
+	if (!keep_counts) {
+		o->countname = countname;
+		o->factor = factor;
+	}
 }
 
 int render_flame_write_table(const struct stack_table *st,
