@@ -154,23 +154,12 @@ static int read_script(struct ss_run *r, struct cmd_input *in)
 
 static int read_perfdata(struct ss_run *r, struct cmd_input *in)
 {
-	struct diag d = DIAG_INIT;
-	struct pd_reader *rd = cmd_input_reader(in, &d);
-	if (!rd) {
-		diag_print(&d, in->name);
-		return 1;
-	}
 	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
 	r->o.info = &info;
-	int rc = fold_perfdata_reader(rd, in->name, &r->o, &r->t);
+	int rc = fold_perfdata_input(in, &r->o, &r->t);
 	if (info.untimed && !r->untimed)
 		r->untimed = in->name;
-	if (!rc && r->perf_inputs++ == 0) {
-		fold_perfdata_info_release(&r->info);
-		r->info = info;
-	} else {
-		fold_perfdata_info_release(&info);
-	}
+	fold_perfdata_info_keep_first(&r->info, &info, !rc, &r->perf_inputs);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 #include "cmd/fold_perfdata.h"
 
 #include "base/diag.h"
+#include "cmd/input.h"
 #include "cmd/symopts.h"
 #include "process/session.h"
 #include "profile/fold.h"
@@ -85,4 +86,16 @@ int fold_perfdata_reader(struct pd_reader *r, const char *name,
 			 struct stack_table *out)
 {
 	return run(r, name, o, out);
+}
+
+int fold_perfdata_input(struct cmd_input *in, const struct fold_perfdata_opts *o,
+			struct stack_table *out)
+{
+	struct diag d = DIAG_INIT;
+	struct pd_reader *r = cmd_input_reader(in, &d);
+	if (!r) {
+		diag_print(&d, in->name);
+		return 1;
+	}
+	return run(r, in->name, o, out);
 }
