@@ -118,6 +118,22 @@ UNIT_TEST(opt_value_number_and_integer)
 	CHECK(opt_value_integer("0", 1, 10, &l) == -1);
 }
 
+/* Fields of an options struct by option name, with a flag row's value. */
+UNIT_TEST(opt_field_by_name)
+{
+	struct o { const char *title; bool on, off; } o = { NULL, false, true };
+	static const struct opt_field rows[] = {
+		{ "title", offsetof(struct o, title), false },
+		{ "on", offsetof(struct o, on), true },
+		{ "no-off", offsetof(struct o, off), false },
+	};
+	bool v = true;
+	CHECK(OPT_FIELD(rows, &o, "title", NULL) == (void *)&o.title);
+	CHECK(OPT_FIELD(rows, &o, "on", &v) == (void *)&o.on && v);
+	CHECK(OPT_FIELD(rows, &o, "no-off", &v) == (void *)&o.off && !v);
+	CHECK(OPT_FIELD(rows, &o, "tit", &v) == NULL && !v);
+}
+
 /* Every level makes a gzip member that inflates back to the input (a
  * higher level no larger on repetitive text); another level is -1. */
 UNIT_TEST(gzip_levels)

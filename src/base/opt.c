@@ -187,6 +187,18 @@ int opt_value_integer(const char *v, long min, long max, long *out)
 	return 0;
 }
 
+void *opt_field(const struct opt_field *rows, size_t n, void *base, const char *name,
+		bool *value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, rows[i].name)) {
+			if (value)
+				*value = rows[i].value;
+			return (char *)base + rows[i].off;
+		}
+	return NULL;
+}
+
 bool opt_list_has(const char *list, const char *item)
 {
 	size_t n = strlen(item);

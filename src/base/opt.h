@@ -22,6 +22,7 @@
 #define SCORCH_BASE_OPT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 enum { OPT_NONE = 0, OPT_REQ = 1, OPT_OPTIONAL = 2 };
@@ -67,6 +68,21 @@ int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
  * 0, or -1 (*out unchanged); the command says "--name: bad value 'v'". */
 int opt_value_number(const char *v, double min, double *out);
 int opt_value_integer(const char *v, long min, long max, long *out);
+/* A field of an options struct named by its long option, for setting
+ * options by name: opt_field gives the address of name's field in base
+ * (base + off of the row named name), or NULL when no row is. value is
+ * what a flag row stores in its bool field. */
+struct opt_field {
+	const char *name;
+	size_t off;        /* offsetof the field */
+	bool value;
+};
+void *opt_field(const struct opt_field *rows, size_t n, void *base, const char *name,
+		bool *value);
+/* The same over a whole array of rows. */
+#define OPT_FIELD(rows, base, name, value) \
+	opt_field(rows, sizeof(rows) / sizeof((rows)[0]), base, name, value)
+
 /* Whether item is one of the comma-separated names of list (an option
  * value such as --comm a,b,c), compared whole. */
 bool opt_list_has(const char *list, const char *item);

@@ -13,6 +13,7 @@
  */
 #include "render/flame.h"
 
+#include "base/opt.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "profile/fold.h"
@@ -839,47 +840,34 @@ int render_flame_opts_number(struct render_flame_opts *o, const char *name,
 	return bad;
 }
 
-/* The text options: the field of o each sets. */
-static const char **text_field(struct render_flame_opts *o, const char *name)
-{
-	static const struct { const char *name; size_t off; } text[] = {
-		{ "title", offsetof(struct render_flame_opts, title) },
-		{ "subtitle", offsetof(struct render_flame_opts, subtitle) },
-		{ "fonttype", offsetof(struct render_flame_opts, fonttype) },
-		{ "countname", offsetof(struct render_flame_opts, countname) },
-		{ "nametype", offsetof(struct render_flame_opts, nametype) },
-		{ "notes", offsetof(struct render_flame_opts, notes) },
-		{ "search-color", offsetof(struct render_flame_opts, search_color) },
-		{ "encoding", offsetof(struct render_flame_opts, encoding) },
-	};
-	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
-		if (!strcmp(name, text[i].name))
-			return (const char **)((char *)o + text[i].off);
-	return NULL;
-}
+#define FIELD(name, field, value) { name, offsetof(struct render_flame_opts, field), value }
+/* The text options (the field takes the value given) and the flags (the
+ * field takes the row's value). */
+static const struct opt_field text_opts[] = {
+	FIELD("title", title, 0), FIELD("subtitle", subtitle, 0),
+	FIELD("fonttype", fonttype, 0), FIELD("countname", countname, 0),
+	FIELD("nametype", nametype, 0), FIELD("notes", notes, 0),
+	FIELD("search-color", search_color, 0), FIELD("encoding", encoding, 0),
+};
+static const struct opt_field flag_opts[] = {
+	FIELD("inverted", inverted, true), FIELD("flamechart", flamechart, true),
+	FIELD("negate", negate, true), FIELD("truncate-text-right", truncate_left, false),
+	FIELD("truncate-text-left", truncate_left, true),
+};
+#undef FIELD
 
-/* The flag options; 1 for another name. */
-static int set_flag(struct render_flame_opts *o, const char *name)
+/* The colour modes by option name; 1 for another name. */
+static int set_color_mode(struct render_flame_opts *o, const char *name)
 {
-	if (!strcmp(name, "hash"))
-		o->color_mode = COLOR_HASH;
-	else if (!strcmp(name, "random"))
-		o->color_mode = COLOR_RANDOM;
-	else if (!strcmp(name, "deterministic"))
-		o->color_mode = COLOR_NAME;
-	else if (!strcmp(name, "inverted"))
-		o->inverted = true;
-	else if (!strcmp(name, "flamechart"))
-		o->flamechart = true;
-	else if (!strcmp(name, "negate"))
-		o->negate = true;
-	else if (!strcmp(name, "truncate-text-right"))
-		o->truncate_left = false;
-	else if (!strcmp(name, "truncate-text-left"))
-		o->truncate_left = true;
-	else
-		return 1;
-	return 0;
+	static const struct { const char *name; enum render_color_mode mode; } modes[] = {
+		{ "hash", COLOR_HASH }, { "random", COLOR_RANDOM }, { "deterministic", COLOR_NAME },
+	};
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(name, modes[i].name)) {
+			o->color_mode = modes[i].mode;
+			return 0;
+		}
+	return 1;
 }
 
 int render_flame_opts_set(struct render_flame_opts *o, const char *name,
@@ -888,11 +876,15 @@ int render_flame_opts_set(struct render_flame_opts *o, const char *name,
 	int rc = render_flame_opts_number(o, name, arg);
 	if (rc != 1)
 		return rc;
-	const char **field = text_field(o, name);
-	if (field) {
-		*field = arg;
+	bool value;
+	const char **text = OPT_FIELD(text_opts, o, name, NULL);
+	bool *flag = OPT_FIELD(flag_opts, o, name, &value);
+	if (text)
+		*text = arg;
+	else if (flag)
+		*flag = value;
+	if (text || flag)
 		return 0;
-	}
 	if (!strcmp(name, "colors"))
 		return render_palette_parse(arg, &o->palette);
 	if (!strcmp(name, "bgcolors")) {
@@ -900,7 +892,7 @@ int render_flame_opts_set(struct render_flame_opts *o, const char *name,
 		o->bgcolor = arg;
 		return render_palette_bg(arg, PAL_HOT, &top, &bottom);
 	}
-	return set_flag(o, name);
+	return set_color_mode(o, name);
 }
 
 void render_flame_opts_perf_labels(struct render_flame_opts *o,

@@ -45,25 +45,17 @@ int heatmap_time_units(const char *v, double *factor)
 	return -1;
 }
 
-/* The text and flag options; 1 for another name. */
-static int set_text(struct heatmap_opts *o, const char *name, const char *v)
-{
-	if (!strcmp(name, "unitslabel"))
-		o->unitslabel = v;
-	else if (!strcmp(name, "title"))
-		o->title = v;
-	else if (!strcmp(name, "fonttype"))
-		o->fonttype = v;
-	else if (!strcmp(name, "grid"))
-		o->grid = true;
-	else if (!strcmp(name, "accstats"))
-		o->accstats = true;
-	else if (!strcmp(name, "quirks"))
-		o->quirks = true;
-	else
-		return 1;
-	return 0;
-}
+#define FIELD(name, field, value) { name, offsetof(struct heatmap_opts, field), value }
+/* The text options (the field takes the value given) and the flags. */
+static const struct opt_field text_opts[] = {
+	FIELD("unitslabel", unitslabel, 0), FIELD("title", title, 0),
+	FIELD("fonttype", fonttype, 0),
+};
+static const struct opt_field flag_opts[] = {
+	FIELD("grid", grid, true), FIELD("accstats", accstats, true),
+	FIELD("quirks", quirks, true),
+};
+#undef FIELD
 
 int heatmap_opts_set(struct heatmap_opts *o, const char *name, const char *v)
 {
@@ -85,7 +77,14 @@ int heatmap_opts_set(struct heatmap_opts *o, const char *name, const char *v)
 		return opt_value_integer(v, 1, 1000, &o->boxsize);
 	if (!strcmp(name, "fontsize"))
 		return opt_value_integer(v, 1, 1000, &o->fontsize);
-	return set_text(o, name, v);
+	bool value;
+	const char **text = OPT_FIELD(text_opts, o, name, NULL);
+	bool *flag = OPT_FIELD(flag_opts, o, name, &value);
+	if (text)
+		*text = v;
+	else if (flag)
+		*flag = value;
+	return text || flag ? 0 : 1;
 }
 
 void heatmap_init(struct heatmap *hm, const struct heatmap_opts *o)
