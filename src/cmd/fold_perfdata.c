@@ -54,9 +54,7 @@ static int run(struct pd_reader *r, const char *shown,
 	f.on_other_event = warn_filtering;
 	rc = symopts_run_unwound(&ses, prof_fold_inline_mode(&f), prof_fold_sample,
 				 &f, shown);
-	bool all_dropped = symopts_report_run(&ses, rc, shown);
-	if (rc >= 0)
-		symopts_report_filter(&f.filter, shown);
+	bool all_dropped = symopts_report_filtered_run(&ses, rc, &f.filter, shown);
 	if (rc >= 0)
 		prof_fold_finish(&f, &ses);
 	if (all_dropped)

@@ -87,10 +87,7 @@ static int run(struct report *r, struct proc_session *ses, const char *input,
 	       struct rep_text_opts *t)
 {
 	int rc = symopts_run_unwound(ses, UNW_INLINE_DWARF, on_sample, r, input);
-	bool all_dropped = symopts_report_run(ses, rc, input);
-	if (rc >= 0)
-		symopts_report_filter(&r->filter, input);
-	if (all_dropped)
+	if (symopts_report_filtered_run(ses, rc, &r->filter, input))
 		return -1; /* every sample dropped: no report */
 	if (rc < 0)
 		return rc;

@@ -204,6 +204,15 @@ int symopts_report_run(struct proc_session *ses, int rc, const char *path)
 	return 0;
 }
 
+int symopts_report_filtered_run(struct proc_session *ses, int rc,
+				const struct prof_filter *f, const char *path)
+{
+	int all_dropped = symopts_report_run(ses, rc, path);
+	if (rc >= 0)
+		symopts_report_filter(f, path);
+	return all_dropped;
+}
+
 int symopts_filter(struct prof_filter *f, const char *time, const char *cpu,
 		   const char *comm, const char *event)
 {
