@@ -67,8 +67,6 @@ static const struct opt_cmd fold_cmd = {
 	.permute = true, /* options may follow files, as Getopt::Long allows */
 };
 
-enum { PEEK_BYTES = 256 * 1024 };
-
 /* Everything one run of the command keeps. */
 struct fold_run {
 	struct fold_perfdata_opts pd;
@@ -159,35 +157,21 @@ static int fold_text(struct fold_run *r, struct cmd_input *in, enum stack_format
 
 /* ---- one input ---- */
 
-/* The format of one input: --format, else what its first bytes say
- * (FMT_UNKNOWN after a message); perf.data is never text, and is read as
- * what it is also under a drop-in name (stackcollapse-perf.pl perf.data). */
-static enum stack_format input_format(struct fold_run *r, struct cmd_input *in)
-{
-	if (cmd_input_is_perfdata(in))
-		return FMT_PERF_DATA;
-	const char *head = NULL;
-	size_t n = in->dir ? 0 : cmd_input_peek(in, PEEK_BYTES, &head);
-	struct diag d = DIAG_INIT;
-	enum stack_format fmt = stack_format_choose(head, n, n < PEEK_BYTES, r->forced, &d);
-	if (fmt == FMT_UNKNOWN)
-		diag_print(&d, in->name);
-	return fmt;
-}
-
 static int fold_input(struct fold_run *r, const char *path)
 {
 	struct cmd_input in;
 	if (cmd_input_open(&in, path))
 		return 1;
 	int rc = 0;
+	struct diag d = DIAG_INIT;
 	bool pprof = r->forced == FMT_UNKNOWN && cmd_input_is_pprof(&in);
-	enum stack_format fmt = pprof ? FMT_EMPTY : input_format(r, &in);
+	enum stack_format fmt = pprof ? FMT_EMPTY : cmd_input_format(&in, r->forced, &d);
 	if (pprof)
 		rc = fold_pprof(&in.lr, r->sample_type, &r->table);
-	else if (fmt == FMT_UNKNOWN)
+	else if (fmt == FMT_UNKNOWN) {
+		diag_print(&d, in.name);
 		rc = 1;
-	else if (fmt == FMT_PERF_DATA)
+	} else if (fmt == FMT_PERF_DATA)
 		rc = fold_perfdata_input(&in, &r->pd, &r->table);
 	else if (in.dir) {
 		diag_error("%s: is a directory (not %s text)", in.name,
