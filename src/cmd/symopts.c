@@ -73,15 +73,7 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 			return 1;
 		dir = so->tmpdir;
 	}
-	if (!dir)
-		dir = getenv("PERF_BUILDID_DIR");
-	if (!dir || !*dir) {
-		const char *home = getenv("HOME");
-		if (home && *home) {
-			so->home_debug = sym_fs_join(home, ".debug");
-			dir = so->home_debug;
-		}
-	}
+	dir = sym_fs_buildid_dir(dir, &so->home_debug);
 	if (dir)
 		cfg->buildid_dirs[cfg->nr_buildid_dirs++] = dir;
 	cfg->symfs = so->symfs;
