@@ -6,8 +6,9 @@
  * through analysis/ (pairing, offsets) first (render/heatmap's
  * heatmap_events ties the pairing to the map); the map's option values
  * and their ranges are render/heatmap's (heatmap_opts_set), the
- * subsecond page render/subsecond's. Key invariant: one option table for both subcommands,
- * so --help, the man page and docs/scorch-heatmap.md list the same flags.
+ * subsecond page render/subsecond's. Key invariant: one option table
+ * for both subcommands, so --help, the man page and
+ * docs/scorch-heatmap.md list the same flags.
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or cells)")
