@@ -118,9 +118,9 @@ bool fold_perfdata_counts_ns(const struct fold_perfdata_info *in);
 
 /* How a flame graph of such counts is labelled: *countname ("samples",
  * "µs" for the cpu-clock and task-clock periods, which are nanoseconds,
- * with *factor 0.001, or the event's name), and title "EVENT: COMMAND"
- * (command: NULL takes the recorded command line, the part after "--"
- * when there is one). */
+ * with *factor 0.001, or the event's name, borrowed from in), and title
+ * "EVENT: COMMAND" (reset first; command: NULL takes the recorded
+ * command line, the part after "--" when there is one). */
 void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
 			  const char **countname, double *factor,
 			  struct strbuf *title);

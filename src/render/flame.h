@@ -71,10 +71,11 @@ int render_flame_opts_number(struct render_flame_opts *o, const char *name,
 int render_flame_opts_set(struct render_flame_opts *o, const char *name,
 			  const char *arg);
 /* A graph of folded perf input labelled by what its counts are
- * (fold_perfdata_labels, profile/fold.h: "EVENT: COMMAND" made in title,
- * which must outlive o's use; "samples", "µs" or the event's name): the
- * title unless keep_title, the count name and factor unless
- * keep_counts (options given for them). */
+ * (fold_perfdata_labels, profile/fold.h: "EVENT: COMMAND" made in title;
+ * "samples", "µs" or the event's name): the title unless keep_title,
+ * the count name and factor unless keep_counts (options given for
+ * them). o then borrows title and info's event: both must outlive o's
+ * use. */
 struct fold_perfdata_info;
 void render_flame_opts_perf_labels(struct render_flame_opts *o,
 				   const struct fold_perfdata_info *info, bool keep_title,
