@@ -7,7 +7,8 @@
  * (profile/collect.h, named with the collapse_perf_* rules, so that the
  * result matches `perf script | stackcollapse-perf.pl` byte for byte),
  * the model, the exact-frame profile (profile/collect_loc.h), and the
- * caller's sinks; what the counts are goes into fold_perfdata_info.
+ * caller's sinks; what the counts are goes into fold_perfdata_info,
+ * from which fold_perfdata_labels says how a graph of them is labelled.
  * Stage: profile. The caller opens the session and runs it (cmd/
  * fold_perfdata.c does, and prints the messages).
  *
