@@ -925,6 +925,27 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 	}
 }
 
+void rep_decide(struct rep *r, const struct pd_reader *rd, int children,
+		bool graph_none, bool sorted)
+{
+	bool chains = false;
+	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
+		chains |= (pd_reader_attr(rd, i)->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
+	/* perf settles children before a pipe's attrs arrive: off there,
+	 * even when asked (call graphs stay caller first) */
+	bool can = chains && !pd_reader_is_pipe(rd);
+	r->o.children = children < 0 ? can : children && can;
+	r->o.chains = chains && !graph_none;
+	/* perf's default for a file of tracepoints alone: -s trace */
+	bool tracepoints = pd_reader_nr_attrs(rd) > 0;
+	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
+		tracepoints &= pd_reader_attr(rd, i)->type == PD_TYPE_TRACEPOINT;
+	if (tracepoints && !sorted) {
+		r->o.keys[0] = REP_TRACE;
+		r->o.nkeys = 1;
+	}
+}
+
 void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct rep_event *ev = event_of(r, ps->s->attr);

@@ -232,6 +232,13 @@ int rep_parse_fields(struct rep_opts *o, const char *s, char *bad, size_t n);
  * sorted by the -s keys and then -F's fields. Same returns. */
 int rep_parse_sort_fields(struct rep_opts *o, const char *sort, const char *fields,
 			  char *bad, size_t n);
+/* perf's choices from the file, made at its first sample, into r->o:
+ * children and call graphs when its samples carry call chains (children
+ * 1 or 0 as asked, -1 as the file says; never for a pipe, whose attrs
+ * arrive after perf settles it), no call graphs when graph_none; a file
+ * of tracepoints alone sorts by trace unless sorted (-s or -F given). */
+void rep_decide(struct rep *r, const struct pd_reader *rd, int children,
+		bool graph_none, bool sorted);
 /* Add one sample (frames resolved, leaf first). Cannot fail. */
 void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *ps);
 /* Build the call trees of the entries whose period (children's in that

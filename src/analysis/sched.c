@@ -27,6 +27,16 @@ void an_sched_init(struct an_sched *s)
 	hmap_init(&s->tasks);
 }
 
+void an_sched_timehist(struct an_sched *s, const struct an_timehist_opts *th,
+		       struct strbuf *out, an_sched_flush_fn flush, void *ctx)
+{
+	s->timehist = true;
+	s->th = *th;
+	s->out = out;
+	s->flush = flush;
+	s->ctx = ctx;
+}
+
 void an_sched_release(struct an_sched *s)
 {
 	hmap_release(&s->tasks);

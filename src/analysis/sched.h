@@ -27,6 +27,11 @@
 
 struct sym_config;
 
+/* The tracepoints these analyses read (sched_stat_runtime for the run
+ * times), as `perf sched record` records them. */
+#define AN_SCHED_EVENTS \
+	"sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_stat_runtime"
+
 /* A task's last latency atom (perf's work atom states); NONE: no latency
  * event yet. */
 enum { AN_ATOM_SLEEPING = 0, AN_ATOM_WAIT_CPU, AN_ATOM_SCHED_IN, AN_ATOM_IGNORE,
@@ -89,6 +94,8 @@ struct an_timehist_opts {
 	bool callchain;         /* the switch's call chain when recorded */
 	unsigned max_stack;     /* perf's --max-stack (5): it resolves 2 more */
 };
+/* perf's defaults: the rows, call chains, --max-stack 5. */
+void an_timehist_opts_init(struct an_timehist_opts *o);
 
 struct an_sched {
 	struct hmap tasks;      /* key: tid, or (1 << 32 | cpu) for idle;
@@ -120,6 +127,10 @@ struct an_sched {
 };
 
 void an_sched_init(struct an_sched *s);
+/* Make the run a timehist: lines by th (borrowed lists) into out,
+ * given to flush(ctx, out) as it grows. */
+void an_sched_timehist(struct an_sched *s, const struct an_timehist_opts *th,
+		       struct strbuf *out, an_sched_flush_fn flush, void *ctx);
 /* Frees the tasks; the timehist lists in s->th are the caller's. */
 void an_sched_release(struct an_sched *s);
 /* Replay path; timehist lines go to s->out as they are made. Returns 0 (d
@@ -135,6 +146,12 @@ int an_sched_set_sort(const char *keys);
 /* perf sched latency's table (tasks merged by name, sorted by average,
  * maximum, switches, run time). */
 void an_sched_latency_table(const struct an_sched *s, struct strbuf *out);
+/* What the file lacks for the table to mean what it says, as warning
+ * lines ("PATH: ...\n") appended to out: no sched_stat_runtime events
+ * (every Runtime 0), lost events (the context switch bugs are those
+ * gaps). Nothing when all is well. */
+void an_sched_latency_notes(const struct an_sched *s, const char *path,
+			    struct strbuf *out);
 
 /* ---- timehist lines (analysis/timehist.c) ---- */
 

@@ -175,3 +175,17 @@ void an_sched_latency_table(const struct an_sched *s, struct strbuf *out)
 	hmap_release(&byname);
 	free(m);
 }
+
+void an_sched_latency_notes(const struct an_sched *s, const char *path,
+			    struct strbuf *out)
+{
+	if (!s->have_runtime || !s->nr_runtime)
+		sb_addf(out, "%s: no sched:sched_stat_runtime events, so every Runtime is 0: "
+			"record with perf sched record, or scorch record -a -e "
+			AN_SCHED_EVENTS "\n", path);
+	if (s->nr_lost && s->nr_cs_bugs)
+		sb_addf(out, "%s: %llu events were lost while recording (the ring buffer "
+			"filled up): the context switch bugs are those gaps; record "
+			"with a larger -m or without -g\n", path,
+			(unsigned long long)s->nr_lost);
+}

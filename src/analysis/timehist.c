@@ -244,6 +244,13 @@ static void idle_stats(struct an_sched *s, uint64_t hist, uint64_t *switches)
 	}
 }
 
+void an_timehist_opts_init(struct an_timehist_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rows = o->callchain = true;
+	o->max_stack = 5;
+}
+
 void an_timehist_summary(struct an_sched *s)
 {
 	struct strbuf *out = s->out, name = SB_INIT;

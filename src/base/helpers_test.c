@@ -104,18 +104,34 @@ UNIT_TEST(fdio_calls)
 }
 
 /* Option values with ranges: whole numbers, bounds, text that is not a number. */
-UNIT_TEST(opt_number_and_integer)
+UNIT_TEST(opt_value_number_and_integer)
 {
-	static const struct opt_spec none[] = { OPT_END_SPEC };
-	static const struct opt_cmd cmd = { "unit", "unit", "unit", none, false };
 	double d = 0;
 	long l = 0;
-	CHECK(opt_number(&cmd, "x", "2.5", 0, &d) == 0 && d == 2.5);
-	CHECK(opt_number(&cmd, "x", "-1", 0, &d) == 2 && d == 2.5);
-	CHECK(opt_number(&cmd, "x", "inf", 0, &d) == 2);
-	CHECK(opt_integer(&cmd, "x", "7", 1, 10, &l) == 0 && l == 7);
-	CHECK(opt_integer(&cmd, "x", "7.5", 1, 10, &l) == 2 && l == 7);
-	CHECK(opt_integer(&cmd, "x", "11", 1, 10, &l) == 2);
+	CHECK(opt_value_number("2.5", 0, &d) == 0 && d == 2.5);
+	CHECK(opt_value_number("-1", 0, &d) == -1 && d == 2.5);
+	CHECK(opt_value_number("inf", 0, &d) == -1);
+	CHECK(opt_value_number("1x", 0, &d) == -1 && opt_value_number("", 0, &d) == -1);
+	CHECK(opt_value_integer("7", 1, 10, &l) == 0 && l == 7);
+	CHECK(opt_value_integer("7.5", 1, 10, &l) == -1 && l == 7);
+	CHECK(opt_value_integer("11", 1, 10, &l) == -1);
+	CHECK(opt_value_integer("0", 1, 10, &l) == -1);
+}
+
+/* Fields of an options struct by option name, with a flag row's value. */
+UNIT_TEST(opt_field_by_name)
+{
+	struct o { const char *title; bool on, off; } o = { NULL, false, true };
+	static const struct opt_field rows[] = {
+		{ "title", offsetof(struct o, title), false },
+		{ "on", offsetof(struct o, on), true },
+		{ "no-off", offsetof(struct o, off), false },
+	};
+	bool v = true;
+	CHECK(OPT_FIELD(rows, &o, "title", NULL) == (void *)&o.title);
+	CHECK(OPT_FIELD(rows, &o, "on", &v) == (void *)&o.on && v);
+	CHECK(OPT_FIELD(rows, &o, "no-off", &v) == (void *)&o.off && !v);
+	CHECK(OPT_FIELD(rows, &o, "tit", &v) == NULL && !v);
 }
 
 /* Every level makes a gzip member that inflates back to the input (a

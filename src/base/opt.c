@@ -165,28 +165,38 @@ int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
-int opt_number(const struct opt_cmd *cmd, const char *name, const char *v,
-	       double min, double *out)
+int opt_value_number(const char *v, double min, double *out)
 {
 	char *end;
 	errno = 0;
 	double d = strtod(v, &end);
 	if (end == v || *end || errno || !isfinite(d) || d < min)
-		return opt_usage_error(cmd, "--%s: bad value '%s'", name, v);
+		return -1;
 	*out = d;
 	return 0;
 }
 
-int opt_integer(const struct opt_cmd *cmd, const char *name, const char *v,
-		long min, long max, long *out)
+int opt_value_integer(const char *v, long min, long max, long *out)
 {
 	double d;
-	if (opt_number(cmd, name, v, (double)min, &d))
-		return 2;
+	if (opt_value_number(v, (double)min, &d))
+		return -1;
 	if (d != trunc(d) || d > (double)max)
-		return opt_usage_error(cmd, "--%s: bad value '%s'", name, v);
+		return -1;
 	*out = (long)d;
 	return 0;
+}
+
+void *opt_field(const struct opt_field *rows, size_t n, void *base, const char *name,
+		bool *value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, rows[i].name)) {
+			if (value)
+				*value = rows[i].value;
+			return (char *)base + rows[i].off;
+		}
+	return NULL;
 }
 
 bool opt_list_has(const char *list, const char *item)

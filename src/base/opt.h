@@ -22,6 +22,7 @@
 #define SCORCH_BASE_OPT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 enum { OPT_NONE = 0, OPT_REQ = 1, OPT_OPTIONAL = 2 };
@@ -62,13 +63,26 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd);
 /* Print "try --help" hint for a usage error; returns 2. */
 int opt_usage_error(const struct opt_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Option values: --name's text v as a finite number >= min (opt_number),
- * or a whole one in [min, max] (opt_integer), into *out. Returns 0, or
- * 2 after the usage error "--name: bad value 'v'". */
-int opt_number(const struct opt_cmd *cmd, const char *name, const char *v,
-	       double min, double *out);
-int opt_integer(const struct opt_cmd *cmd, const char *name, const char *v,
-		long min, long max, long *out);
+/* Option values: text v as a finite number >= min (opt_value_number),
+ * or a whole one in [min, max] (opt_value_integer), into *out. Returns
+ * 0, or -1 (*out unchanged); the command says "--name: bad value 'v'". */
+int opt_value_number(const char *v, double min, double *out);
+int opt_value_integer(const char *v, long min, long max, long *out);
+/* A field of an options struct named by its long option, for setting
+ * options by name: opt_field gives the address of name's field in base
+ * (base + off of the row named name), or NULL when no row is. value is
+ * what a flag row stores in its bool field. */
+struct opt_field {
+	const char *name;
+	size_t off;        /* offsetof the field */
+	bool value;
+};
+void *opt_field(const struct opt_field *rows, size_t n, void *base, const char *name,
+		bool *value);
+/* The same over a whole array of rows. */
+#define OPT_FIELD(rows, base, name, value) \
+	opt_field(rows, sizeof(rows) / sizeof((rows)[0]), base, name, value)
+
 /* Whether item is one of the comma-separated names of list (an option
  * value such as --comm a,b,c), compared whole. */
 bool opt_list_has(const char *list, const char *item);

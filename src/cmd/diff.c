@@ -153,9 +153,10 @@ static int run(struct diff_run *r, const char *before, const char *after)
 {
 	if (read_side(r, 0, before) || read_side(r, 1, after))
 		return 1;
-	if (r->bad.n)
-		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad.n,
-			  r->bad.n == 1 ? "" : "s", r->bad.first);
+	struct strbuf note = SB_INIT;
+	if (stack_folded_bad_note(&r->bad, &note))
+		diag_warn("%s", note.buf);
+	sb_release(&note);
 	if (r->normalize)
 		stack_diff_normalize(&r->df);
 	size_t *order = stack_diff_sorted(&r->df);

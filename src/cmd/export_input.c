@@ -52,25 +52,13 @@ static int read_perf(struct export_run *r, struct cmd_input *in,
 	if (kind == FOLD_INPUT_PERF_SCRIPT) {
 		rc = fold_perf_script(&in->lr, &r->o->fold.collapse, &r->t, &info);
 	} else {
-		struct diag d = DIAG_INIT;
-		struct pd_reader *rd = cmd_input_reader(in, &d);
 		struct fold_perfdata_opts fo = r->o->fold;
 		fo.info = &info;
 		fo.profile = &r->prof;
 		r->data_inputs++;
-		if (!rd) {
-			diag_print(&d, in->name);
-			rc = 1;
-		} else {
-			rc = fold_perfdata_reader(rd, in->name, &fo, &r->t);
-		}
+		rc = fold_perfdata_input(in, &fo, &r->t);
 	}
-	if (!rc && r->perf_inputs++ == 0) {
-		fold_perfdata_info_release(&r->info);
-		r->info = info;
-	} else {
-		fold_perfdata_info_release(&info);
-	}
+	fold_perfdata_info_keep_first(&r->info, &info, !rc, &r->perf_inputs);
 	return rc;
 }
 
@@ -125,7 +113,7 @@ static void meta_of(const struct export_run *r, struct pprof_meta *m)
 	m->cpu_label = r->o->cpu_label;
 	if (!r->perf_inputs || !in->weighted || !in->event.len)
 		return;
-	bool ns = counts_ns(in);
+	bool ns = fold_perfdata_counts_ns(in);
 	size_t at = r->data_inputs ? 1 : 0; /* text: the one value */
 	m->ntypes = at + 1;
 	m->type[at] = ns ? "cpu" : in->event.buf;

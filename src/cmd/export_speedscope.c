@@ -3,7 +3,8 @@
  * export_speedscope.h). Stage: command helpers. perf.data goes through
  * fold's collector, which fills the model beside the folded table;
  * perf script text is folded as `scorch fold --tid` folds it and enters
- * the model as a process frame (the thread) and text frames; folded
+ * the model as a process frame (the thread) and text frames
+ * (profile_add_thread_folded); folded
  * files as text frames (no threads). Text inputs keep no times.
  */
 #include "cmd/export_speedscope.h"
@@ -20,7 +21,6 @@
 #include "base/fdio.h"
 #include "base/strbuf.h"
 #include "cmd/input.h"
-#include "base/xalloc.h"
 #include "cmd/perfinput.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/folded.h"
@@ -57,120 +57,34 @@ static int read_folded(struct ss_run *r, struct lines *lr, const char *name)
 	return cmd_read_folded(lr, name, model_add, &r->model);
 }
 
-/* The thread of a process frame "comm-PID/TID" (PID "?" when perf
- * script printed only the thread id: it then stands for the process);
- * returns the comm's length, or 0 when f is not one. */
-static size_t thread_of(const char *f, size_t len, int32_t *pid, int32_t *tid)
-{
-	const char *dash = NULL;
-	for (size_t i = 0; i < len; i++)
-		if (f[i] == '-')
-			dash = f + i;
-	if (!dash || dash == f)
-		return 0;
-	char *end;
-	const char *slash = memchr(dash, '/', (size_t)(f + len - dash));
-	if (!slash || slash + 1 >= f + len || slash[1] < '0' || slash[1] > '9')
-		return 0;
-	long t = strtol(slash + 1, &end, 10), pp = t;
-	if (end != f + len || t > INT32_MAX)
-		return 0;
-	if (!(slash == dash + 2 && dash[1] == '?')) {
-		if (dash[1] < '0' || dash[1] > '9')
-			return 0;
-		pp = strtol(dash + 1, &end, 10);
-		if (end != slash || pp > INT32_MAX)
-			return 0;
-	}
-	*pid = (int32_t)pp;
-	*tid = (int32_t)t;
-	return (size_t)(dash - f);
-}
-
-/* A folded stack whose first frame names its thread: a process frame,
- * then text frames. */
-static void add_thread_stack(struct profile *m, const char *k, size_t len, uint64_t w)
-{
-	const char *semi = memchr(k, ';', len);
-	size_t first = semi ? (size_t)(semi - k) : len;
-	struct prof_frame_desc d = { .kind = PROF_FRAME_COMM, .name = k };
-	d.name_len = thread_of(k, first, &d.pid, &d.tid);
-	if (!d.name_len) {
-		profile_add_folded(m, k, len, 1, w);
-		return;
-	}
-	uint32_t *ids = xreallocarray(NULL, len + 2, sizeof(*ids));
-	size_t n = 0;
-	ids[n++] = prof_frames_intern(&m->frames, &d);
-	for (const char *f = semi ? semi + 1 : k + len, *end = k + len; semi && f <= end;) {
-		const char *e = memchr(f, ';', (size_t)(end - f));
-		e = e ? e : end;
-		struct prof_frame_desc t = { .kind = PROF_FRAME_TEXT, .name = f,
-					     .name_len = (size_t)(e - f) };
-		ids[n++] = prof_frames_intern(&m->frames, &t);
-		f = e + 1;
-	}
-	profile_add_many(m, profile_stack(m, ids, n), 1, w);
-	free(ids);
-}
-
 /* perf script text, folded as `scorch fold` folds it with the thread
  * in the process frame ("comm-PID/TID"), which becomes a process frame;
  * the other frames are text frames. */
 static int read_script(struct ss_run *r, struct cmd_input *in)
 {
 	struct stack_table t = STACK_TABLE_INIT;
+	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
 	struct collapse_opts co = r->o.collapse;
 	co.tid = true;
-	struct collapse_perf p;
-	const char *s;
-	size_t len;
-	int rc;
-	collapse_perf_init(&p, &co, &t);
-	while ((rc = lines_next(&in->lr, &s, &len)) == 1)
-		collapse_perf_line(&p, s, len, in->lr.lineno);
-	collapse_perf_flush(&p);
-	if (rc < 0)
-		diag_error("%s: read error after line %llu: %s", in->name,
-			   (unsigned long long)in->lr.lineno,
-			   rc == -E2BIG ? "line too long" : strerror(-rc));
-	else if (p.bad_lines)
-		diag_warn("%s: ignored %llu unrecognized line%s (first at line %llu)", in->name,
-			  (unsigned long long)p.bad_lines, p.bad_lines == 1 ? "" : "s",
-			  (unsigned long long)p.first_bad_line);
-	if (!r->perf_inputs++ && p.filter_set) {
-		sb_reset(&r->info.event);
-		sb_add(&r->info.event, p.filter.buf, p.filter.len);
-		r->info.weighted = true;
-	}
-	for (size_t i = 0; rc >= 0 && i < stack_table_count(&t); i++) {
+	int rc = fold_perf_script(&in->lr, &co, &t, &info);
+	fold_perfdata_info_keep_first(&r->info, &info, !rc, &r->perf_inputs);
+	for (size_t i = 0; !rc && i < stack_table_count(&t); i++) {
+		size_t len;
 		const char *k = stack_table_key(&t, i, &len);
-		add_thread_stack(&r->model, k, len, stack_table_value(&t, i));
+		profile_add_thread_folded(&r->model, k, len, 1, stack_table_value(&t, i));
 	}
-	collapse_perf_release(&p);
 	stack_table_release(&t);
-	return rc < 0 ? 1 : 0;
+	return rc;
 }
 
 static int read_perfdata(struct ss_run *r, struct cmd_input *in)
 {
-	struct diag d = DIAG_INIT;
-	struct pd_reader *rd = cmd_input_reader(in, &d);
-	if (!rd) {
-		diag_print(&d, in->name);
-		return 1;
-	}
 	struct fold_perfdata_info info = FOLD_PERFDATA_INFO_INIT;
 	r->o.info = &info;
-	int rc = fold_perfdata_reader(rd, in->name, &r->o, &r->t);
+	int rc = fold_perfdata_input(in, &r->o, &r->t);
 	if (info.untimed && !r->untimed)
 		r->untimed = in->name;
-	if (!rc && r->perf_inputs++ == 0) {
-		fold_perfdata_info_release(&r->info);
-		r->info = info;
-	} else {
-		fold_perfdata_info_release(&info);
-	}
+	fold_perfdata_info_keep_first(&r->info, &info, !rc, &r->perf_inputs);
 	return rc;
 }
 
@@ -206,7 +120,7 @@ static const char *unit_of(const struct ss_run *r)
 	const struct fold_perfdata_info *in = &r->info;
 	if (!r->perf_inputs || r->folded_inputs || !in->weighted || !in->event.len)
 		return "none";
-	return counts_ns(in) ? "nanoseconds" : "none";
+	return fold_perfdata_counts_ns(in) ? "nanoseconds" : "none";
 }
 
 static void file_name(char **inputs, int n, struct strbuf *name)

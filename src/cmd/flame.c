@@ -5,10 +5,11 @@
  * stacks, not input size); malformed lines are skipped and reported once
  * with a count; empty input gives the "No samples" SVG and exit 2.
  * perf.data and perf script text are folded first (fold_perf_input),
- * and then the counts are labelled by their event (see
- * fold_perfdata_labels) unless options say otherwise. The reading
- * of folded text is render/tree's, the --nameattr and --palette files
- * are render/flame_files'.
+ * and then the counts are labelled by their event
+ * (render_flame_opts_perf_labels) unless options say otherwise. The
+ * flame graph's option values are render/flame's (render_flame_opts_set),
+ * the reading of folded text is render/tree's, the --nameattr and
+ * --palette files are render/flame_files'.
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(flame, "draw folded stacks as an interactive SVG flame graph")
@@ -89,37 +90,16 @@ struct flame_run {
 	struct strbuf title;      /* the title made from info */
 };
 
-/* Text, name and flag options. */
-static int set_other(struct flame_run *r, int id, const char *arg)
+/* The options that are not the flame graph's own (render_flame_opts_set). */
+static void set_other(struct flame_run *r, int id, const char *arg)
 {
-	struct render_flame_opts *o = &r->o;
-	const char *top, *bottom;
 	switch (id) {
-	case O_TITLE: o->title = arg; break;
-	case O_SUBTITLE: o->subtitle = arg; break;
-	case O_FONTTYPE: o->fonttype = arg; break;
-	case O_COUNTNAME: o->countname = arg; break;
-	case O_NAMETYPE: o->nametype = arg; break;
 	case O_NAMEATTR: r->files.nameattr_path = arg; break;
-	case O_COLORS: return render_palette_parse(arg, &o->palette);
-	case O_BGCOLORS: o->bgcolor = arg; return render_palette_bg(arg, PAL_HOT, &top, &bottom);
-	case O_HASH: o->color_mode = COLOR_HASH; break;
-	case O_RANDOM: o->color_mode = COLOR_RANDOM; break;
-	case O_DETERMINISTIC: o->color_mode = COLOR_NAME; break;
 	case O_CP: r->files.palette_path = "palette.map"; break;
 	case O_PALETTE: r->files.palette_path = arg; break;
 	case O_REVERSE: r->reverse = true; break;
-	case O_INVERTED: o->inverted = true; break;
-	case O_FLAMECHART: o->flamechart = true; break;
-	case O_NEGATE: o->negate = true; break;
-	case O_NOTES: o->notes = arg; break;
-	case O_SEARCH_COLOR: o->search_color = arg; break;
-	case O_TRUNC_RIGHT: o->truncate_left = false; break;
-	case O_TRUNC_LEFT: o->truncate_left = true; break;
-	case O_ENCODING: o->encoding = arg; break;
 	case O_SAMPLE_TYPE: r->sample_type = arg; break;
 	}
-	return 0;
 }
 
 /* Returns 0 or the exit status of a usage error. */
@@ -128,9 +108,11 @@ static int set_option(struct flame_run *r, int id, const char *arg)
 	r->title_set |= id == O_TITLE;
 	r->countname_set |= id == O_COUNTNAME;
 	r->factor_set |= id == O_FACTOR;
-	int bad = render_flame_opts_number(&r->o, flame_opts[id - 1].name, arg);
-	if (bad == 1)
-		bad = set_other(r, id, arg);
+	int bad = render_flame_opts_set(&r->o, flame_opts[id - 1].name, arg);
+	if (bad == 1) {
+		set_other(r, id, arg);
+		bad = 0;
+	}
 	if (bad && id == O_COLORS)
 		return opt_usage_error(&flame_cmd, "unknown palette '%s' (known: %s)",
 				       arg, render_palette_names);
@@ -189,29 +171,16 @@ static int load_side_files(struct flame_run *r)
 	return rc < 0;
 }
 
-/* Counts folded from perf input are labelled by their event. */
-static void perf_labels(struct flame_run *r)
-{
-	const char *countname;
-	double factor;
-	if (!r->perf_inputs)
-		return;
-	fold_perfdata_labels(&r->info, NULL, &countname, &factor, &r->title);
-	if (!r->title_set)
-		r->o.title = r->title.buf;
-	if (!r->countname_set && !r->factor_set) {
-		r->o.countname = countname;
-		r->o.factor = factor;
-	}
-}
-
 static int draw(struct flame_run *r)
 {
 	struct diag d = DIAG_INIT;
-	perf_labels(r);
-	if (r->bad.n)
-		diag_warn("ignored %zu line%s with invalid format (first at %s)", r->bad.n,
-			  r->bad.n == 1 ? "" : "s", r->bad.first);
+	if (r->perf_inputs) /* labelled by their event */
+		render_flame_opts_perf_labels(&r->o, &r->info, r->title_set,
+					      r->countname_set || r->factor_set, &r->title);
+	struct strbuf note = SB_INIT;
+	if (stack_folded_bad_note(&r->bad, &note))
+		diag_warn("%s", note.buf);
+	sb_release(&note);
 	if (!isfinite(r->tree.nodes[0].value)) {
 		diag_error("the counts add up to more than a double can hold");
 		return 1;

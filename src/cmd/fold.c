@@ -67,8 +67,6 @@ static const struct opt_cmd fold_cmd = {
 	.permute = true, /* options may follow files, as Getopt::Long allows */
 };
 
-enum { PEEK_BYTES = 256 * 1024 };
-
 /* Everything one run of the command keeps. */
 struct fold_run {
 	struct fold_perfdata_opts pd;
@@ -138,58 +136,26 @@ static void print_notes(struct fold_run *r, struct strbuf *notes)
 		fprintf(stderr, "Filtering for events of type: %s\n", event);
 }
 
-static int fold_text(struct fold_run *r, struct lines *lr, enum stack_format fmt)
+/* One text input; perf script text by --jobs threads when it is the one
+ * regular file and can be split, else line by line. */
+static int fold_text(struct fold_run *r, struct cmd_input *in, enum stack_format fmt)
 {
 	struct diag d = DIAG_INIT;
 	struct strbuf notes = SB_INIT;
-	int rc = collapse_text_read_input(&r->text, lr, fmt, &notes, &d);
-	print_notes(r, &notes);
+	int rc = -EAGAIN;
+	if (fmt == FMT_PERF_SCRIPT && r->jobs > 1 && r->single && in->regular)
+		rc = collapse_text_read_parallel(&r->text, in->path, r->jobs, &notes, &d);
+	bool split_failed = rc < 0 && rc != -EAGAIN; /* no notes then */
+	if (rc == -EAGAIN)
+		rc = collapse_text_read_input(&r->text, &in->lr, fmt, &notes, &d);
+	if (!split_failed)
+		print_notes(r, &notes);
 	if (rc < 0)
-		diag_print(&d, lr->name);
+		diag_print(&d, in->name);
 	return rc < 0;
 }
 
-/* --jobs: the whole file in pieces; -EAGAIN when it does not apply. */
-static int fold_parallel(struct fold_run *r, const char *path)
-{
-	struct diag d = DIAG_INIT;
-	struct strbuf notes = SB_INIT;
-	int rc = collapse_text_read_parallel(&r->text, path, r->jobs, &notes, &d);
-	if (rc == 0)
-		print_notes(r, &notes);
-	else if (rc != -EAGAIN)
-		diag_print(&d, path);
-	return rc == -EAGAIN ? rc : rc < 0;
-}
-
 /* ---- one input ---- */
-
-static int fold_perf_data_input(struct fold_run *r, struct cmd_input *in)
-{
-	struct diag d = DIAG_INIT;
-	struct pd_reader *rd = cmd_input_reader(in, &d);
-	if (!rd) {
-		diag_print(&d, in->name);
-		return 1;
-	}
-	return fold_perfdata_reader(rd, in->name, &r->pd, &r->table);
-}
-
-/* The format of one input: --format, else what its first bytes say
- * (FMT_UNKNOWN after a message); perf.data is never text, and is read as
- * what it is also under a drop-in name (stackcollapse-perf.pl perf.data). */
-static enum stack_format input_format(struct fold_run *r, struct cmd_input *in)
-{
-	if (cmd_input_is_perfdata(in))
-		return FMT_PERF_DATA;
-	const char *head = NULL;
-	size_t n = in->dir ? 0 : cmd_input_peek(in, PEEK_BYTES, &head);
-	struct diag d = DIAG_INIT;
-	enum stack_format fmt = stack_format_choose(head, n, n < PEEK_BYTES, r->forced, &d);
-	if (fmt == FMT_UNKNOWN)
-		diag_print(&d, in->name);
-	return fmt;
-}
 
 static int fold_input(struct fold_run *r, const char *path)
 {
@@ -197,23 +163,22 @@ static int fold_input(struct fold_run *r, const char *path)
 	if (cmd_input_open(&in, path))
 		return 1;
 	int rc = 0;
+	struct diag d = DIAG_INIT;
 	bool pprof = r->forced == FMT_UNKNOWN && cmd_input_is_pprof(&in);
-	enum stack_format fmt = pprof ? FMT_EMPTY : input_format(r, &in);
+	enum stack_format fmt = pprof ? FMT_EMPTY : cmd_input_format(&in, r->forced, &d);
 	if (pprof)
 		rc = fold_pprof(&in.lr, r->sample_type, &r->table);
-	else if (fmt == FMT_UNKNOWN)
+	else if (fmt == FMT_UNKNOWN) {
+		diag_print(&d, in.name);
 		rc = 1;
-	else if (fmt == FMT_PERF_DATA)
-		rc = fold_perf_data_input(r, &in);
+	} else if (fmt == FMT_PERF_DATA)
+		rc = fold_perfdata_input(&in, &r->pd, &r->table);
 	else if (in.dir) {
 		diag_error("%s: is a directory (not %s text)", in.name,
 			   stack_format_name(fmt));
 		rc = 1;
-	} else if (fmt == FMT_PERF_SCRIPT && r->jobs > 1 && r->single &&
-		 in.regular && (rc = fold_parallel(r, path)) != -EAGAIN)
-		; /* folded by several threads */
-	else if (fmt != FMT_EMPTY)
-		rc = fold_text(r, &in.lr, fmt);
+	} else if (fmt != FMT_EMPTY)
+		rc = fold_text(r, &in, fmt);
 	cmd_input_close(&in);
 	return rc;
 }

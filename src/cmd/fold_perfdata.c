@@ -7,6 +7,7 @@
 #include "cmd/fold_perfdata.h"
 
 #include "base/diag.h"
+#include "cmd/input.h"
 #include "cmd/symopts.h"
 #include "process/session.h"
 #include "profile/fold.h"
@@ -53,9 +54,7 @@ static int run(struct pd_reader *r, const char *shown,
 	f.on_other_event = warn_filtering;
 	rc = symopts_run_unwound(&ses, prof_fold_inline_mode(&f), prof_fold_sample,
 				 &f, shown);
-	bool all_dropped = symopts_report_run(&ses, rc, shown);
-	if (rc >= 0)
-		symopts_report_filter(&f.filter, shown);
+	bool all_dropped = symopts_report_filtered_run(&ses, rc, &f.filter, shown);
 	if (rc >= 0)
 		prof_fold_finish(&f, &ses);
 	if (all_dropped)
@@ -85,4 +84,16 @@ int fold_perfdata_reader(struct pd_reader *r, const char *name,
 			 struct stack_table *out)
 {
 	return run(r, name, o, out);
+}
+
+int fold_perfdata_input(struct cmd_input *in, const struct fold_perfdata_opts *o,
+			struct stack_table *out)
+{
+	struct diag d = DIAG_INIT;
+	struct pd_reader *r = cmd_input_reader(in, &d);
+	if (!r) {
+		diag_print(&d, in->name);
+		return 1;
+	}
+	return run(r, in->name, o, out);
 }

@@ -29,5 +29,10 @@ int fold_perfdata(const char *path, const struct fold_perfdata_opts *o,
 int fold_perfdata_reader(struct pd_reader *r, const char *name,
 			 const struct fold_perfdata_opts *o,
 			 struct stack_table *out);
+/* Same over an input sniffed as perf.data (cmd/input.h), read from its
+ * first byte; in->name names it. */
+struct cmd_input;
+int fold_perfdata_input(struct cmd_input *in, const struct fold_perfdata_opts *o,
+			struct stack_table *out);
 
 #endif

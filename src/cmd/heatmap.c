@@ -4,8 +4,11 @@
  * Stage: command. Option parsing and input dispatch only: text pairs go
  * straight to render/heatmap (heatmap_read_text_input); perf.data goes
  * through analysis/ (pairing, offsets) first (render/heatmap's
- * heatmap_events ties the pairing to the map). Key invariant: one option table for both subcommands,
- * so --help, the man page and docs/scorch-heatmap.md list the same flags.
+ * heatmap_events ties the pairing to the map); the map's option values
+ * and their ranges are render/heatmap's (heatmap_opts_set), the
+ * subsecond page render/subsecond's. Key invariant: one option table
+ * for both subcommands, so --help, the man page and
+ * docs/scorch-heatmap.md list the same flags.
  */
 #include "cmd/cmd.h"
 SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or cells)")
@@ -68,70 +71,38 @@ static const struct opt_cmd heatmap_cmd = {
 };
 
 struct args {
-	struct heatmap_opts hm;
-	bool cells, pairs, all, rows_set;
-	const char *start, *end, *key;
-	bool ns;
+	struct heatmap_opts hm;        /* the map's options */
+	struct heatmap_events_opts ev; /* perf.data: the events paired */
+	bool cells, all, rows_set;
 };
 
 /* ---- option values ---- */
 
-static int number(const char *name, const char *v, double min, double *out)
-{
-	return opt_number(&heatmap_cmd, name, v, min, out);
-}
-
-static int integer(const char *name, const char *v, long min, long max, long *out)
-{
-	return opt_integer(&heatmap_cmd, name, v, min, max, out);
-}
-
-static int time_units(const char *v, double *factor)
-{
-	static const struct { const char *name; double f; } u[] = {
-		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
-	};
-	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (strcmp(v, u[i].name) == 0) {
-			*factor = u[i].f;
-			return 0;
-		}
-	return opt_usage_error(&heatmap_cmd, "can't parse time units \"%s\"; "
-			       "try \"ms\" etc.", v);
-}
-
+/* Returns 0 or the exit status of a usage error. */
 static int set_option(struct args *a, int id, const char *v)
 {
-	struct heatmap_opts *o = &a->hm;
+	const char *name = opts[id - 1].name;
+	int bad = heatmap_opts_set(&a->hm, name, v);
+	if (bad < 0 && id == O_UNITSTIME)
+		return opt_usage_error(&heatmap_cmd, "can't parse time units \"%s\"; "
+				       "try \"ms\" etc.", v);
+	if (bad < 0)
+		return opt_usage_error(&heatmap_cmd, "--%s: bad value '%s'", name, v);
+	a->rows_set |= id == O_ROWS;
 	switch (id) {
-	case O_UNITSTIME: return time_units(v, &o->timefactor);
-	case O_UNITSLABEL: o->unitslabel = v; return 0;
-	case O_MINLAT: return number("minlat", v, -1e300, &o->minlat);
-	case O_MAXLAT: return number("maxlat", v, 0, &o->maxlat);
-	case O_STEPLAT: return number("steplat", v, 0, &o->steplat);
-	case O_STEPSEC: return number("stepsec", v, 1e-9, &o->stepsec);
-	case O_ROWS: a->rows_set = true; return integer("rows", v, 1, 100000, &o->rows);
-	case O_MAXCOL: return integer("maxcol", v, 0, HEATMAP_MAX_COLS, &o->maxcol);
-	case O_GRID: o->grid = true; return 0;
-	case O_TITLE: o->title = v; return 0;
-	case O_BOXSIZE: return integer("boxsize", v, 1, 1000, &o->boxsize);
-	case O_FONTTYPE: o->fonttype = v; return 0;
-	case O_FONTSIZE: return integer("fontsize", v, 1, 1000, &o->fontsize);
-	case O_ACCSTATS: o->accstats = true; return 0;
 	case O_CELLS: a->cells = true; return 0;
-	case O_QUIRKS: o->quirks = true; return 0;
-	case O_PAIRS: a->pairs = true; return 0;
-	case O_START: a->start = v; return 0;
-	case O_END: a->end = v; return 0;
-	case O_KEY: a->key = v; return 0;
+	case O_PAIRS: a->ev.pairs = true; return 0;
+	case O_START: a->ev.start = v; return 0;
+	case O_END: a->ev.end = v; return 0;
+	case O_KEY: a->ev.key = v; return 0;
 	case O_UNIT:
 		if (strcmp(v, "us") && strcmp(v, "ns"))
 			return opt_usage_error(&heatmap_cmd, "--unit: us or ns, not '%s'", v);
-		a->ns = strcmp(v, "ns") == 0;
+		a->ev.ns = strcmp(v, "ns") == 0;
 		return 0;
 	case O_ALL: a->all = true; return 0;
 	}
-	return 2;
+	return bad ? 2 : 0;
 }
 
 /* ---- output ---- */
@@ -162,20 +133,12 @@ static int draw_latency(struct heatmap *hm, bool cells, const char *name)
 
 /* ---- latency from text ---- */
 
-struct text_stats {
-	struct heatmap_text t;
-	const char *first_bad_file;
-};
-
-static int read_text(struct heatmap *hm, struct cmd_input *in, struct text_stats *ts)
+static int read_text(struct heatmap *hm, struct cmd_input *in, struct heatmap_text *ts)
 {
 	struct diag d = DIAG_INIT;
-	uint64_t bad = ts->t.bad;
-	int rc = in->dir ? -EISDIR : heatmap_read_text_input(hm, &in->lr, &ts->t, &d);
+	int rc = in->dir ? -EISDIR : heatmap_read_text_input(hm, &in->lr, ts, &d);
 	if (in->dir)
 		diag_set(&d, "is a directory (perf.data is read from one input only)");
-	if (!bad && ts->t.bad)
-		ts->first_bad_file = in->name;
 	if (rc < 0)
 		diag_print(&d, in->name);
 	return rc < 0;
@@ -186,7 +149,8 @@ static int latency_text(struct args *a, struct cmd_input *first, int nfiles,
 			char **files)
 {
 	struct heatmap hm;
-	struct text_stats ts = { 0 };
+	struct heatmap_text ts = { 0 };
+	struct strbuf note = SB_INIT;
 	heatmap_init(&hm, &a->hm);
 	int rc = read_text(&hm, first, &ts);
 	for (int i = 1; i < nfiles && rc == 0; i++) {
@@ -196,10 +160,9 @@ static int latency_text(struct args *a, struct cmd_input *first, int nfiles,
 			rc = read_text(&hm, &in, &ts);
 		cmd_input_close(&in);
 	}
-	if (ts.t.bad)
-		diag_warn("%s: line %llu: %llu line(s) without two numbers skipped",
-			  ts.first_bad_file, (unsigned long long)ts.t.first_bad_line,
-			  (unsigned long long)ts.t.bad);
+	if (heatmap_text_note(&ts, &note))
+		diag_warn("%s", note.buf);
+	sb_release(&note);
 	if (rc == 0)
 		rc = draw_latency(&hm, a->cells, nfiles > 1 ? NULL
 				  : nfiles == 1 ? files[0] : "<stdin>");
@@ -219,8 +182,7 @@ static int latency_perfdata(struct args *a, struct cmd_input *in)
 		return 1;
 	}
 	struct heatmap_events e;
-	struct heatmap_events_opts eo = { a->start, a->end, a->key, a->ns, a->pairs };
-	heatmap_events_init(&e, &a->hm, &eo, stdout);
+	heatmap_events_init(&e, &a->hm, &a->ev, stdout);
 	int rc = an_latency_read(&e.lat, r, &d);
 	struct heatmap_pairs *pc = &e.pc;
 	struct strbuf note = SB_INIT;
@@ -239,7 +201,7 @@ static int latency_perfdata(struct args *a, struct cmd_input *in)
 			diag_print_kept(&d, name);
 		if (an_latency_note(&e.lat, &note))
 			diag_warn("%s: %s", name, note.buf);
-		rc = a->pairs ? write_out(&pc->out) : draw_latency(&e.hm, a->cells, name);
+		rc = a->ev.pairs ? write_out(&pc->out) : draw_latency(&e.hm, a->cells, name);
 	}
 	sb_release(&note);
 	heatmap_events_release(&e);
@@ -256,7 +218,7 @@ static int cmd_latency(struct args *a, int nfiles, char **files)
 	int rc;
 	if (nfiles <= 1 && cmd_input_is_perfdata(&in))
 		rc = latency_perfdata(a, &in);
-	else if (a->pairs || a->start || a->end || a->key)
+	else if (a->ev.pairs || a->ev.start || a->ev.end || a->ev.key)
 		rc = opt_usage_error(&heatmap_cmd, "--pairs, --start, --end and --key "
 				     "need one perf.data file");
 	else
@@ -271,52 +233,37 @@ static int cmd_latency(struct args *a, int nfiles, char **files)
 static int subsecond_input(struct args *a, struct cmd_input *in)
 {
 	const char *name = in->name;
+	struct symopts so; /* none given: the default symbol sources */
+	struct sym_config cfg;
+	memset(&so, 0, sizeof(so));
+	if (symopts_config(&so, &cfg))
+		return 1;
 	struct an_offsets off;
 	struct an_offsets_opts oo = { .rows = a->rows_set ? a->hm.rows : 50,
 				      .keep_idle = a->all, .stacks = !a->cells };
-	struct diag d = DIAG_INIT;
 	an_offsets_init(&off, &oo);
-	struct symopts so;
-	struct sym_config cfg;
-	memset(&so, 0, sizeof(so));
-	if (symopts_config(&so, &cfg)) {
-		an_offsets_release(&off);
-		return 1;
-	}
+	struct diag d = DIAG_INIT;
 	bool perfdata = cmd_input_is_perfdata(in);
-	int rc;
-	if (perfdata) {
-		struct pd_reader *r = cmd_input_reader(in, &d);
-		rc = r ? an_offsets_read_perfdata(&off, r, &cfg, &d) : -EINVAL;
-		if (symopts_report_dropped(&off.dropped, name)) {
-			symopts_release(&so);
-			an_offsets_release(&off);
-			return 1; /* every sample dropped */
-		}
-	} else {
-		rc = an_offsets_read_script(&off, &in->lr, &d);
-	}
+	struct pd_reader *r = perfdata ? cmd_input_reader(in, &d) : NULL;
+	int rc = !perfdata ? an_offsets_read_script(&off, &in->lr, &d)
+		 : r ? an_offsets_read_perfdata(&off, r, &cfg, &d) : -EINVAL;
 	symopts_release(&so);
-	if (rc < 0) {
+	if (symopts_report_dropped(&off.dropped, name))
+		rc = 1; /* every sample dropped */
+	else if (rc < 0)
 		diag_print(&d, name);
-		an_offsets_release(&off);
-		return 1;
-	}
-	if (d.set && perfdata)
+	else if (d.set && perfdata)
 		diag_print_kept(&d, name);
 	else if (d.set)
 		diag_warn("%s: %s", name, d.msg);
-	struct strbuf out = SB_INIT;
-	const char *title = strcmp(a->hm.title, "Latency Heat Map")
-				    ? a->hm.title : "Sub-second Offset Heat Map";
-	if (a->cells)
-		render_subsecond_cells(&off.map, &out);
-	else
-		render_subsecond_html(&off.map, title, &out);
-	rc = write_out(&out);
-	sb_release(&out);
+	if (rc == 0) {
+		struct strbuf out = SB_INIT;
+		render_subsecond(&off.map, a->cells, a->hm.title, &out);
+		rc = write_out(&out);
+		sb_release(&out);
+	}
 	an_offsets_release(&off);
-	return rc;
+	return rc != 0;
 }
 
 static int cmd_subsecond(struct args *a, int nfiles, char **files)

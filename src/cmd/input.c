@@ -54,6 +54,17 @@ bool cmd_input_is_pprof(struct cmd_input *in)
 	return stack_pprof_detect(p, n);
 }
 
+enum stack_format cmd_input_format(struct cmd_input *in, enum stack_format forced,
+				   struct diag *d)
+{
+	enum { PEEK_BYTES = 256 * 1024 };
+	if (cmd_input_is_perfdata(in))
+		return FMT_PERF_DATA;
+	const char *head = NULL;
+	size_t n = cmd_input_peek(in, PEEK_BYTES, &head);
+	return stack_format_choose(head, n, n < PEEK_BYTES, forced, d);
+}
+
 struct pd_reader *cmd_input_reader(struct cmd_input *in, struct diag *d)
 {
 	if (in->dir)

@@ -20,6 +20,7 @@
 #include "base/diag.h"
 #include "base/lines.h"
 #include "perfdata/reader.h"
+#include "stacks/detect.h"
 
 struct cmd_input {
 	struct lines lr;      /* the open file (not for a directory) */
@@ -41,6 +42,13 @@ bool cmd_input_is_perfdata(struct cmd_input *in);
 /* Bytes that start as a pprof profile does (gzip, or a raw Profile
  * message: stacks/pprof_read.h); never a directory. */
 bool cmd_input_is_pprof(struct cmd_input *in);
+/* The format of the input: FMT_PERF_DATA for perf.data (a directory
+ * too: never text, also under a drop-in name), else forced when given
+ * (not FMT_UNKNOWN), else what its first 256 KiB say
+ * (stacks/detect.h's stack_format_choose); FMT_UNKNOWN with d filled
+ * when neither tells. */
+enum stack_format cmd_input_format(struct cmd_input *in, enum stack_format forced,
+				   struct diag *d);
 /* A perf.data reader over the input from its first byte (see
  * pd_reader_open_fd), or NULL with d filled. Only before any line was
  * read from in->lr. */

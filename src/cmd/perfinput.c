@@ -1,12 +1,12 @@
 /*
  * perfinput: perf input for the commands that read folded stacks (flame,
- * diff), and how a graph of folded recordings is labelled.
- * Stage: command helpers. fold_input_kind sniffs an input's first bytes
+ * diff). Stage: command helpers. fold_input_kind sniffs an input's first bytes
  * without consuming them; fold_perf_input folds perf.data (through
  * fold_perfdata) or perf script text (through collapse_perf) into a stack
  * table, so `scorch flame perf.data` draws what `scorch fold perf.data |
  * scorch flame` draws. Key invariant: folded text is never touched (its
- * labels stay flamegraph.pl's); only perf input gets event labels.
+ * labels stay flamegraph.pl's); only perf input gets event labels
+ * (fold_perfdata_labels, profile/fold.h).
  */
 #include "cmd/perfinput.h"
 
@@ -22,42 +22,6 @@
 #include "stacks/collapse_text.h"
 #include "stacks/folded.h"
 #include "stacks/pprof_read.h"
-
-/* ---- labels ---- */
-
-/* cpu-clock and task-clock count nanoseconds (by attr, else by name) */
-bool counts_ns(const struct fold_perfdata_info *in)
-{
-	if (in->have_attr)
-		return in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
-		       (in->config == 0 || in->config == 1);
-	return !strncmp(in->event.buf, "cpu-clock", 9) ||
-	       !strncmp(in->event.buf, "task-clock", 10);
-}
-
-void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
-			  const char **countname, double *factor,
-			  struct strbuf *title)
-{
-	*countname = "samples";
-	*factor = 1;
-	if (in->weighted && counts_ns(in)) {
-		*countname = "\xc2\xb5s"; /* µs */
-		*factor = 0.001;
-	} else if (in->weighted && in->event.len) {
-		*countname = in->event.buf;
-	}
-	sb_reset(title);
-	sb_adds(title, in->event.len ? in->event.buf : "Flame Graph");
-	if (!command) {
-		const char *dd = strstr(in->cmdline.buf, " -- ");
-		command = dd ? dd + 4 : in->cmdline.buf;
-	}
-	if (*command) {
-		sb_add(title, ": ", 2);
-		sb_adds(title, command);
-	}
-}
 
 /* ---- inputs of flame and diff ---- */
 

@@ -1,26 +1,12 @@
 /*
  * perfinput: perf input for the commands that read folded stacks (flame,
- * diff) and the labels of a graph of a recording (also record --svg).
- * Stage: command helpers (see perfinput.c).
+ * diff); the labels of a graph of a recording are profile/fold.h's
+ * (fold_perfdata_labels). Stage: command helpers (see perfinput.c).
  */
 #ifndef SCORCH_CMD_PERFINPUT_H
 #define SCORCH_CMD_PERFINPUT_H
 
 #include "cmd/fold_perfdata.h"
-
-/* True when the kept event counts nanoseconds: cpu-clock and task-clock
- * (by attr, else by name). Whether its counts are periods at all
- * (in->weighted) is the caller's to check. */
-bool counts_ns(const struct fold_perfdata_info *in);
-
-/* How a flame graph of such counts is labelled: *countname ("samples",
- * "µs" for the cpu-clock and task-clock periods, which are nanoseconds,
- * with *factor 0.001, or the event's name), and title "EVENT: COMMAND"
- * (command: NULL takes the recorded command line, the part after "--"
- * when there is one). */
-void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
-			  const char **countname, double *factor,
-			  struct strbuf *title);
 
 /*
  * Inputs of the commands that read folded stacks (flame, diff): what

@@ -2,7 +2,8 @@
  * push: `scorch push URL [INPUT...]`: send the stacks of the INPUTs to a
  * Grafana Pyroscope server's ingest API (POST URL/ingest, folded text or
  * pprof), or with --dry-run print the request. Stage: command. The
- * request is built by render/pyroscope.h, sent by base/http.h.
+ * request (with what its values count and its default time range) is
+ * built by render/pyroscope.h, sent by base/http.h.
  * Key invariant: nothing is sent before the whole body is built; an
  * answer other than 2xx is an error naming the URL.
  */
@@ -71,36 +72,6 @@ static bool number(const char *opt, const char *s, uint64_t max, uint64_t *v)
 	}
 	*v = n;
 	return true;
-}
-
-/* What the values count: the sample rate Pyroscope divides by, the app
- * name's suffix, the pprof sample type. */
-static void describe(const struct sample_input *in, uint64_t *rate, struct strbuf *app,
-		     struct pprof_meta *m)
-{
-	const struct fold_perfdata_info *pi = &in->info;
-	bool perf = in->perf_inputs > 0;
-	bool ns = perf && pi->weighted && pi->event.len && counts_ns(pi);
-	*m = (struct pprof_meta){ .type = { "samples" }, .unit = { "count" }, .ntypes = 1,
-				  .comm_label = perf && !in->folded_inputs };
-	uint64_t freq = pi->freq ? pi->period : 0; /* Hz, 0: every period events */
-	*rate = ns ? 1000000000u : perf && freq ? freq : 100;
-	sb_adds(app, "scorch.");
-	if (ns || !perf || !pi->event.len) {
-		sb_adds(app, "cpu");
-	} else {
-		for (size_t i = 0; i < pi->event.len && pi->event.buf[i] != ':'; i++) {
-			char c = pi->event.buf[i];
-			sb_addc(app, (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				(c >= '0' && c <= '9') ? c : '_');
-		}
-	}
-	if (ns) {
-		m->type[0] = "cpu";
-		m->unit[0] = "nanoseconds";
-	} else if (perf && pi->weighted && pi->event.len) {
-		m->type[0] = pi->event.buf;
-	}
 }
 
 static int make_body(struct sample_input *in, bool pprof, const struct pprof_meta *m,
@@ -197,18 +168,17 @@ static int push_run(struct push_args *a, const char *url, const struct pyro_url 
 		rc = sample_input_read(&in, &a->fo, inputs[i]);
 	struct strbuf app = SB_INIT, body = SB_INIT, head = SB_INIT;
 	struct pprof_meta m;
-	uint64_t drate;
-	describe(&in, &drate, &app, &m);
+	uint64_t drate, dfrom, duntil;
+	pyro_describe(&in.info, in.perf_inputs > 0, in.folded_inputs > 0, &drate, &app, &m);
 	bool pprof = !strcmp(a->format, "pprof");
 	if (!rc && make_body(&in, pprof, &m, &a->fo.collapse, &body) < 0) {
 		diag_error("gzip compression failed");
 		rc = 1;
 	}
 	if (!rc) {
-		uint64_t f = in.last_ns ? in.first_ns / 1000000000u : in.input_ns / 1000000000u;
-		uint64_t l = in.last_ns ? (in.last_ns + 999999999u) / 1000000000u : f;
+		pyro_time_range(in.first_ns, in.last_ns, in.input_ns, &dfrom, &duntil);
 		struct pyro_ingest pi = { a->app ? a->app : app.buf, a->labels, a->nlabels,
-			a->from ? from : f, a->until ? until : (l > f ? l : f + 1),
+			a->from ? from : dfrom, a->until ? until : duntil,
 			pprof ? "pprof" : "folded", a->rate ? rate : drate, "samples", "sum" };
 		pyro_request_head(&head, u, &pi, pprof ? "application/octet-stream" : "text/plain",
 				  body.len);

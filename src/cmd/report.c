@@ -4,7 +4,8 @@
  * else the flat table; sort keys comm, pid, dso, sym, cpu, parent,
  * trace, symbol_size, srcline; call
  * graphs in perf's graph, fractal, flat and folded forms, caller or
- * callee first. The engine is analysis/report.c, the text
+ * callee first. The engine is analysis/report.c (with what perf
+ * decides from the file, rep_decide), the text and the -g value
  * render/reporttext.c; this file is options and calls.
  * Stage: command.
  */
@@ -27,16 +28,13 @@ SCORCH_COMMAND(report, "perf report --stdio: entries, children, call graphs, sor
 enum { O_INPUT = 1, O_SORT, O_CHILDREN, O_NO_CHILDREN, O_GRAPH, O_NO_GRAPH, O_INVERTED,
        O_MAX_STACK, O_SAMPLES, O_PERCENT_LIMIT, O_STDIO, O_FIELDS };
 
-/* perf's bare -g (last, or before another option) */
-#define GRAPH_DEFAULT "graph,0.5,caller,function,percent"
-
 static const struct opt_spec opts[] = {
 	{ "input", 'i', OPT_REQ, "FILE", "perf.data file to read (default perf.data; - for stdin)", O_INPUT },
 	{ "sort", 's', OPT_REQ, "KEYS", "sort keys, any of comm,pid,dso,sym,cpu,parent,trace,symbol_size,srcline (default comm,dso,sym; trace for tracepoints alone)", O_SORT },
 	{ "fields", 'F', OPT_REQ, "FIELDS", "columns and sort order: overhead, overhead_children, period, sample and sort keys (with -s: after its keys)", O_FIELDS },
 	{ "children", 0, OPT_NONE, NULL, "add each sample to every function of its chain (default with call chains)", O_CHILDREN },
 	{ "no-children", 0, OPT_NONE, NULL, "self periods only", O_NO_CHILDREN },
-	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,LIMIT,ORDER,VALUE", "graph (default), fractal, flat, folded or none; threshold % (0.5); lines per level; caller or callee; percent or period; alone: " GRAPH_DEFAULT, O_GRAPH },
+	{ "call-graph", 'g', OPT_REQ, "MODE,MIN,LIMIT,ORDER,VALUE", "graph (default), fractal, flat, folded or none; threshold % (0.5); lines per level; caller or callee; percent or period; alone: " REP_GRAPH_DEFAULT, O_GRAPH },
 	{ "no-call-graph", 0, OPT_NONE, NULL, "no call graphs (-g none)", O_NO_GRAPH },
 	{ "inverted", 'G', OPT_NONE, NULL, "call graphs caller first (-g caller)", O_INVERTED },
 	{ "max-stack", 0, OPT_REQ, "N", "use at most N frames of each chain (default 127)", O_MAX_STACK },
@@ -60,83 +58,26 @@ struct report {
 	int children;          /* -1: as the file says */
 	bool graph_none;
 	bool sorted;           /* -s given */
-	struct proc_session *ses;
-};
-
-struct graph_opts {
-	enum rep_graph mode;
-	double min;
-	unsigned long limit;   /* lines per level, 0: all */
-	int order;             /* -1: perf's default for the view */
-	bool period;           /* values as periods */
 };
 
 /* perf's -g takes the next argument unless it is last or an option:
- * then it is GRAPH_DEFAULT (given here as --call-graph=...) */
+ * then it is perf's bare -g, REP_GRAPH_DEFAULT (given here as
+ * --call-graph=...) */
 static void bare_graph(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if ((!strcmp(argv[i], "-g") || !strcmp(argv[i], "--call-graph")) &&
 		    (i + 1 == argc || argv[i + 1][0] == '-'))
-			argv[i] = (char *)"--call-graph=" GRAPH_DEFAULT;
-}
-
-static int parse_graph(const char *s, struct graph_opts *g)
-{
-	char buf[128];
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	int numbers = 0;
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		if (!strcmp(tok, "graph")) g->mode = REP_G_GRAPH;
-		else if (!strcmp(tok, "fractal")) g->mode = REP_G_FRACTAL;
-		else if (!strcmp(tok, "flat")) g->mode = REP_G_FLAT;
-		else if (!strcmp(tok, "folded")) g->mode = REP_G_FOLDED;
-		else if (!strcmp(tok, "none")) g->mode = REP_G_NONE;
-		else if (!strcmp(tok, "caller")) g->order = REP_CALLER;
-		else if (!strcmp(tok, "callee")) g->order = REP_CALLEE;
-		else if (!strcmp(tok, "function")) continue;
-		else if (!strcmp(tok, "percent")) g->period = false;
-		else if (!strcmp(tok, "period")) g->period = true;
-		else if (numbers == 0 && (g->min = strtod(tok, &end), end != tok && !*end)) numbers++;
-		else if (numbers == 1 && *tok != '-' &&
-			 (g->limit = strtoul(tok, &end, 0), end != tok && !*end)) numbers++;
-		else return -1;
-	}
-	return 0;
-}
-
-/* perf decides from the file: children and call graphs when its
- * samples carry call chains */
-static void decide(struct report *r)
-{
-	r->decided = true;
-	const struct pd_reader *rd = r->ses->reader;
-	bool chains = false;
-	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
-		chains |= (pd_reader_attr(rd, i)->sample_type & PD_SAMPLE_CALLCHAIN) != 0;
-	/* perf settles children before a pipe's attrs arrive: off there,
-	 * even when asked (call graphs stay caller first) */
-	bool can = chains && !pd_reader_is_pipe(rd);
-	r->rep.o.children = r->children < 0 ? can : r->children && can;
-	r->rep.o.chains = chains && !r->graph_none;
-	/* perf's default for a file of tracepoints alone: -s trace */
-	bool tracepoints = pd_reader_nr_attrs(rd) > 0;
-	for (size_t i = 0; i < pd_reader_nr_attrs(rd); i++)
-		tracepoints &= pd_reader_attr(rd, i)->type == PD_TYPE_TRACEPOINT;
-	if (tracepoints && !r->sorted) {
-		r->rep.o.keys[0] = REP_TRACE;
-		r->rep.o.nkeys = 1;
-	}
+			argv[i] = (char *)"--call-graph=" REP_GRAPH_DEFAULT;
 }
 
 static int on_sample(void *ctx, struct proc_session *ses, const struct proc_sample *ps)
 {
 	struct report *r = ctx;
-	if (!r->decided)
-		decide(r);
+	if (!r->decided) {
+		r->decided = true;
+		rep_decide(&r->rep, ses->reader, r->children, r->graph_none, r->sorted);
+	}
 	if (prof_filter_keep(&r->filter, ps))
 		rep_add(&r->rep, ses, ps);
 	return 0;
@@ -145,12 +86,8 @@ static int on_sample(void *ctx, struct proc_session *ses, const struct proc_samp
 static int run(struct report *r, struct proc_session *ses, const char *input,
 	       struct rep_text_opts *t)
 {
-	r->ses = ses;
 	int rc = symopts_run_unwound(ses, UNW_INLINE_DWARF, on_sample, r, input);
-	bool all_dropped = symopts_report_run(ses, rc, input);
-	if (rc >= 0)
-		symopts_report_filter(&r->filter, input);
-	if (all_dropped)
+	if (symopts_report_filtered_run(ses, rc, &r->filter, input))
 		return -1; /* every sample dropped: no report */
 	if (rc < 0)
 		return rc;
@@ -178,7 +115,7 @@ int cmd_report(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.children = -1;
 	const char *input = NULL, *sort = NULL, *fields = NULL;
-	struct graph_opts g = { REP_G_GRAPH, 0.5, 0, -1, false };
+	struct rep_graph_opts g = REP_GRAPH_OPTS_INIT;
 	struct rep_text_opts t;
 	memset(&t, 0, sizeof(t));
 	size_t max_stack = PROC_SESSION_MAX_STACK;
@@ -194,7 +131,7 @@ int cmd_report(int argc, char **argv)
 		case O_CHILDREN: r.children = 1; break;
 		case O_NO_CHILDREN: r.children = 0; break;
 		case O_GRAPH:
-			if (parse_graph(arg, &g))
+			if (rep_text_parse_graph(arg, &g))
 				return opt_usage_error(&report_cmd, "bad -g '%s': MODE (graph, fractal, flat, folded, none), threshold, print limit, caller or callee, function, percent or period, comma-separated (address and count are not supported)", arg);
 			break;
 		case O_NO_GRAPH: g.mode = REP_G_NONE; break;

@@ -29,7 +29,6 @@ enum { O_INPUT = 1, O_SORT, O_WAKEUPS, O_COMPACT, O_CPUS, O_COLOR_PIDS, O_COLOR_
        O_CALLGRAPH, O_NO_CALLGRAPH, O_MAX_STACK };
 
 /* What `sched latency` needs, as scorch record -e takes it. */
-#define SCHED_EVENTS "sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_stat_runtime"
 
 #define OPT_INPUT { "input", 'i', OPT_REQ, "FILE", "perf.data to read (default perf.data)", O_INPUT }
 #define OPT_WAKEUPS { "wakeups", 'w', OPT_NONE, NULL, "timehist: also a line per wakeup (who woke whom)", O_WAKEUPS }
@@ -67,7 +66,7 @@ static const struct opt_spec map_opts[] = { OPT_INPUT, OPT_MAP, OPT_END_SPEC };
 #define SCHED_SUMMARY \
 	"Scheduler latency per task, per-switch time history and the CPU map from\n" \
 	"sched:* tracepoints. Record them with perf sched record, or with scorch\n" \
-	"record -a -e " SCHED_EVENTS "\n" \
+	"record -a -e " AN_SCHED_EVENTS "\n" \
 	"(scorch record --offcpu lacks sched_stat_runtime: no run times)."
 
 static const struct opt_cmd sched_cmd = { "sched", SCHED_USAGE, SCHED_SUMMARY, all_opts, true };
@@ -85,20 +84,6 @@ static int flush_out(void *ctx, struct strbuf *out)
 		return -EIO;
 	}
 	return 0;
-}
-
-/* Say what the file lacks for the table to mean what it says. */
-static void latency_notes(const struct an_sched *s, const char *path)
-{
-	if (!s->have_runtime || !s->nr_runtime)
-		diag_warn("%s: no sched:sched_stat_runtime events, so every Runtime is 0: "
-			  "record with perf sched record, or scorch record -a -e "
-			  SCHED_EVENTS, path);
-	if (s->nr_lost && s->nr_cs_bugs)
-		diag_warn("%s: %llu events were lost while recording (the ring buffer "
-			  "filled up): the context switch bugs are those gaps; record "
-			  "with a larger -m or without -g", path,
-			  (unsigned long long)s->nr_lost);
 }
 
 /* The end of a run: the message, and the exit status. */
@@ -150,18 +135,16 @@ static int run_sched(const char *path, const struct an_timehist_opts *th,
 	if (symopts_config(so, &cfg))
 		return 1;
 	an_sched_init(&s);
-	if (th) {
-		s.timehist = true;
-		s.th = *th;
-		s.out = &o.out;
-		s.flush = flush_out;
-		s.ctx = &o;
-	}
+	if (th)
+		an_sched_timehist(&s, th, &o.out, flush_out, &o);
 	struct diag d = DIAG_INIT;
 	int rc = an_sched_read(&s, path, &cfg, &d);
 	if (rc >= 0 && !th) {
+		struct strbuf notes = SB_INIT;
 		an_sched_latency_table(&s, &o.out);
-		latency_notes(&s, path);
+		an_sched_latency_notes(&s, path, &notes);
+		diag_warn_lines(notes.buf);
+		sb_release(&notes);
 	}
 	if (rc >= 0 && th && th->summary)
 		an_timehist_summary(&s);
@@ -230,8 +213,7 @@ int cmd_sched(int argc, char **argv)
 	struct sched_args a;
 	memset(&a, 0, sizeof(a));
 	a.path = "perf.data";
-	a.th.rows = a.th.callchain = true;
-	a.th.max_stack = 5;
+	an_timehist_opts_init(&a.th);
 	struct opt_state st = OPT_STATE_INIT;
 	const char *v, *bad = NULL;
 	int id, rc = 2;

@@ -100,10 +100,7 @@ int cmd_script(int argc, char **argv)
 		rc = symopts_run_unwound(&ses, UNW_INLINE_DWARF, on_sample, &sc, input);
 		if (rc == 0)
 			flush_out(&sc);
-		bool all_dropped = symopts_report_run(&ses, rc, input);
-		if (rc >= 0)
-			symopts_report_filter(&sc.filter, input);
-		if (all_dropped)
+		if (symopts_report_filtered_run(&ses, rc, &sc.filter, input))
 			rc = 1; /* every sample dropped */
 	} else {
 		diag_print(&ses.diag, input);

@@ -73,15 +73,7 @@ int symopts_config(struct symopts *so, struct sym_config *cfg)
 			return 1;
 		dir = so->tmpdir;
 	}
-	if (!dir)
-		dir = getenv("PERF_BUILDID_DIR");
-	if (!dir || !*dir) {
-		const char *home = getenv("HOME");
-		if (home && *home) {
-			so->home_debug = sym_fs_join(home, ".debug");
-			dir = so->home_debug;
-		}
-	}
+	dir = sym_fs_buildid_dir(dir, &so->home_debug);
 	if (dir)
 		cfg->buildid_dirs[cfg->nr_buildid_dirs++] = dir;
 	cfg->symfs = so->symfs;
@@ -202,6 +194,15 @@ int symopts_report_run(struct proc_session *ses, int rc, const char *path)
 		return symopts_report_warnings(ses, path);
 	diag_print(&ses->diag, path);
 	return 0;
+}
+
+int symopts_report_filtered_run(struct proc_session *ses, int rc,
+				const struct prof_filter *f, const char *path)
+{
+	int all_dropped = symopts_report_run(ses, rc, path);
+	if (rc >= 0)
+		symopts_report_filter(f, path);
+	return all_dropped;
 }
 
 int symopts_filter(struct prof_filter *f, const char *time, const char *cpu,

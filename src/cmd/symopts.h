@@ -91,6 +91,11 @@ int symopts_report_warnings(struct proc_session *ses, const char *path);
 /* After proc_session_run returned rc: its error when rc < 0 (returns 0),
  * else the warnings above (returns what that returned). */
 int symopts_report_run(struct proc_session *ses, int rc, const char *path);
+/* After a run over a sample filter: symopts_report_run, then (rc >= 0)
+ * the filter's note (symopts_report_filter). Returns what
+ * symopts_report_run returned (1: every sample dropped). */
+int symopts_report_filtered_run(struct proc_session *ses, int rc,
+				const struct prof_filter *f, const char *path);
 /* Samples dropped as malformed, in one line: "PATH: N of M samples
  * dropped as malformed (first at offset 0x...: REASON)", a warning when
  * some were kept, an error when none were. Returns 1 for that error

@@ -85,12 +85,7 @@ static int read_perf(struct view_run *r, struct stack_table *t, struct lines *lr
 	else /* pprof */
 		rc = fold_perf_input(lr, path ? path : "-", kind, t, &in, NULL);
 	r->fo.info = NULL;
-	if (!rc && r->perf_inputs++ == 0) {
-		fold_perfdata_info_release(&r->info);
-		r->info = in;
-	} else {
-		fold_perfdata_info_release(&in);
-	}
+	fold_perfdata_info_keep_first(&r->info, &in, !rc, &r->perf_inputs);
 	return rc;
 }
 

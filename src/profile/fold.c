@@ -31,6 +31,40 @@ void fold_perfdata_info_keep_first(struct fold_perfdata_info *kept,
 	}
 }
 
+/* cpu-clock and task-clock count nanoseconds (by attr, else by name) */
+bool fold_perfdata_counts_ns(const struct fold_perfdata_info *in)
+{
+	if (in->have_attr)
+		return in->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+		       (in->config == 0 || in->config == 1);
+	return !strncmp(in->event.buf, "cpu-clock", 9) ||
+	       !strncmp(in->event.buf, "task-clock", 10);
+}
+
+void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
+			  const char **countname, double *factor,
+			  struct strbuf *title)
+{
+	*countname = "samples";
+	*factor = 1;
+	if (in->weighted && fold_perfdata_counts_ns(in)) {
+		*countname = "\xc2\xb5s"; /* µs */
+		*factor = 0.001;
+	} else if (in->weighted && in->event.len) {
+		*countname = in->event.buf;
+	}
+	sb_reset(title);
+	sb_adds(title, in->event.len ? in->event.buf : "Flame Graph");
+	if (!command) {
+		const char *dd = strstr(in->cmdline.buf, " -- ");
+		command = dd ? dd + 4 : in->cmdline.buf;
+	}
+	if (*command) {
+		sb_add(title, ": ", 2);
+		sb_adds(title, command);
+	}
+}
+
 /* The event name perf script ends the header with, or NULL when the
  * header line does not end with "event:" (tracepoints print their
  * fields after it). Samples without a call chain (perf script prints

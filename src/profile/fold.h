@@ -7,7 +7,8 @@
  * (profile/collect.h, named with the collapse_perf_* rules, so that the
  * result matches `perf script | stackcollapse-perf.pl` byte for byte),
  * the model, the exact-frame profile (profile/collect_loc.h), and the
- * caller's sinks; what the counts are goes into fold_perfdata_info.
+ * caller's sinks; what the counts are goes into fold_perfdata_info,
+ * from which fold_perfdata_labels says how a graph of them is labelled.
  * Stage: profile. The caller opens the session and runs it (cmd/
  * fold_perfdata.c does, and prints the messages).
  *
@@ -110,6 +111,20 @@ void fold_perfdata_info_release(struct fold_perfdata_info *in);
  * released. ok counts in *n. */
 void fold_perfdata_info_keep_first(struct fold_perfdata_info *kept,
 				   struct fold_perfdata_info *in, bool ok, size_t *n);
+
+/* True when the kept event counts nanoseconds: cpu-clock and task-clock
+ * (by attr, else by name). Whether its counts are periods at all
+ * (in->weighted) is the caller's to check. */
+bool fold_perfdata_counts_ns(const struct fold_perfdata_info *in);
+
+/* How a flame graph of such counts is labelled: *countname ("samples",
+ * "µs" for the cpu-clock and task-clock periods, which are nanoseconds,
+ * with *factor 0.001, or the event's name, borrowed from in), and title
+ * "EVENT: COMMAND" (reset first; command: NULL takes the recorded
+ * command line, the part after "--" when there is one). */
+void fold_perfdata_labels(const struct fold_perfdata_info *in, const char *command,
+			  const char **countname, double *factor,
+			  struct strbuf *title);
 
 /* Every field NULL/false but the naming defaults (designated, so that
  * a field added anywhere needs no change here). */

@@ -81,6 +81,26 @@ void profile_add(struct profile *p, uint32_t stack, uint64_t weight)
 	profile_add_many(p, stack, 1, weight);
 }
 
+/* The TEXT frames of "a;b;c" (len bytes; one per ';'-separated part,
+ * so "" is one empty frame) interned into ids, which has room for
+ * them; returns their number. */
+static size_t text_frames(struct profile *p, const char *stack, size_t len,
+			  uint32_t *ids)
+{
+	const char *s = stack, *end = stack + len;
+	size_t k = 0;
+	for (;;) {
+		const char *semi = memchr(s, ';', (size_t)(end - s));
+		const char *stop = semi ? semi : end;
+		struct prof_frame_desc d = { .kind = PROF_FRAME_TEXT, .name = s,
+					     .name_len = (size_t)(stop - s) };
+		ids[k++] = prof_frames_intern(&p->frames, &d);
+		if (!semi)
+			return k;
+		s = stop + 1;
+	}
+}
+
 uint32_t profile_add_folded(struct profile *p, const char *stack, size_t len,
 			    uint64_t samples, uint64_t weight)
 {
@@ -90,20 +110,61 @@ uint32_t profile_add_folded(struct profile *p, const char *stack, size_t len,
 		n += stack[i] == ';';
 	if (n > 64)
 		ids = xreallocarray(NULL, n, sizeof(*ids));
-	const char *s = stack, *end = stack + len;
-	for (size_t k = 0; k < n; k++) {
-		const char *semi = memchr(s, ';', (size_t)(end - s));
-		const char *stop = semi ? semi : end;
-		struct prof_frame_desc d = { .kind = PROF_FRAME_TEXT, .name = s,
-					     .name_len = (size_t)(stop - s) };
-		ids[k] = prof_frames_intern(&p->frames, &d);
-		s = stop + 1;
-	}
+	text_frames(p, stack, len, ids);
 	/* "" is one empty frame here but no frame in a table: both join to "" */
 	uint32_t id = profile_stack(p, ids, len ? n : 0);
 	profile_add_many(p, id, samples, weight);
 	if (ids != small)
 		free(ids);
+	return id;
+}
+
+/* The thread of a process frame "comm-PID/TID" (PID "?": the TID);
+ * returns the comm's length, or 0 when f is not one. */
+static size_t thread_of(const char *f, size_t len, int32_t *pid, int32_t *tid)
+{
+	const char *dash = NULL;
+	for (size_t i = 0; i < len; i++)
+		if (f[i] == '-')
+			dash = f + i;
+	if (!dash || dash == f)
+		return 0;
+	char *end;
+	const char *slash = memchr(dash, '/', (size_t)(f + len - dash));
+	if (!slash || slash + 1 >= f + len || slash[1] < '0' || slash[1] > '9')
+		return 0;
+	long t = strtol(slash + 1, &end, 10), pp = t;
+	if (end != f + len || t > INT32_MAX)
+		return 0;
+	if (!(slash == dash + 2 && dash[1] == '?')) {
+		if (dash[1] < '0' || dash[1] > '9')
+			return 0;
+		pp = strtol(dash + 1, &end, 10);
+		if (end != slash || pp > INT32_MAX)
+			return 0;
+	}
+	*pid = (int32_t)pp;
+	*tid = (int32_t)t;
+	return (size_t)(dash - f);
+}
+
+uint32_t profile_add_thread_folded(struct profile *p, const char *stack, size_t len,
+				   uint64_t samples, uint64_t weight)
+{
+	const char *semi = memchr(stack, ';', len);
+	size_t first = semi ? (size_t)(semi - stack) : len;
+	struct prof_frame_desc d = { .kind = PROF_FRAME_COMM, .name = stack };
+	d.name_len = thread_of(stack, first, &d.pid, &d.tid);
+	if (!d.name_len)
+		return profile_add_folded(p, stack, len, samples, weight);
+	uint32_t *ids = xreallocarray(NULL, len + 2, sizeof(*ids));
+	size_t n = 1;
+	ids[0] = prof_frames_intern(&p->frames, &d);
+	if (semi)
+		n += text_frames(p, semi + 1, (size_t)(stack + len - semi - 1), ids + 1);
+	uint32_t id = profile_stack(p, ids, n);
+	profile_add_many(p, id, samples, weight);
+	free(ids);
 	return id;
 }
 

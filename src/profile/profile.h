@@ -129,6 +129,15 @@ void profile_add_many(struct profile *p, uint32_t stack, uint64_t samples,
 uint32_t profile_add_folded(struct profile *p, const char *stack, size_t len,
 			    uint64_t samples, uint64_t weight);
 
+/* The same for a folded stack whose first frame may name its thread,
+ * "comm-PID/TID" as `scorch fold --tid` writes it (PID "?" when perf
+ * script printed only the thread id: the thread then stands for its
+ * process): that frame is a COMM frame (comm, pid, tid), the others TEXT
+ * frames; a stack whose first frame is none is profile_add_folded's.
+ * Returns the stack id. */
+uint32_t profile_add_thread_folded(struct profile *p, const char *stack, size_t len,
+				   uint64_t samples, uint64_t weight);
+
 /* Add every frame, stack and row of src to dst. When map is not NULL it
  * gets src's stack ids mapped to dst's (profile_stacks(src) entries; the
  * caller frees). src is unchanged. */

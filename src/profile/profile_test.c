@@ -6,6 +6,7 @@
  * stacks/collapse_perf parser into a stacks/table, written sorted.
  */
 #include "profile/collect.h"
+#include "profile/fold.h"
 #include "profile/profile.h"
 #include "profile_ref.h"
 #include "unit.h"
@@ -619,4 +620,79 @@ UNIT_TEST(profile_desc_of_frame_names_as_perf_script)
 		sb_release(&got);
 	}
 	CHECK(bad == 0);
+}
+
+/* The labels of a graph of folded perf input: cpu-clock and task-clock
+ * periods are nanoseconds shown as microseconds, another weighted event
+ * counts in its name, sample counts are samples; the title is the event
+ * and the recorded command after "--" (or as given). */
+UNIT_TEST(profile_fold_labels)
+{
+	struct fold_perfdata_info in = FOLD_PERFDATA_INFO_INIT;
+	struct strbuf title = SB_INIT;
+	const char *countname;
+	double factor;
+	sb_adds(&in.event, "cpu-clock:ppp");
+	sb_adds(&in.cmdline, "perf record -g -- ./work 3");
+	in.weighted = true;
+	CHECK(fold_perfdata_counts_ns(&in));
+	fold_perfdata_labels(&in, NULL, &countname, &factor, &title);
+	CHECK_EQ_STR(countname, "\xc2\xb5s");
+	CHECK(factor == 0.001);
+	CHECK_EQ_STR(title.buf, "cpu-clock:ppp: ./work 3");
+	/* by attr: software config 2 (page-faults) is no clock */
+	in.have_attr = true;
+	in.type = 1;
+	in.config = 2;
+	CHECK(!fold_perfdata_counts_ns(&in));
+	fold_perfdata_labels(&in, "given", &countname, &factor, &title);
+	CHECK_EQ_STR(countname, "cpu-clock:ppp");
+	CHECK(factor == 1);
+	CHECK_EQ_STR(title.buf, "cpu-clock:ppp: given");
+	in.weighted = false;
+	sb_reset(&in.event);
+	sb_reset(&in.cmdline);
+	fold_perfdata_labels(&in, NULL, &countname, &factor, &title);
+	CHECK_EQ_STR(countname, "samples");
+	CHECK_EQ_STR(title.buf, "Flame Graph");
+	sb_release(&title);
+	fold_perfdata_info_release(&in);
+}
+
+/* A folded stack from `scorch fold --tid`: the thread frame is a COMM
+ * frame with its pid and tid ("?" stands for the tid), the rest text;
+ * a stack without one is all text. */
+UNIT_TEST(profile_thread_folded)
+{
+	struct profile p;
+	profile_init(&p, 0);
+	const char *s = "perl-12/34;main;run";
+	uint32_t id = profile_add_thread_folded(&p, s, strlen(s), 1, 5);
+	size_t n;
+	const uint32_t *f = profile_stack_frames(&p, id, &n);
+	CHECK(n == 3);
+	const struct prof_frame *c = prof_frames_get(&p.frames, f[0]);
+	size_t len;
+	const char *name = prof_frames_str(&p.frames, c->name, &len);
+	CHECK(c->kind == PROF_FRAME_COMM && c->pid == 12 && c->tid == 34);
+	CHECK(len == 4 && !memcmp(name, "perl", 4));
+	CHECK(prof_frames_get(&p.frames, f[2])->kind == PROF_FRAME_TEXT);
+	s = "a-b-?/7";
+	f = profile_stack_frames(&p, profile_add_thread_folded(&p, s, strlen(s), 1, 1), &n);
+	c = prof_frames_get(&p.frames, f[0]);
+	CHECK(n == 1 && c->kind == PROF_FRAME_COMM && c->pid == 7 && c->tid == 7);
+	prof_frames_str(&p.frames, c->name, &len);
+	CHECK(len == 3);
+	/* not threads: no dash, no tid, a pid that is no number */
+	const char *text[] = { "perl;main", "perl-12;main", "perl-x/3;main", "-1/2;m" };
+	for (size_t i = 0; i < 4; i++) {
+		f = profile_stack_frames(&p, profile_add_thread_folded(&p, text[i],
+				strlen(text[i]), 1, 1), &n);
+		CHECK(n == 2 && prof_frames_get(&p.frames, f[0])->kind == PROF_FRAME_TEXT);
+	}
+	/* the same stack as profile_add_folded makes for text */
+	s = "x;y;";
+	CHECK(profile_add_thread_folded(&p, s, 4, 1, 1) == profile_add_folded(&p, s, 4, 1, 1));
+	CHECK(p.samples == 8 && p.weight == 12);
+	profile_release(&p);
 }

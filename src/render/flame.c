@@ -13,11 +13,14 @@
  */
 #include "render/flame.h"
 
+#include "base/opt.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "profile/fold.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -835,6 +838,76 @@ int render_flame_opts_number(struct render_flame_opts *o, const char *name,
 		return 1;
 	}
 	return bad;
+}
+
+#define FIELD(name, field, value) { name, offsetof(struct render_flame_opts, field), value }
+/* The text options (the field takes the value given) and the flags (the
+ * field takes the row's value). */
+static const struct opt_field text_opts[] = {
+	FIELD("title", title, 0), FIELD("subtitle", subtitle, 0),
+	FIELD("fonttype", fonttype, 0), FIELD("countname", countname, 0),
+	FIELD("nametype", nametype, 0), FIELD("notes", notes, 0),
+	FIELD("search-color", search_color, 0), FIELD("encoding", encoding, 0),
+};
+static const struct opt_field flag_opts[] = {
+	FIELD("inverted", inverted, true), FIELD("flamechart", flamechart, true),
+	FIELD("negate", negate, true), FIELD("truncate-text-right", truncate_left, false),
+	FIELD("truncate-text-left", truncate_left, true),
+};
+#undef FIELD
+
+/* The colour modes by option name; 1 for another name. */
+static int set_color_mode(struct render_flame_opts *o, const char *name)
+{
+	static const struct { const char *name; enum render_color_mode mode; } modes[] = {
+		{ "hash", COLOR_HASH }, { "random", COLOR_RANDOM }, { "deterministic", COLOR_NAME },
+	};
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(name, modes[i].name)) {
+			o->color_mode = modes[i].mode;
+			return 0;
+		}
+	return 1;
+}
+
+int render_flame_opts_set(struct render_flame_opts *o, const char *name,
+			  const char *arg)
+{
+	int rc = render_flame_opts_number(o, name, arg);
+	if (rc != 1)
+		return rc;
+	bool value;
+	const char **text = OPT_FIELD(text_opts, o, name, NULL);
+	bool *flag = OPT_FIELD(flag_opts, o, name, &value);
+	if (text)
+		*text = arg;
+	else if (flag)
+		*flag = value;
+	if (text || flag)
+		return 0;
+	if (!strcmp(name, "colors"))
+		return render_palette_parse(arg, &o->palette);
+	if (!strcmp(name, "bgcolors")) {
+		const char *top, *bottom;
+		o->bgcolor = arg;
+		return render_palette_bg(arg, PAL_HOT, &top, &bottom);
+	}
+	return set_color_mode(o, name);
+}
+
+void render_flame_opts_perf_labels(struct render_flame_opts *o,
+				   const struct fold_perfdata_info *info, bool keep_title,
+				   bool keep_counts, struct strbuf *title)
+{
+	const char *countname;
+	double factor;
+	fold_perfdata_labels(info, NULL, &countname, &factor, title);
+	if (!keep_title)
+		o->title = title->buf;
+	if (!keep_counts) {
+		o->countname = countname;
+		o->factor = factor;
+	}
 }
 
 int render_flame_write_table(const struct stack_table *st,

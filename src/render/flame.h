@@ -60,6 +60,26 @@ void render_flame_opts_init(struct render_flame_opts *o);
  * when name is not a numeric option. */
 int render_flame_opts_number(struct render_flame_opts *o, const char *name,
 			     const char *arg);
+/* Set the option called name: a numeric one (render_flame_opts_number)
+ * or one of flamegraph.pl's text and flag options: --title,
+ * --subtitle, --fonttype, --countname, --nametype, --notes,
+ * --search-color, --encoding (arg borrowed), --colors, --bgcolors,
+ * --hash, --random, --deterministic, --inverted, --flamechart,
+ * --negate, --truncate-text-right, --truncate-text-left (arg ignored).
+ * Returns 0, -EINVAL for a bad value (a palette or background that
+ * render/palette does not know), or 1 when name is none of these. */
+int render_flame_opts_set(struct render_flame_opts *o, const char *name,
+			  const char *arg);
+/* A graph of folded perf input labelled by what its counts are
+ * (fold_perfdata_labels, profile/fold.h: "EVENT: COMMAND" made in title;
+ * "samples", "µs" or the event's name): the title unless keep_title,
+ * the count name and factor unless keep_counts (options given for
+ * them). o then borrows title and info's event: both must outlive o's
+ * use. */
+struct fold_perfdata_info;
+void render_flame_opts_perf_labels(struct render_flame_opts *o,
+				   const struct fold_perfdata_info *info, bool keep_title,
+				   bool keep_counts, struct strbuf *title);
 
 /* Write the SVG for t. Returns 0, or -errno when writing failed.
  * Frames sit where flamegraph.pl draws them: left to right in the order

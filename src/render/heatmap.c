@@ -7,6 +7,7 @@
  */
 #include "render/heatmap.h"
 
+#include "base/opt.h"
 #include "base/xalloc.h"
 
 #include <ctype.h>
@@ -29,6 +30,61 @@ void heatmap_opts_init(struct heatmap_opts *o)
 	o->fonttype = "Verdana";
 	o->fontsize = 12;
 	o->boxsize = 8;
+}
+
+int heatmap_time_units(const char *v, double *factor)
+{
+	static const struct { const char *name; double f; } u[] = {
+		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
+	};
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (strcmp(v, u[i].name) == 0) {
+			*factor = u[i].f;
+			return 0;
+		}
+	return -1;
+}
+
+#define FIELD(name, field, value) { name, offsetof(struct heatmap_opts, field), value }
+/* The text options (the field takes the value given) and the flags. */
+static const struct opt_field text_opts[] = {
+	FIELD("unitslabel", unitslabel, 0), FIELD("title", title, 0),
+	FIELD("fonttype", fonttype, 0),
+};
+static const struct opt_field flag_opts[] = {
+	FIELD("grid", grid, true), FIELD("accstats", accstats, true),
+	FIELD("quirks", quirks, true),
+};
+#undef FIELD
+
+int heatmap_opts_set(struct heatmap_opts *o, const char *name, const char *v)
+{
+	if (!strcmp(name, "unitstime"))
+		return heatmap_time_units(v, &o->timefactor);
+	if (!strcmp(name, "minlat"))
+		return opt_value_number(v, -1e300, &o->minlat);
+	if (!strcmp(name, "maxlat"))
+		return opt_value_number(v, 0, &o->maxlat);
+	if (!strcmp(name, "steplat"))
+		return opt_value_number(v, 0, &o->steplat);
+	if (!strcmp(name, "stepsec"))
+		return opt_value_number(v, 1e-9, &o->stepsec);
+	if (!strcmp(name, "rows"))
+		return opt_value_integer(v, 1, HEATMAP_MAX_ROWS, &o->rows);
+	if (!strcmp(name, "maxcol"))
+		return opt_value_integer(v, 0, HEATMAP_MAX_COLS, &o->maxcol);
+	if (!strcmp(name, "boxsize"))
+		return opt_value_integer(v, 1, 1000, &o->boxsize);
+	if (!strcmp(name, "fontsize"))
+		return opt_value_integer(v, 1, 1000, &o->fontsize);
+	bool value;
+	const char **text = OPT_FIELD(text_opts, o, name, NULL);
+	bool *flag = OPT_FIELD(flag_opts, o, name, &value);
+	if (text)
+		*text = v;
+	else if (flag)
+		*flag = value;
+	return text || flag ? 0 : 1;
 }
 
 void heatmap_init(struct heatmap *hm, const struct heatmap_opts *o)

@@ -51,6 +51,16 @@ struct heatmap_opts {
 };
 
 void heatmap_opts_init(struct heatmap_opts *o);
+/* The option called name (the long option of `scorch heatmap`, as
+ * trace2heatmap.pl names it: unitstime, unitslabel, minlat, maxlat,
+ * steplat, stepsec, rows, maxcol, grid, title, boxsize, fonttype,
+ * fontsize, accstats, quirks) set from its text v (borrowed; ignored for
+ * the flags grid, accstats and quirks), within the map's ranges. Returns
+ * 0, 1 when name is none of these, or -1 for a bad value (o unchanged). */
+int heatmap_opts_set(struct heatmap_opts *o, const char *name, const char *v);
+/* Time units per second of a unit name (s, ms, us, ns) into *factor:
+ * 0, or -1 for another name. */
+int heatmap_time_units(const char *v, double *factor);
 
 struct heatmap_cell {
 	long col, row;
@@ -109,6 +119,7 @@ int heatmap_render(struct heatmap *hm, bool cells, struct strbuf *out, struct di
 struct heatmap_text {
 	uint64_t bad;             /* lines without two numbers, skipped */
 	uint64_t first_bad_line;  /* the first one's line in its input */
+	const char *first_bad_name; /* and that input's name (lr->name, borrowed) */
 	bool first_line_seen;     /* the header check is behind us */
 };
 
@@ -119,6 +130,11 @@ struct heatmap_text {
  * line before the one that failed). */
 struct lines;
 int heatmap_read_text(struct heatmap *hm, struct lines *lr, struct heatmap_text *ts);
+
+/* The note of the skipped lines, when there were some, appended to sb:
+ * "NAME: line N: N line(s) without two numbers skipped" (the first
+ * one's input and line). Returns whether it was. */
+bool heatmap_text_note(const struct heatmap_text *ts, struct strbuf *sb);
 
 /* Event pairs (analysis/latency.h's an_pair_fn, ctx a heatmap_pairs)
  * as points, as perf script's truncated microseconds give them (us:

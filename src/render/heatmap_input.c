@@ -23,12 +23,23 @@ int heatmap_read_text(struct heatmap *hm, struct lines *lr, struct heatmap_text 
 		}
 		double t, lat;
 		int p = heatmap_parse_line(line, len, &t, &lat);
-		if (p < 0 && ts->bad++ == 0)
+		if (p < 0 && ts->bad++ == 0) {
 			ts->first_bad_line = lr->lineno;
+			ts->first_bad_name = lr->name;
+		}
 		if (p > 0 && (rc = heatmap_add(hm, t, lat)) < 0)
 			break;
 	}
 	return rc < 0 ? rc : 0;
+}
+
+bool heatmap_text_note(const struct heatmap_text *ts, struct strbuf *sb)
+{
+	if (ts->bad)
+		sb_addf(sb, "%s: line %llu: %llu line(s) without two numbers skipped",
+			ts->first_bad_name, (unsigned long long)ts->first_bad_line,
+			(unsigned long long)ts->bad);
+	return ts->bad != 0;
 }
 
 /* time_us = floor(end/1000), latency_us = floor(end/1000) - floor(start/1000):

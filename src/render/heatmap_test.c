@@ -158,6 +158,14 @@ UNIT_TEST(heatmap_text_input)
 	struct diag d = DIAG_INIT;
 	CHECK(read_input(&hm, "t lat\n1 5\n2 x\n3 7\n", 18, &ts, &d) == 0);
 	CHECK(!d.set && hm.npairs == 2 && ts.bad == 1 && ts.first_bad_line == 3);
+	/* the note names the input and line of the first skipped line */
+	struct strbuf note = SB_INIT;
+	CHECK(ts.first_bad_name != NULL && heatmap_text_note(&ts, &note));
+	CHECK(strstr(note.buf, ": line 3: 1 line(s) without two numbers skipped") != NULL);
+	struct heatmap_text none = { 0 };
+	sb_reset(&note);
+	CHECK(!heatmap_text_note(&none, &note) && note.len == 0);
+	sb_release(&note);
 	CHECK(read_input(&hm, "1 5\n\0\x01", 6, &ts, &d) == -EINVAL);
 	CHECK_EQ_STR(d.msg, "binary data (byte 0x00 at offset 4), not \"time latency\" "
 		     "text or perf.data");
@@ -179,4 +187,55 @@ UNIT_TEST(heatmap_latency_note)
 	CHECK_EQ_STR(sb.buf, "9 pairs; 0 start events never ended, 2 end events had no "
 		     "start, 0 starts were re-issued, 1 payloads too short for the key");
 	sb_release(&sb);
+}
+
+/* Option values as trace2heatmap.pl takes them, within the map's ranges;
+ * a bad value leaves the option as it was. */
+UNIT_TEST(heatmap_option_values)
+{
+	struct heatmap_opts o;
+	heatmap_opts_init(&o);
+	CHECK(heatmap_opts_set(&o, "unitstime", "us") == 0 && o.timefactor == 1e6);
+	CHECK(heatmap_opts_set(&o, "unitstime", "sec") < 0 && o.timefactor == 1e6);
+	CHECK(heatmap_opts_set(&o, "minlat", "-5") == 0 && o.minlat == -5);
+	CHECK(heatmap_opts_set(&o, "maxlat", "-1") < 0 && o.maxlat == 0);
+	CHECK(heatmap_opts_set(&o, "stepsec", "0") < 0 && o.stepsec == 1);
+	CHECK(heatmap_opts_set(&o, "stepsec", "0.5") == 0 && o.stepsec == 0.5);
+	CHECK(heatmap_opts_set(&o, "rows", "20") == 0 && o.rows == 20);
+	CHECK(heatmap_opts_set(&o, "rows", "1.5") < 0 && o.rows == 20);
+	CHECK(heatmap_opts_set(&o, "rows", "100001") < 0);
+	CHECK(heatmap_opts_set(&o, "maxcol", "10000") == 0 && o.maxcol == 10000);
+	CHECK(heatmap_opts_set(&o, "maxcol", "10001") < 0);
+	CHECK(heatmap_opts_set(&o, "boxsize", "0") < 0 && o.boxsize == 8);
+	CHECK(heatmap_opts_set(&o, "fontsize", "1000") == 0 && o.fontsize == 1000);
+	CHECK(heatmap_opts_set(&o, "title", "T") == 0 && !strcmp(o.title, "T"));
+	CHECK(heatmap_opts_set(&o, "grid", NULL) == 0 && o.grid);
+	CHECK(heatmap_opts_set(&o, "quirks", NULL) == 0 && o.quirks);
+	/* not a map option: the command's */
+	CHECK(heatmap_opts_set(&o, "cells", NULL) == 1);
+	CHECK(heatmap_opts_set(&o, "start", "x") == 1);
+}
+
+/* The subsecond page: cells or HTML; the latency map's default title
+ * gives the sub-second one. */
+UNIT_TEST(subsecond_page)
+{
+	struct subsec_map m;
+	subsec_map_init(&m, 50, true);
+	subsec_map_sample(&m, 1500000000ull, "a;b", 3, 1);
+	struct strbuf a = SB_INIT, b = SB_INIT;
+	render_subsecond(&m, true, "X", &a);
+	render_subsecond_cells(&m, &b);
+	CHECK(a.len > 0 && !strcmp(a.buf, b.buf));
+	sb_reset(&a);
+	sb_reset(&b);
+	render_subsecond(&m, false, "Latency Heat Map", &a);
+	render_subsecond_html(&m, "Sub-second Offset Heat Map", &b);
+	CHECK(a.len > 0 && !strcmp(a.buf, b.buf));
+	sb_reset(&a);
+	render_subsecond(&m, false, "Mine", &a);
+	CHECK(strstr(a.buf, "Mine") != NULL && !strstr(a.buf, "Sub-second Offset Heat Map"));
+	sb_release(&a);
+	sb_release(&b);
+	subsec_map_release(&m);
 }

@@ -6,6 +6,7 @@
  */
 #include "render/pyroscope.h"
 
+#include "profile/fold.h"
 #include "stacks/table.h"
 
 #include <stdbool.h>
@@ -269,4 +270,39 @@ void pyro_dry_run_text(const struct strbuf *head, const struct strbuf *body, boo
 		sb_addc(out, '\n');
 		p += n + 1;
 	}
+}
+
+void pyro_describe(const struct fold_perfdata_info *pi, bool perf, bool folded,
+		   uint64_t *rate, struct strbuf *app, struct pprof_meta *m)
+{
+	bool ns = perf && pi->weighted && pi->event.len && fold_perfdata_counts_ns(pi);
+	*m = (struct pprof_meta){ .type = { "samples" }, .unit = { "count" }, .ntypes = 1,
+				  .comm_label = perf && !folded };
+	uint64_t freq = pi->freq ? pi->period : 0; /* Hz, 0: every period events */
+	*rate = ns ? 1000000000u : perf && freq ? freq : 100;
+	sb_adds(app, "scorch.");
+	if (ns || !perf || !pi->event.len) {
+		sb_adds(app, "cpu");
+	} else {
+		for (size_t i = 0; i < pi->event.len && pi->event.buf[i] != ':'; i++) {
+			char c = pi->event.buf[i];
+			sb_addc(app, (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				(c >= '0' && c <= '9') ? c : '_');
+		}
+	}
+	if (ns) {
+		m->type[0] = "cpu";
+		m->unit[0] = "nanoseconds";
+	} else if (perf && pi->weighted && pi->event.len) {
+		m->type[0] = pi->event.buf;
+	}
+}
+
+void pyro_time_range(uint64_t first_ns, uint64_t last_ns, uint64_t input_ns,
+		     uint64_t *from, uint64_t *until)
+{
+	uint64_t f = last_ns ? first_ns / 1000000000u : input_ns / 1000000000u;
+	uint64_t l = last_ns ? (last_ns + 999999999u) / 1000000000u : f;
+	*from = f;
+	*until = l > f ? l : f + 1;
 }

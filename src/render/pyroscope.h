@@ -84,6 +84,25 @@ void pyro_request_head(struct strbuf *out, const struct pyro_url *u,
 		       const struct pyro_ingest *in, const char *content_type,
 		       size_t body_len);
 
+/* What the values of a profile count, for the request: the sample rate
+ * Pyroscope divides by (1e9 for cpu-clock and task-clock periods, which
+ * are nanoseconds; else the event's frequency in Hz; else 100), the
+ * app name "scorch.SUFFIX" appended to app (cpu, or the event's name
+ * up to ':' with bytes other than [A-Za-z0-9] as '_'), and the pprof
+ * sample type in m (cpu/nanoseconds, the weighted event's name/count,
+ * else samples/count; comm labels for perf input alone). pi is the
+ * first perf input's (profile/fold.h), perf whether there was one,
+ * folded whether there were folded inputs too; m borrows pi's event. */
+struct fold_perfdata_info;
+void pyro_describe(const struct fold_perfdata_info *pi, bool perf, bool folded,
+		   uint64_t *rate, struct strbuf *app, struct pprof_meta *m);
+/* The default from and until (seconds since the epoch) of samples
+ * whose times (ns, wall clock) run from first_ns to last_ns (last_ns 0:
+ * no times; then input_ns, the input's own time, is from): from rounded
+ * down, until rounded up and at least from + 1. */
+void pyro_time_range(uint64_t first_ns, uint64_t last_ns, uint64_t input_ns,
+		     uint64_t *from, uint64_t *until);
+
 /* The body: p's folded lines (m NULL), or gzip'd pprof of the same
  * stacks with sample type m. Returns 0, or -1 when gzip fails. */
 int pyro_body(const struct profile *p, struct prof_names *nm, const struct pprof_meta *m,

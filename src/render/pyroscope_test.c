@@ -2,6 +2,7 @@
  * taken apart and refused, labels checked, percent-encoding (RFC 3986
  * unreserved bytes kept), the name with labels and the whole head. */
 #include "render/pyroscope.h"
+#include "profile/fold.h"
 #include "unit.h"
 
 #include <string.h>
@@ -123,4 +124,45 @@ UNIT_TEST(pyroscope_request)
 	pyro_url_release(&u);
 	sb_release(&o);
 	sb_release(&err);
+}
+
+/* What the values count: clock periods are nanoseconds at 1e9 per
+ * second, another event is named and sampled at its frequency, folded
+ * text alone is cpu samples at 100 Hz. */
+UNIT_TEST(pyroscope_describe)
+{
+	struct fold_perfdata_info pi = FOLD_PERFDATA_INFO_INIT;
+	struct strbuf app = SB_INIT;
+	struct pprof_meta m;
+	uint64_t rate;
+	sb_adds(&pi.event, "task-clock:u");
+	pi.weighted = true;
+	pyro_describe(&pi, true, false, &rate, &app, &m);
+	CHECK(rate == 1000000000u && !strcmp(app.buf, "scorch.cpu"));
+	CHECK(!strcmp(m.type[0], "cpu") && !strcmp(m.unit[0], "nanoseconds") && m.comm_label);
+	sb_reset(&pi.event);
+	sb_adds(&pi.event, "mem-loads:pp");
+	pi.freq = true;
+	pi.period = 4000;
+	sb_reset(&app);
+	pyro_describe(&pi, true, true, &rate, &app, &m);
+	CHECK(rate == 4000 && !strcmp(app.buf, "scorch.mem_loads"));
+	CHECK(!strcmp(m.type[0], "mem-loads:pp") && !strcmp(m.unit[0], "count") && !m.comm_label);
+	sb_reset(&app);
+	pyro_describe(&pi, false, true, &rate, &app, &m);
+	CHECK(rate == 100 && !strcmp(app.buf, "scorch.cpu") && !strcmp(m.type[0], "samples"));
+	sb_release(&app);
+	fold_perfdata_info_release(&pi);
+}
+
+/* The time range: whole seconds around the samples, at least one. */
+UNIT_TEST(pyroscope_time_range)
+{
+	uint64_t from, until;
+	pyro_time_range(1700000000500000000ull, 1700000003200000000ull, 0, &from, &until);
+	CHECK(from == 1700000000 && until == 1700000004);
+	pyro_time_range(1700000000000000000ull, 1700000000000000000ull, 0, &from, &until);
+	CHECK(from == 1700000000 && until == 1700000001);
+	pyro_time_range(0, 0, 1700000009900000000ull, &from, &until);
+	CHECK(from == 1700000009 && until == 1700000010);
 }

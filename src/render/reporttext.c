@@ -519,3 +519,30 @@ void rep_text_print(struct strbuf *o, const struct rep *r, const struct rep_text
 			print_event(o, r, &r->ev[i], t);
 	sb_adds(o, "#\n# (Tip: scorch report reads the same perf.data as perf report.)\n#\n");
 }
+
+int rep_text_parse_graph(const char *s, struct rep_graph_opts *g)
+{
+	char buf[128];
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	int numbers = 0;
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		if (!strcmp(tok, "graph")) g->mode = REP_G_GRAPH;
+		else if (!strcmp(tok, "fractal")) g->mode = REP_G_FRACTAL;
+		else if (!strcmp(tok, "flat")) g->mode = REP_G_FLAT;
+		else if (!strcmp(tok, "folded")) g->mode = REP_G_FOLDED;
+		else if (!strcmp(tok, "none")) g->mode = REP_G_NONE;
+		else if (!strcmp(tok, "caller")) g->order = REP_CALLER;
+		else if (!strcmp(tok, "callee")) g->order = REP_CALLEE;
+		else if (!strcmp(tok, "function")) continue;
+		else if (!strcmp(tok, "percent")) g->period = false;
+		else if (!strcmp(tok, "period")) g->period = true;
+		else if (numbers == 0 && (g->min = strtod(tok, &end), end != tok && !*end)) numbers++;
+		else if (numbers == 1 && *tok != '-' &&
+			 (g->limit = strtoul(tok, &end, 0), end != tok && !*end)) numbers++;
+		else return -1;
+	}
+	return 0;
+}

@@ -32,4 +32,22 @@ struct rep_text_opts {
 
 void rep_text_print(struct strbuf *o, const struct rep *r, const struct rep_text_opts *t);
 
+/* perf report's -g value: the graph options, set field by field. */
+struct rep_graph_opts {
+	enum rep_graph mode;
+	double min;
+	unsigned long limit;   /* lines per level, 0: all */
+	int order;             /* -1: perf's default for the view */
+	bool period;           /* values as periods */
+};
+/* What perf takes for -g without a value, and the defaults of g. */
+#define REP_GRAPH_DEFAULT "graph,0.5,caller,function,percent"
+#define REP_GRAPH_OPTS_INIT { REP_G_GRAPH, 0.5, 0, -1, false }
+/* Parse a -g value into g: comma-separated MODE (graph, fractal, flat,
+ * folded, none), threshold, print limit (in that order, the numbers),
+ * caller or callee, function, percent or period; what is not given
+ * keeps its value. Returns 0, or -1 for a value perf 6.1 does not take
+ * (address and count among them). */
+int rep_text_parse_graph(const char *s, struct rep_graph_opts *g);
+
 #endif

@@ -435,3 +435,14 @@ void render_subsecond_html(const struct subsec_map *m, const char *title,
 	sb_adds(out, "</body>\n</html>\n");
 	free(c);
 }
+
+void render_subsecond(const struct subsec_map *m, bool cells, const char *title,
+		      struct strbuf *out)
+{
+	if (!title || !strcmp(title, "Latency Heat Map"))
+		title = "Sub-second Offset Heat Map";
+	if (cells)
+		render_subsecond_cells(m, out);
+	else
+		render_subsecond_html(m, title, out);
+}

@@ -53,6 +53,12 @@ void render_subsecond_cells(const struct subsec_map *m, struct strbuf *out);
  * the range's flame graph and folded stacks are drawn below. */
 void render_subsecond_html(const struct subsec_map *m, const char *title,
 			   struct strbuf *out);
+/* The page of the heat map as `scorch heatmap subsecond` writes it:
+ * the cells (TSV) when cells, else the HTML page; title NULL or the
+ * latency map's default ("Latency Heat Map", what the heatmap options
+ * start with) gives "Sub-second Offset Heat Map". */
+void render_subsecond(const struct subsec_map *m, bool cells, const char *title,
+		      struct strbuf *out);
 
 /* Parse "SEC.FRACTION" (perf script time, any number of decimals up to 9)
  * into ns; false when it is not such a number. */

@@ -5,6 +5,8 @@
  */
 #include "stacks/folded.h"
 
+#include "base/strbuf.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -139,4 +141,12 @@ int stack_folded_read(struct lines *lr, const char *name, bool comments,
 		fn(ctx, &f);
 	}
 	return rc;
+}
+
+bool stack_folded_bad_note(const struct stack_folded_bad *bad, struct strbuf *sb)
+{
+	if (bad->n)
+		sb_addf(sb, "ignored %zu line%s with invalid format (first at %s)", bad->n,
+			bad->n == 1 ? "" : "s", bad->first);
+	return bad->n != 0;
 }

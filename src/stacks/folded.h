@@ -47,6 +47,13 @@ struct stack_folded_bad {
 	char first[512];   /* "file:line" of the first, once n > 0 */
 };
 
+/* The note of those lines, when there were some, appended to sb:
+ * "ignored N line(s) with invalid format (first at FILE:LINE)", as
+ * flamegraph.pl's "Ignored N lines with invalid format". Returns whether
+ * it was. */
+struct strbuf;
+bool stack_folded_bad_note(const struct stack_folded_bad *bad, struct strbuf *sb);
+
 /* What stack_folded_read met in one file. */
 struct stack_folded_file {
 	size_t good;                  /* lines parsed */

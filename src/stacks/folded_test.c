@@ -1,5 +1,6 @@
 /* folded_test: unit tests for the folded-line parser (stacks/folded.c). */
 #include "stacks/folded.h"
+#include "base/strbuf.h"
 #include "unit.h"
 
 #include <string.h>
@@ -102,4 +103,21 @@ UNIT_TEST(folded_read_counts_bad_lines)
 		CHECK(ff.first_bad == (comments ? 4u : 3u));
 		CHECK(strcmp(bad.first, comments ? "in:4" : "in:3") == 0);
 	}
+}
+
+/* The note of lines without a count, as flamegraph.pl words it. */
+UNIT_TEST(folded_bad_note)
+{
+	struct stack_folded_bad bad = { 0, "" };
+	struct strbuf sb = SB_INIT;
+	CHECK(!stack_folded_bad_note(&bad, &sb) && sb.len == 0);
+	bad.n = 1;
+	strcpy(bad.first, "a.folded:2");
+	CHECK(stack_folded_bad_note(&bad, &sb));
+	CHECK_EQ_STR(sb.buf, "ignored 1 line with invalid format (first at a.folded:2)");
+	sb_reset(&sb);
+	bad.n = 3;
+	CHECK(stack_folded_bad_note(&bad, &sb));
+	CHECK_EQ_STR(sb.buf, "ignored 3 lines with invalid format (first at a.folded:2)");
+	sb_release(&sb);
 }

@@ -110,6 +110,18 @@ static size_t file_in_middle(const char *path)
 	return 0;
 }
 
+const char *sym_fs_buildid_dir(const char *given, char **home)
+{
+	const char *dir = given ? given : getenv("PERF_BUILDID_DIR");
+	if (dir && *dir)
+		return dir;
+	const char *h = getenv("HOME");
+	if (!h || !*h)
+		return dir;
+	*home = sym_fs_join(h, ".debug");
+	return *home;
+}
+
 char *sym_fs_resolve(const char *path)
 {
 	char *cur = xstrdup(path);

@@ -17,6 +17,11 @@
 
 /* dir + "/" + rest (rest's leading '/' is not doubled). */
 char *sym_fs_join(const char *dir, const char *rest);
+/* The build-id cache to read: given (--buildid-dir) when not empty; when
+ * none is given, $PERF_BUILDID_DIR when set and not empty; else
+ * $HOME/.debug (made into *home, which the caller frees) when HOME is
+ * set, else what was found (NULL, or an empty string). */
+const char *sym_fs_buildid_dir(const char *given, char **home);
 /* The existing file (or directory) path names, following real links
  * and link-as-text files; NULL when it does not exist. */
 char *sym_fs_resolve(const char *path);

@@ -553,3 +553,34 @@ UNIT_TEST(elf_names_in_place_then_owned)
 	sym_table_release(&objs);
 	sym_table_release(&t);
 }
+
+/* perf's build-id cache: --buildid-dir, else $PERF_BUILDID_DIR, else
+ * ~/.debug (an empty --buildid-dir skips the variable, as before). */
+UNIT_TEST(buildid_dir_choice)
+{
+	char *old_env = getenv("PERF_BUILDID_DIR") ? strdup(getenv("PERF_BUILDID_DIR")) : NULL;
+	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	char *home = NULL;
+	setenv("PERF_BUILDID_DIR", "/env", 1);
+	setenv("HOME", "/h", 1);
+	CHECK_EQ_STR(sym_fs_buildid_dir("/given", &home), "/given");
+	CHECK(home == NULL);
+	CHECK_EQ_STR(sym_fs_buildid_dir(NULL, &home), "/env");
+	CHECK_EQ_STR(sym_fs_buildid_dir("", &home), "/h/.debug");
+	free(home);
+	home = NULL;
+	setenv("PERF_BUILDID_DIR", "", 1);
+	CHECK_EQ_STR(sym_fs_buildid_dir(NULL, &home), "/h/.debug");
+	free(home);
+	home = NULL;
+	unsetenv("HOME");
+	CHECK(sym_fs_buildid_dir(NULL, &home) != NULL && home == NULL); /* "" */
+	unsetenv("PERF_BUILDID_DIR");
+	CHECK(sym_fs_buildid_dir(NULL, &home) == NULL);
+	if (old_env)
+		setenv("PERF_BUILDID_DIR", old_env, 1);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	free(old_env);
+	free(old_home);
+}
