@@ -6,7 +6,7 @@
  * through analysis/ (pairing, offsets) first (render/heatmap's
  * heatmap_events ties the pairing to the map); the map's option values
  * and their ranges are render/heatmap's (heatmap_opts_set), the
- * subsecond page render/subsecond's. Key invariant: one option table
+ * subsecond map cmd/heatmap_subsecond's. Key invariant: one option table
  * for both subcommands, so --help, the man page and
  * docs/scorch-heatmap.md list the same flags.
  */
@@ -14,20 +14,18 @@
 SCORCH_COMMAND(heatmap, "latency and sub-second offset heat maps (SVG, HTML or cells)")
 
 #include "analysis/latency.h"
-#include "analysis/subsecond.h"
 #include "base/diag.h"
 #include "base/lines.h"
 #include "base/opt.h"
 #include "base/strbuf.h"
+#include "cmd/heatmap_subsecond.h"
 #include "cmd/input.h"
 #include "cmd/symopts.h"
 #include "render/heatmap.h"
-#include "render/subsecond.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
 	O_UNITSTIME = 1, O_UNITSLABEL, O_MINLAT, O_MAXLAT, O_STEPLAT, O_STEPSEC,
@@ -107,16 +105,6 @@ static int set_option(struct args *a, int id, const char *v)
 
 /* ---- output ---- */
 
-static int write_out(struct strbuf *sb)
-{
-	int rc = sb_flush(sb, stdout);
-	if (rc < 0) {
-		diag_write_error(NULL, -rc);
-		return 1;
-	}
-	return 0;
-}
-
 /* name: the one input named in messages, or NULL for several. */
 static int draw_latency(struct heatmap *hm, bool cells, const char *name)
 {
@@ -126,7 +114,7 @@ static int draw_latency(struct heatmap *hm, bool cells, const char *name)
 	if (heatmap_render(hm, cells, &out, &d) < 0)
 		diag_print(&d, name);
 	else
-		rc = write_out(&out);
+		rc = cmd_flush_stdout(&out);
 	sb_release(&out);
 	return rc;
 }
@@ -201,7 +189,7 @@ static int latency_perfdata(struct args *a, struct cmd_input *in)
 			diag_print_kept(&d, name);
 		if (an_latency_note(&e.lat, &note))
 			diag_warn("%s: %s", name, note.buf);
-		rc = a->ev.pairs ? write_out(&pc->out) : draw_latency(&e.hm, a->cells, name);
+		rc = a->ev.pairs ? cmd_flush_stdout(&pc->out) : draw_latency(&e.hm, a->cells, name);
 	}
 	sb_release(&note);
 	heatmap_events_release(&e);
@@ -223,60 +211,6 @@ static int cmd_latency(struct args *a, int nfiles, char **files)
 				     "need one perf.data file");
 	else
 		rc = latency_text(a, &in, nfiles, files);
-	cmd_input_close(&in);
-	return rc;
-}
-
-/* ---- subsecond ---- */
-
-/* perf.data or perf script text, read from in. */
-static int subsecond_input(struct args *a, struct cmd_input *in)
-{
-	const char *name = in->name;
-	struct symopts so; /* none given: the default symbol sources */
-	struct sym_config cfg;
-	memset(&so, 0, sizeof(so));
-	if (symopts_config(&so, &cfg))
-		return 1;
-	struct an_offsets off;
-	struct an_offsets_opts oo = { .rows = a->rows_set ? a->hm.rows : 50,
-				      .keep_idle = a->all, .stacks = !a->cells };
-	an_offsets_init(&off, &oo);
-	struct diag d = DIAG_INIT;
-	bool perfdata = cmd_input_is_perfdata(in);
-	struct pd_reader *r = perfdata ? cmd_input_reader(in, &d) : NULL;
-	int rc = !perfdata ? an_offsets_read_script(&off, &in->lr, &d)
-		 : r ? an_offsets_read_perfdata(&off, r, &cfg, &d) : -EINVAL;
-	symopts_release(&so);
-	if (symopts_report_dropped(&off.dropped, name))
-		rc = 1; /* every sample dropped */
-	else if (rc < 0)
-		diag_print(&d, name);
-	else if (d.set && perfdata)
-		diag_print_kept(&d, name);
-	else if (d.set)
-		diag_warn("%s: %s", name, d.msg);
-	if (rc == 0) {
-		struct strbuf out = SB_INIT;
-		render_subsecond(&off.map, a->cells, a->hm.title, &out);
-		rc = write_out(&out);
-		sb_release(&out);
-	}
-	an_offsets_release(&off);
-	return rc != 0;
-}
-
-static int cmd_subsecond(struct args *a, int nfiles, char **files)
-{
-	if (nfiles > 1)
-		return opt_usage_error(&heatmap_cmd, "subsecond takes one input file");
-	const char *path = nfiles ? files[0] : "perf.data";
-	if (nfiles == 0 && access(path, R_OK) != 0)
-		path = "-";
-	struct cmd_input in;
-	if (cmd_input_open(&in, path))
-		return 1;
-	int rc = subsecond_input(a, &in);
 	cmd_input_close(&in);
 	return rc;
 }
@@ -307,5 +241,11 @@ int cmd_heatmap(int argc, char **argv)
 		return 2;
 	int nfiles = argc - 1 - st.ind;
 	char **files = argv + 1 + st.ind;
-	return latency ? cmd_latency(&a, nfiles, files) : cmd_subsecond(&a, nfiles, files);
+	if (latency)
+		return cmd_latency(&a, nfiles, files);
+	if (nfiles > 1)
+		return opt_usage_error(&heatmap_cmd, "subsecond takes one input file");
+	struct heatmap_subsecond_opts so = { a.rows_set ? a.hm.rows : 50, a.all, a.cells,
+					     a.hm.title };
+	return heatmap_subsecond(&so, nfiles ? files[0] : NULL);
 }

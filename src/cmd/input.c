@@ -100,6 +100,16 @@ int cmd_read_folded(struct lines *lr, const char *name, cmd_folded_fn *add, void
 	return rc < 0 ? 1 : 0;
 }
 
+int cmd_flush_stdout(struct strbuf *sb)
+{
+	int rc = sb_flush(sb, stdout);
+	if (rc < 0) {
+		diag_write_error(NULL, -rc);
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_write_output(const char *path, const void *data, size_t n)
 {
 	bool out = !path || !strcmp(path, "-");

@@ -19,6 +19,7 @@
 
 #include "base/diag.h"
 #include "base/lines.h"
+#include "base/strbuf.h"
 #include "perfdata/reader.h"
 #include "stacks/detect.h"
 
@@ -55,14 +56,17 @@ enum stack_format cmd_input_format(struct cmd_input *in, enum stack_format force
 struct pd_reader *cmd_input_reader(struct cmd_input *in, struct diag *d);
 void cmd_input_close(struct cmd_input *in);
 
+/* data to path whole (base/fdio.h fd_write_file), or to standard output
+ * for NULL or "-". 0, or 1 after a message naming the file. */
+int cmd_write_output(const char *path, const void *data, size_t n);
+/* sb to standard output (sb_flush): 0, or 1 after a write error's
+ * message. */
+int cmd_flush_stdout(struct strbuf *sb);
+
 /* Each "stack count" line of lr, as flame reads folded text (blank
  * lines, '#' comments and lines without a count skipped, a count below 1
  * too, one past 2^64 saturated), given to add. Returns 0, or 1 after a
  * message naming name and the line that could not be read. */
-/* data to path whole (base/fdio.h fd_write_file), or to standard output
- * for NULL or "-". 0, or 1 after a message naming the file. */
-int cmd_write_output(const char *path, const void *data, size_t n);
-
 typedef void cmd_folded_fn(void *ctx, const char *stack, size_t len, uint64_t count);
 int cmd_read_folded(struct lines *lr, const char *name, cmd_folded_fn *add, void *ctx);
 
