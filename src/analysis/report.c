@@ -44,7 +44,7 @@ void rep_release(struct rep *r)
 		free(r->ev[i].chains);
 		free(r->ev[i].owners);
 		free(r->ev[i].sampled);
-		hmap_release(&r->ev[i].riskmap);
+		u64map_release(&r->ev[i].riskmap);
 		free(r->ev[i].risk);
 		free(r->ev[i].lookups);
 	}
@@ -201,7 +201,7 @@ static struct rep_event *event_of(struct rep *r, const struct pd_attr *a)
 		memset(r->ev + old, 0, (r->nev - old) * sizeof(*r->ev));
 		for (size_t k = old; k < r->nev; k++) {
 			hmap_init(&r->ev[k].map);
-			hmap_init(&r->ev[k].riskmap);
+			r->ev[k].riskmap = (struct u64map)U64MAP_INIT;
 		}
 	}
 	r->ev[i].attr = a;
@@ -439,31 +439,52 @@ static void entry_key(struct rep *r, const struct rep_entry *e)
 	}
 }
 
-/* The class (index + 1) of unresolved entry e: its keys before the
- * symbol's; its range taken in. */
-static uint32_t risk_class(struct rep *r, struct rep_event *ev, const struct rep_entry *e)
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	size_t nkeys = r->o.nkeys;
-	for (size_t i = 0; i < r->o.nkeys; i++)
-		if (r->o.keys[i] == REP_SYM || r->o.keys[i] == REP_IPC) {
-			nkeys = i;
+	return (h ^ v) * 0x9E3779B97F4A7C15ull + (h >> 29);
+}
+
+/* A hash of what perf compares of e's keys before the symbol's (names
+ * by their text): equal classes hash alike; two classes that share a
+ * hash are one here, which only keeps more lookups. */
+static uint64_t class_hash(const struct rep *r, const struct rep_entry *e)
+{
+	uint64_t h = 0;
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		switch (r->o.keys[i]) {
+		case REP_SYM: case REP_IPC: return h;
+		case REP_COMM: h = mix(h, hash_bytes(e->comm, strlen(e->comm))); break;
+		case REP_PID: h = mix(h, e->tid); break;
+		case REP_DSO:
+			h = mix(h, e->f.dso ? hash_bytes(e->f.dso->short_name,
+							  strlen(e->f.dso->short_name)) : 1);
 			break;
+		case REP_CPU: h = mix(h, (uint32_t)e->cpu); break;
+		case REP_PARENT: h = mix(h, (uintptr_t)e->parent); break;
+		case REP_TRACE: h = mix(h, (uintptr_t)e->trace); break;
+		case REP_SRCLINE: h = mix(h, (uintptr_t)e->srcline); break;
+		case REP_SYMSIZE: h = mix(h, rep_sym_size(e)); break;
+		case REP_NKEY: break;
 		}
-	size_t keep = r->o.nkeys;
-	r->o.nkeys = nkeys;
-	entry_key(r, e);
-	r->o.nkeys = keep;
+	}
+	return h;
+}
+
+/* The class (index + 1) of unresolved entry e, its range taken in. */
+static uint32_t risk_class(const struct rep *r, struct rep_event *ev, const struct rep_entry *e)
+{
 	bool added;
-	size_t id = hmap_put(&ev->riskmap, r->key.buf, r->key.len, &added);
+	uint64_t *id = u64map_put(&ev->riskmap, class_hash(r, e), &added);
 	if (added) {
 		XGROW(ev->risk, ev->risk_cap, ev->nrisk + 1);
-		ev->risk[ev->nrisk++] = (struct rep_risk){ e->f.ip, e->f.ip, false };
+		ev->risk[ev->nrisk] = (struct rep_risk){ e->f.ip, e->f.ip, false };
+		*id = ev->nrisk++;
 	}
-	struct rep_risk *k = &ev->risk[id];
+	struct rep_risk *k = &ev->risk[*id];
 	k->lo = e->f.ip < k->lo ? e->f.ip : k->lo;
 	k->hi = e->f.ip > k->hi ? e->f.ip : k->hi;
 	k->at = (k->hi - k->lo) >> 63;
-	return (uint32_t)id + 1;
+	return (uint32_t)*id + 1;
 }
 
 /* Keep the lookup of entry id (made before) when its class is at risk:

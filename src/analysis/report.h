@@ -162,7 +162,7 @@ struct rep_event {
 	size_t nchains, chains_cap, owners_cap;
 	struct rep_chain *sampled; /* per sample: what the trees get (rep_sort) */
 	size_t nsampled, sampled_cap;
-	struct hmap riskmap;    /* class key -> index in risk */
+	struct u64map riskmap;  /* class hash -> index in risk */
 	struct rep_risk *risk;
 	size_t nrisk, risk_cap;
 	struct rep_lookup *lookups; /* in the order they came */
