@@ -48,8 +48,17 @@ if rec tp -e sched:sched_switch -g -- sh -c 'for i in 1 2 3; do sleep 0.01; ./wo
 	report_matrix "fresh tracepoint" tp.data --buildid-dir "$PWD/cache-tp"
 fi
 busy_cpus_stop
+# The system-wide one on the combinations issue #16 lists but two:
+# -s srcline (names perf gives objects addr2line fails on differ) and
+# -s sym alone (no comm key: perf makes no collapse, so a second entry
+# its first tree makes for a key it holds prints apart; scorch's replay
+# of that tree needs the collapse), both known differences
+# (docs/scorch-report.md, COMPARED WITH PERF).
 if rec sys -a -g -F 199 -- ./work_fp 0.2; then
-	for o in "" "--no-children" "-g flat" "-n" "-s dso,sym" "--max-stack 3"; do
+	for o in "" "--no-children" "-g graph" "-g fractal" "-g flat" "-g folded" "-g none" \
+		"-g caller" "-g callee" "-s comm" "-s pid" "-s dso" "-s cpu" "-s parent" \
+		"-s symbol_size" "-s dso,sym" "-s comm,pid" "-s sym,dso,comm" "-n" "--percent-limit 2" \
+		"-G" "--max-stack 3"; do
 		report_same "fresh system-wide" sys.data "$o" --buildid-dir "$PWD/cache-sys"
 	done
 fi

@@ -26,6 +26,7 @@ void rep_init(struct rep *r, const struct rep_opts *o)
 	for (size_t i = 0; i < o->nkeys; i++) {
 		r->srcline |= o->keys[i] == REP_SRCLINE;
 		comm |= o->keys[i] == REP_COMM;
+		r->dso_first |= o->keys[i] == REP_DSO && !sym;
 		sym |= o->keys[i] == REP_SYM || o->keys[i] == REP_IPC;
 	}
 	/* without a collapse (no comm key) perf would print the second
@@ -470,20 +471,37 @@ static uint64_t class_hash(const struct rep *r, const struct rep_entry *e)
 	return h;
 }
 
-/* The class (index + 1) of unresolved entry e, its range taken in. */
+/* Whether two objects differ as perf compares them (by short name). */
+static bool dso_differs(const struct sym_dso *a, const struct sym_dso *b)
+{
+	if (a == b)
+		return false;
+	return !a || !b || strcmp(a->short_name, b->short_name) != 0;
+}
+
+/* The class (index + 1) of new entry e, e taken in (report.h). */
 static uint32_t risk_class(const struct rep *r, struct rep_event *ev, const struct rep_entry *e)
 {
 	bool added;
 	uint64_t *id = u64map_put(&ev->riskmap, class_hash(r, e), &added);
 	if (added) {
 		XGROW(ev->risk, ev->risk_cap, ev->nrisk + 1);
-		ev->risk[ev->nrisk] = (struct rep_risk){ e->f.ip, e->f.ip, false };
+		memset(&ev->risk[ev->nrisk], 0, sizeof(*ev->risk));
 		*id = ev->nrisk++;
 	}
 	struct rep_risk *k = &ev->risk[*id];
-	k->lo = e->f.ip < k->lo ? e->f.ip : k->lo;
-	k->hi = e->f.ip > k->hi ? e->f.ip : k->hi;
-	k->at = (k->hi - k->lo) >> 63;
+	k->all |= e->f.inl != NULL;
+	if (!e->f.sym) {
+		if (!k->unresolved) {
+			k->lo = k->hi = e->f.ip;
+			k->dso = e->f.dso;
+		}
+		k->unresolved = true;
+		k->lo = e->f.ip < k->lo ? e->f.ip : k->lo;
+		k->hi = e->f.ip > k->hi ? e->f.ip : k->hi;
+		k->at = (k->hi - k->lo) >> 63;
+		k->all |= !r->dso_first && dso_differs(k->dso, e->f.dso);
+	}
 	return (uint32_t)*id + 1;
 }
 
@@ -493,7 +511,8 @@ static bool risk_keep(struct rep_event *ev, uint32_t id, const struct rep_entry 
 		      size_t depth)
 {
 	const struct rep_entry *e = &ev->e[id];
-	if (!e->risk || !ev->risk[e->risk - 1].at)
+	const struct rep_risk *k = &ev->risk[e->risk - 1];
+	if (!k->all && !(k->at && !e->f.sym))
 		return false;
 	XGROW(ev->lookups, ev->lookups_cap, ev->nlookups + 1);
 	ev->lookups[ev->nlookups++] = (struct rep_lookup){
@@ -510,7 +529,7 @@ static uint32_t entry_get(struct rep *r, struct rep_event *ev, const struct rep_
 		XGROW(ev->e, ev->cap, ev->n + 1);
 		ev->e[ev->n] = *tmpl;
 		ev->e[ev->n].seq = (uint32_t)ev->n;
-		ev->e[ev->n].risk = r->replay && !tmpl->f.sym ? risk_class(r, ev, tmpl) : 0;
+		ev->e[ev->n].risk = r->replay ? risk_class(r, ev, tmpl) : 0;
 		ev->n++;
 	} else if (r->srcline) {
 		/* perf compared it with its like: srcline computed */

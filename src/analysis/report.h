@@ -124,16 +124,23 @@ struct rep_chain {
 	uint64_t period;
 };
 
-/* Entries that compare equal in the keys before the symbol's and are
- * unresolved addresses form a class: perf compares their addresses by
- * a 64-bit difference, no order once they span 2^63 or more (garbage
- * frame-pointer chains), and its first tree can then miss an entry it
- * holds and make a second one, merged into the first in tree order at
- * the collapse. From then on a class's lookups are kept, to be replayed
- * at rep_sort. */
+/* Entries that compare equal in the keys before the symbol's form a
+ * class. perf's comparison within one is no order when (a) its
+ * unresolved addresses, compared by a 64-bit difference, span 2^63 or
+ * more (garbage frame-pointer chains), (b) they are of several objects
+ * and no dso key comes first (two unresolved addresses are compared
+ * alone, a symbol by its object first), or (c) it holds an inline row
+ * (equal to any row of its name that overlaps it). Its first tree can
+ * then miss an entry it holds and make a second one, merged into the
+ * first in tree order at the collapse. From then on the class's
+ * lookups (of its unresolved addresses for (a), of all its entries
+ * else) are kept, to be replayed at rep_sort. */
 struct rep_risk {
-	uint64_t lo, hi;        /* its addresses' range */
-	bool at;                /* they span 2^63: lookups kept */
+	uint64_t lo, hi;        /* its unresolved addresses' range */
+	const struct sym_dso *dso; /* the first one's object */
+	bool unresolved;        /* it has one */
+	bool at;                /* (a): unresolved lookups kept */
+	bool all;               /* (b), (c): every lookup kept */
 };
 
 /* A lookup of an entry of a class at risk (not the one that made it). */
@@ -202,6 +209,7 @@ struct rep {
 	bool srcline;           /* a srcline key: entries by address */
 	bool replay;            /* perf's first tree replayed where a class
 				 * is at risk (keys: comm and a symbol) */
+	bool dso_first;         /* a dso key before the symbol's */
 	struct rep_src { const char *s; bool known; } *chain_src; /* ... then
 				 * the chain's srclines */
 	size_t chain_src_cap;
