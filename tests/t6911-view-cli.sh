@@ -43,6 +43,11 @@ check "nor a temporary one" test -z "$(ls -A | grep tmp)"
 printf 'x' > out2.html
 check_fails "binary input fails" "$SCORCH" view "$SCORCH" -o out2.html
 check_same "and leaves an existing output untouched" out2.html <(printf 'x')
+# binary bytes whose first line has perf script's header shape (scorch's
+# own binary had one): still binary, as perf script prints no NUL
+printf 'bin\0ary 123/123 1.000000: 1 cycles:\n\001\002\003 4\n' > crafted.bin
+check_fails "a binary with a perf script header's shape fails" "$SCORCH" view crafted.bin -o c.html
+check_fails "and for flame too" "$SCORCH" flame crafted.bin
 "$SCORCH" view --diff in.folded > /dev/null 2> usage.err
 check "--diff with one input is a usage error (2)" test $? -eq 2
 check_grep "and says so" 'two inputs' usage.err

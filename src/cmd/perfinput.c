@@ -52,7 +52,9 @@ enum fold_input_kind fold_input_kind(struct lines *lr)
 		struct stack_folded f;
 		if (stack_folded_parse(line, len, &f) == 0)
 			return FOLD_INPUT_FOLDED;
-		if (collapse_perf_is_header(line, len))
+		/* perf script prints no NUL: a binary's first bytes can pass
+		 * the header's shape (they did for scorch's own binary) */
+		if (!memchr(line, '\0', len) && collapse_perf_is_header(line, len))
 			return FOLD_INPUT_PERF_SCRIPT;
 		break;
 	}
