@@ -1061,10 +1061,10 @@ static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const str
 struct rb_key {
 	uint64_t a, b;          /* in: the symbol's start and end, or the
 				 * unresolved address; out: acc, period */
+	uint64_t pre, post;     /* in: the keys before the symbol's, those
+				 * after, packed; out: pre, all keys packed */
 	uint64_t thread;        /* out: thread_id */
-	uint32_t comm, tid;     /* comm's rank */
-	int32_t cpu;
-	uint32_t name, depth;   /* out: the symbol name's rank, max_depth */
+	uint32_t depth;         /* out: max_depth */
 	uint32_t dso : 29, has_dso : 1, has_sym : 1, has_inl : 1; /* dso's rank */
 };
 
@@ -1074,9 +1074,26 @@ struct rb_node {
 	struct rb_key k;
 };
 
+/* The keys but the symbol's as one number (the collapsed tree's: two,
+ * the keys before the symbol's and those after): each key's rank among
+ * the event's entries, in key_collapse's order (a NULL dso or symbol
+ * after every other), in a field of its bits, the first key highest.
+ * One comparison of numbers then does the work of a key by key one. */
+struct packing {
+	uint32_t *tid, *cpu;    /* per entry: its tid's, cpu's rank (NULL:
+				 * not a key) */
+	uint32_t max_comm, max_tid, max_cpu; /* the highest ranks */
+	uint32_t null_dso, null_sym; /* the values of a NULL dso and symbol
+				 * (above every rank) */
+	size_t first;           /* the first symbol key (nkeys: none) */
+	bool in, out;           /* whether the keys fit: the collapsed
+				 * tree's, the output's */
+};
+
 struct rbt {
 	struct rb_node *n;
 	uint32_t root;
+	const struct packing *pk;
 };
 
 static uint32_t *rb_link(struct rb_node *x, bool left)
@@ -1254,24 +1271,85 @@ static void note_srcline(const struct rep *r, struct rep_entry *a, struct rep_en
  * keys (comm, pid, dso, sym, cpu), read from the nodes; an inline row's
  * symbol is compared on its entry. */
 
+static unsigned bits_of(uint32_t max)
+{
+	return max ? 32u - (unsigned)__builtin_clz(max) : 0;
+}
+
+/* Key k's bits (65: no key packed) */
+static unsigned pack_bits(const struct packing *pk, enum rep_key k)
+{
+	switch (k) {
+	case REP_COMM: return bits_of(pk->max_comm);
+	case REP_PID: return bits_of(pk->max_tid);
+	case REP_DSO: return bits_of(pk->null_dso);
+	case REP_CPU: return bits_of(pk->max_cpu);
+	case REP_SYM: case REP_IPC: return bits_of(pk->null_sym);
+	default: return 65;
+	}
+}
+
+/* Key k's value of entry j (e); the symbol's by its name */
+static uint64_t pack_value(const struct packing *pk, const struct rep_entry *e, uint32_t j,
+			   enum rep_key k)
+{
+	switch (k) {
+	case REP_COMM: return e->comm_rank;
+	case REP_PID: return pk->tid[j];
+	case REP_DSO: return e->f.dso ? e->dso_rank : pk->null_dso;
+	case REP_CPU: return pk->cpu[j];
+	case REP_SYM: case REP_IPC: return e->f.sym ? e->name_rank : pk->null_sym;
+	default: return 0;
+	}
+}
+
+/* The width of keys [from, to) packed, the symbol's left out unless out
+ * (above 64: they do not fit) */
+static unsigned pack_width(const struct rep *r, const struct packing *pk, size_t from, size_t to,
+			   bool out)
+{
+	unsigned bits = 0;
+	for (size_t i = from; i < to; i++)
+		if (out || (r->o.keys[i] != REP_SYM && r->o.keys[i] != REP_IPC))
+			bits += pack_bits(pk, r->o.keys[i]);
+	return bits;
+}
+
+/* Keys [from, to) of entry j (e) packed, the symbol's left out unless
+ * out (they fit: pack_init said so) */
+static uint64_t pack_keys(const struct rep *r, const struct packing *pk, const struct rep_entry *e,
+			  uint32_t j, size_t from, size_t to, bool out)
+{
+	uint64_t v = 0;
+	for (size_t i = from; i < to; i++) {
+		enum rep_key k = r->o.keys[i];
+		if (out || (k != REP_SYM && k != REP_IPC))
+			v = v << pack_bits(pk, k) | pack_value(pk, e, j, k);
+	}
+	return v;
+}
+
 static void key_common(const struct rep_entry *e, struct rb_key *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->comm = e->comm_rank;
-	k->tid = e->tid;
-	k->cpu = e->cpu;
 	k->dso = e->dso_rank;
 	k->has_dso = e->f.dso != NULL;
 	k->has_sym = e->f.sym != NULL;
 	k->has_inl = e->f.inl != NULL;
 }
 
-/* What in_cmp reads */
-static void key_in(const struct rep_entry *e, struct rb_key *k)
+/* What in_cmp reads, of entry j */
+static void key_in(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
+		   uint32_t j, struct rb_key *k)
 {
+	const struct rep_entry *e = &ev->e[j];
 	key_common(e, k);
 	k->a = e->f.sym ? e->f.sym->start : e->f.ip;
 	k->b = e->f.sym ? e->f.sym->end : 0;
+	if (!pk->in)
+		return;
+	k->pre = pack_keys(r, pk, e, j, 0, pk->first, false);
+	k->post = pack_keys(r, pk, e, j, pk->first, r->o.nkeys, false);
 }
 
 /* perf's thread of an entry as one number for the key (user space
@@ -1282,15 +1360,27 @@ static uint64_t thread_id(const struct rep_entry *e)
 	return (uint64_t)(uintptr_t)e->thread ^ (uint64_t)e->thread_forks << 48;
 }
 
-/* What out_cmp reads */
-static void key_out(const struct rep_entry *e, struct rb_key *k)
+/* What out_cmp reads, of entry j */
+static void key_out(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
+		    uint32_t j, struct rb_key *k)
 {
+	const struct rep_entry *e = &ev->e[j];
 	key_common(e, k);
 	k->a = e->acc;
 	k->b = e->period;
 	k->thread = thread_id(e);
 	k->depth = e->max_depth;
-	k->name = e->name_rank;
+	if (pk->out)
+		k->pre = pack_keys(r, pk, e, j, 0, r->o.nkeys, true);
+}
+
+static void key_of_tree(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
+			uint32_t j, bool out, struct rb_key *k)
+{
+	if (out)
+		key_out(r, pk, ev, j, k);
+	else
+		key_in(r, pk, ev, j, k);
 }
 
 /* cmp_null of two pointers (one at least NULL), by whether they are set */
@@ -1323,60 +1413,32 @@ static int64_t sym_fast(const struct rb_key *l, const struct rb_key *r)
 	return (int64_t)(r->b - l->b);
 }
 
-/* key_collapse of comm, pid, dso or cpu */
-static int64_t key_fast(const struct rb_key *l, const struct rb_key *r, enum rep_key k)
+/* in_cmp(l, r) on keys (le, re: their entries): the keys before the
+ * symbol's, the symbol (an inline row's on the entries), the others */
+static int64_t in_fast(const struct rep *rp, const struct packing *pk, const struct rep_event *ev,
+		       const struct rb_key *l, uint32_t le, const struct rb_key *r, uint32_t re)
 {
-	switch (k) {
-	case REP_COMM: return (int64_t)r->comm - (int64_t)l->comm;
-	case REP_PID: return (int64_t)(int32_t)r->tid - (int64_t)(int32_t)l->tid; /* pid_t: -1 for an exiting task */
-	case REP_DSO: return dso_fast(l, r);
-	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
-	default: return 0;
-	}
-}
-
-/* in_cmp(l, r) on keys (le, re: their entries), by keys [from, to) */
-static int64_t in_keys(const struct rep *rp, const struct rep_event *ev, const struct rb_key *l,
-		       uint32_t le, const struct rb_key *r, uint32_t re, size_t from, size_t to)
-{
-	for (size_t i = from; i < to; i++) {
-		enum rep_key k = rp->o.keys[i];
-		int64_t c;
-		if (k != REP_SYM && k != REP_IPC)
-			c = key_fast(l, r, k);
-		else if (l->has_inl || r->has_inl)
-			c = key_collapse(&ev->e[le], &ev->e[re], k);
-		else
-			c = sym_fast(l, r);
+	if (l->pre != r->pre)
+		return r->pre > l->pre ? 1 : -1;
+	if (pk->first < rp->o.nkeys) {
+		int64_t c = l->has_inl || r->has_inl
+			? key_collapse(&ev->e[le], &ev->e[re], rp->o.keys[pk->first])
+			: sym_fast(l, r);
 		if (c)
 			return c;
 	}
+	if (l->post != r->post)
+		return r->post > l->post ? 1 : -1;
 	return 0;
 }
 
-static int64_t in_fast(const struct rep *rp, const struct rep_event *ev,
-		       const struct rb_key *l, uint32_t le, const struct rb_key *r, uint32_t re)
-{
-	return in_keys(rp, ev, l, le, r, re, 0, rp->o.nkeys);
-}
-
 /* out_cmp(a, b) on keys past children_cmp: the self period, the keys */
-static int64_t out_rest(const struct rep_opts *o, const struct rb_key *a, const struct rb_key *b)
+static int64_t out_rest(const struct rb_key *a, const struct rb_key *b)
 {
 	if (a->b != b->b)
 		return a->b > b->b ? 1 : -1;
-	for (size_t i = 0; i < o->nkeys; i++) {
-		enum rep_key k = o->keys[i];
-		int64_t c;
-		if (k != REP_SYM)
-			c = key_fast(a, b, k);
-		else if (!a->has_sym || !b->has_sym)
-			c = null_cmp(a->has_sym, b->has_sym);
-		else /* the names' strcmp */
-			c = (b->name > a->name) - (b->name < a->name);
-		if (c)
-			return c;
-	}
+	if (a->pre != b->pre)
+		return b->pre > a->pre ? 1 : -1;
 	return 0;
 }
 
@@ -1400,14 +1462,14 @@ static int64_t out_fast(const struct rep *rp, const struct rb_key *a, const stru
 		if (c)
 			return c;
 	}
-	return out_rest(o, a, b);
+	return out_rest(a, b);
 }
 
 /* Whether the comparisons of a tree (out: the output's) can read the
  * node keys alone */
-static bool keys_fast(const struct rep *r, bool out)
+static bool keys_fast(const struct rep *r, const struct packing *pk, bool out)
 {
-	if (r->srcline || (out && r->o.nfields))
+	if (r->srcline || (out && r->o.nfields) || !(out ? pk->out : pk->in))
 		return false;
 	for (size_t i = 0; i < r->o.nkeys; i++) {
 		enum rep_key k = r->o.keys[i];
@@ -1419,11 +1481,12 @@ static bool keys_fast(const struct rep *r, bool out)
 }
 
 /* Whether node x, being inserted, goes left of node at. */
-static bool goes_left(const struct rep *r, struct rep_event *ev, const struct rb_node *x,
-		      const struct rb_node *at, bool out, bool fast)
+static bool goes_left(const struct rep *r, struct rep_event *ev, const struct packing *pk,
+		      const struct rb_node *x, const struct rb_node *at, bool out, bool fast)
 {
 	if (fast)
-		return out ? out_fast(r, &x->k, &at->k) > 0 : in_fast(r, ev, &at->k, at->e, &x->k, x->e) < 0;
+		return out ? out_fast(r, &x->k, &at->k) > 0
+			   : in_fast(r, pk, ev, &at->k, at->e, &x->k, x->e) < 0;
 	struct rep_entry *ex = &ev->e[x->e], *ea = &ev->e[at->e];
 	if (r->srcline)
 		note_srcline(r, ex, ea, out);
@@ -1457,17 +1520,18 @@ static void rb_walk(const struct rbt *t, uint32_t *ord)
 
 /* A tree on nodes (room for ev's entries) for the entries of ord, in
  * its order (their keys when fast). */
-static struct rbt rb_new(const struct rep_event *ev, const uint32_t *ord, bool out, bool fast,
+static struct rbt rb_new(const struct rep *r, const struct packing *pk,
+			 const struct rep_event *ev, const uint32_t *ord, bool out, bool fast,
 			 struct rb_node *nodes)
 {
-	struct rbt t = { nodes, REP_NONE };
+	struct rbt t = { nodes, REP_NONE, pk };
 	for (uint32_t i = 0; i < ev->n; i++) {
 		struct rb_node *x = &t.n[i];
 		x->l = x->r = x->p = REP_NONE;
 		x->e = ord[i];
 		x->red = 1;
 		if (fast)
-			(out ? key_out : key_in)(&ev->e[ord[i]], &x->k);
+			key_of_tree(r, pk, ev, ord[i], out, &x->k);
 	}
 	return t;
 }
@@ -1481,7 +1545,7 @@ static bool rb_insert(const struct rep *r, struct rep_event *ev, struct rbt *t, 
 	bool left = false, last = true;
 	while (at != REP_NONE) {
 		parent = at;
-		left = goes_left(r, ev, &t->n[i], &t->n[at], out, fast);
+		left = goes_left(r, ev, t->pk, &t->n[i], &t->n[at], out, fast);
 		last &= !left;
 		at = left ? t->n[at].l : t->n[at].r;
 	}
@@ -1498,11 +1562,11 @@ static bool rb_insert(const struct rep *r, struct rep_event *ev, struct rbt *t, 
  * inserting them in ord's order: by hist_entry__cmp (entries_in,
  * collapsed) when !out, else by hist_entry__sort (the output). The
  * entries stay in place (rep_sort moves them once). */
-static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out,
-		     struct rb_node *nodes)
+static void rb_order(const struct rep *r, const struct packing *pk, struct rep_event *ev,
+		     uint32_t *ord, bool out, struct rb_node *nodes)
 {
-	bool fast = keys_fast(r, out);
-	struct rbt t = rb_new(ev, ord, out, fast, nodes);
+	bool fast = keys_fast(r, pk, out);
+	struct rbt t = rb_new(r, pk, ev, ord, out, fast, nodes);
 	for (uint32_t i = 0; i < ev->n; i++)
 		rb_insert(r, ev, &t, i, out, fast);
 	rb_walk(&t, ord);
@@ -1523,6 +1587,7 @@ struct sort_item {
 
 struct sort_ctx {
 	const struct rep *r;
+	const struct packing *pk;
 	const struct rep_event *ev;
 	bool out;
 };
@@ -1532,7 +1597,7 @@ static int64_t item_cmp(const struct sort_ctx *c, const struct sort_item *x,
 			const struct sort_item *y)
 {
 	int64_t v = c->out ? -out_fast(c->r, &x->k, &y->k)
-			   : in_fast(c->r, c->ev, &y->k, y->e, &x->k, x->e);
+			   : in_fast(c->r, c->pk, c->ev, &y->k, y->e, &x->k, x->e);
 	return v ? v : (int64_t)x->pos - (int64_t)y->pos;
 }
 
@@ -1593,7 +1658,7 @@ static size_t keys_before_sym(const struct rep *r, bool *dso_first)
  * no inline rows; per dso, addresses whose differences keep their sign
  * in 64 bits; unresolved addresses, compared alone, all of one dso
  * unless a dso key comes first. */
-static bool in_sortable(const struct rep *r, const struct rep_event *ev)
+static bool in_sortable(const struct rep *r, const struct packing *pk, const struct rep_event *ev)
 {
 	bool dso_first;
 	if (keys_before_sym(r, &dso_first) == r->o.nkeys)
@@ -1607,7 +1672,7 @@ static bool in_sortable(const struct rep *r, const struct rep_event *ev)
 	uint32_t unres_dso = REP_NONE;
 	for (size_t i = 0; i < ev->n && ok; i++) {
 		struct rb_key k, *x = &k;
-		key_in(&ev->e[i], x);
+		key_in(r, pk, ev, (uint32_t)i, x);
 		uint32_t d = x->has_dso ? x->dso : (uint32_t)nd - 1;
 		ok = !x->has_inl;
 		if (x->has_sym) {
@@ -1628,20 +1693,21 @@ static bool in_sortable(const struct rep *r, const struct rep_event *ev)
 
 /* rb_order by a sort, when the entries allow it: false (ord as it
  * was) when not. */
-static bool sort_order(const struct rep *r, const struct rep_event *ev, uint32_t *ord, bool out)
+static bool sort_order(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
+		       uint32_t *ord, bool out)
 {
 	/* out_cmp's callers-above-callees rule makes no order */
-	if (out ? r->o.children && r->o.chains : !in_sortable(r, ev))
+	if (out ? r->o.children && r->o.chains : !in_sortable(r, pk, ev))
 		return false;
 	size_t n = ev->n;
 	struct sort_item *it = xmalloc((n ? n : 1) * sizeof(*it));
 	for (uint32_t i = 0; i < n; i++) {
 		it[i].e = ord[i];
 		it[i].pos = i;
-		(out ? key_out : key_in)(&ev->e[ord[i]], &it[i].k);
+		key_of_tree(r, pk, ev, ord[i], out, &it[i].k);
 	}
 	struct sort_item *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
-	struct sort_ctx c = { r, ev, out };
+	struct sort_ctx c = { r, pk, ev, out };
 	merge_sort(&c, it, tmp, n);
 	free(tmp);
 	for (size_t i = 0; i < n; i++)
@@ -1680,7 +1746,7 @@ static bool goes_last(const struct rep *r, struct rep_event *ev, const struct rb
 		      uint32_t m, uint32_t i, uint32_t s)
 {
 	for (; m != REP_NONE && m >= s; m = t->n[m].p)
-		if (goes_left(r, ev, &t->n[i], &t->n[m], false, true))
+		if (goes_left(r, ev, t->pk, &t->n[i], &t->n[m], false, true))
 			return false;
 	return true;
 }
@@ -1692,18 +1758,17 @@ static bool goes_last(const struct rep *r, struct rep_event *ev, const struct rb
  * is compared with the members of its class on the right edge (the
  * other nodes there are of classes before), and searched for when it
  * goes left of one. */
-static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *ord,
-			   struct rb_node *nodes)
+static void rb_order_again(const struct rep *r, const struct packing *pk, struct rep_event *ev,
+			   uint32_t *ord, struct rb_node *nodes)
 {
 	size_t n = ev->n;
 	bool dso_first;
-	size_t first = keys_before_sym(r, &dso_first);
-	struct rbt t = rb_new(ev, ord, false, true, nodes);
+	keys_before_sym(r, &dso_first);
+	struct rbt t = rb_new(r, pk, ev, ord, false, true, nodes);
 	uint32_t *start = xmalloc((n ? n : 1) * sizeof(*start)); /* of the class */
 	bool *ordered = xmalloc((n ? n : 1) * sizeof(*ordered));
 	for (size_t s = 0, e; s < n; s = e) {
-		for (e = s + 1; e < n && !in_keys(r, ev, &t.n[s].k, t.n[s].e, &t.n[e].k, t.n[e].e,
-						  0, first); e++)
+		for (e = s + 1; e < n && t.n[e].k.pre == t.n[s].k.pre; e++)
 			;
 		bool o = class_ordered(t.n, s, e, dso_first);
 		for (size_t i = s; i < e; i++) {
@@ -1728,6 +1793,70 @@ static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *
 	rb_walk(&t, ord);
 	free(start);
 	free(ordered);
+}
+
+static int by_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The ranks of n int32 values (ascending, equal values alike) into
+ * rank; the highest returned. */
+static uint32_t rank_ints(const int32_t *v, size_t n, uint32_t *rank)
+{
+	uint64_t *k = xmalloc((n ? n : 1) * sizeof(*k));
+	for (size_t i = 0; i < n; i++) /* by value (offset to unsigned), then place */
+		k[i] = (uint64_t)((uint32_t)v[i] ^ 0x80000000u) << 32 | i;
+	qsort(k, n, sizeof(*k), by_u64);
+	uint32_t rk = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && k[i] >> 32 != k[i - 1] >> 32)
+			rk++;
+		rank[(uint32_t)k[i]] = rk;
+	}
+	free(k);
+	return rk;
+}
+
+/* The packing of ev's entries' keys (their ranks set). */
+static void pack_init(const struct rep *r, const struct rep_event *ev, struct packing *pk)
+{
+	memset(pk, 0, sizeof(*pk));
+	bool dso_first;
+	pk->first = keys_before_sym(r, &dso_first);
+	for (size_t j = 0; j < ev->n; j++) {
+		const struct rep_entry *e = &ev->e[j];
+		if (e->comm_rank > pk->max_comm)
+			pk->max_comm = e->comm_rank;
+		if (e->f.dso && e->dso_rank + 1 > pk->null_dso)
+			pk->null_dso = e->dso_rank + 1;
+		if (e->f.sym && e->name_rank + 1 > pk->null_sym)
+			pk->null_sym = e->name_rank + 1;
+	}
+	int32_t *v = NULL;
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		enum rep_key k = r->o.keys[i];
+		if (k != REP_PID && k != REP_CPU)
+			continue;
+		if (!v)
+			v = xmalloc((ev->n ? ev->n : 1) * sizeof(*v));
+		uint32_t *rank = xmalloc((ev->n ? ev->n : 1) * sizeof(*rank));
+		for (size_t j = 0; j < ev->n; j++)
+			v[j] = k == REP_PID ? (int32_t)ev->e[j].tid : ev->e[j].cpu;
+		uint32_t max = rank_ints(v, ev->n, rank);
+		if (k == REP_PID) {
+			pk->tid = rank;
+			pk->max_tid = max;
+		} else {
+			pk->cpu = rank;
+			pk->max_cpu = max;
+		}
+	}
+	free(v);
+	pk->in = pack_width(r, pk, 0, pk->first, false) <= 64 &&
+		 pack_width(r, pk, pk->first, r->o.nkeys, false) <= 64;
+	pk->out = pack_width(r, pk, 0, r->o.nkeys, true) <= 64;
 }
 
 /* Put ev's entries in the order of ord (a permutation of indexes, used
@@ -1970,6 +2099,8 @@ void rep_sort(struct rep *r, double min_percent)
 		/* perf's three trees: entries as they came, collapsed (when a
 		 * key collapses: comm), output */
 		set_ranks(ev);
+		struct packing pk;
+		pack_init(r, ev, &pk);
 		uint32_t *ord = xmalloc((ev->n ? ev->n : 1) * sizeof(*ord));
 		for (size_t k = 0; k < ev->n; k++)
 			ord[k] = (uint32_t)k;
@@ -1977,19 +2108,21 @@ void rep_sort(struct rep *r, double min_percent)
 		void *mem = xmalloc((ev->n + 1) * sizeof(struct rb_node));
 		struct rb_node *nodes = (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
 		/* sorted, the collapsed tree keeps the order */
-		bool sorted = keys_fast(r, false) && sort_order(r, ev, ord, false);
+		bool sorted = keys_fast(r, &pk, false) && sort_order(r, &pk, ev, ord, false);
 		if (!sorted)
-			rb_order(r, ev, ord, false, nodes);
+			rb_order(r, &pk, ev, ord, false, nodes);
 		for (size_t k = 0; k < r->o.nkeys && !sorted; k++) {
 			if (r->o.keys[k] != REP_COMM && r->o.keys[k] != REP_SRCLINE)
 				continue;
-			if (keys_fast(r, false))
-				rb_order_again(r, ev, ord, nodes);
+			if (keys_fast(r, &pk, false))
+				rb_order_again(r, &pk, ev, ord, nodes);
 			else
-				rb_order(r, ev, ord, false, nodes);
+				rb_order(r, &pk, ev, ord, false, nodes);
 		}
-		if (!keys_fast(r, true) || !sort_order(r, ev, ord, true))
-			rb_order(r, ev, ord, true, nodes);
+		if (!keys_fast(r, &pk, true) || !sort_order(r, &pk, ev, ord, true))
+			rb_order(r, &pk, ev, ord, true, nodes);
+		free(pk.tid);
+		free(pk.cpu);
 		free(mem);
 		entries_permute(ev, ord);
 		free(ord);
