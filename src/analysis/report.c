@@ -1088,6 +1088,9 @@ struct packing {
 	size_t first;           /* the first symbol key (nkeys: none) */
 	bool in, out;           /* whether the keys fit: the collapsed
 				 * tree's, the output's */
+	struct rb_key *keys;    /* per entry: its key in the trees being
+				 * built (keys_fill), read in entry order
+				 * once instead of in each tree's order */
 };
 
 struct rbt {
@@ -1374,13 +1377,13 @@ static void key_out(const struct rep *r, const struct packing *pk, const struct 
 		k->pre = pack_keys(r, pk, e, j, 0, r->o.nkeys, true);
 }
 
-static void key_of_tree(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
-			uint32_t j, bool out, struct rb_key *k)
+/* Every entry's key for the collapsed trees (!out) or the output's. */
+static void keys_fill(const struct rep *r, struct packing *pk, const struct rep_event *ev, bool out)
 {
-	if (out)
-		key_out(r, pk, ev, j, k);
-	else
-		key_in(r, pk, ev, j, k);
+	if (!pk->keys)
+		pk->keys = xmalloc((ev->n ? ev->n : 1) * sizeof(*pk->keys));
+	for (uint32_t j = 0; j < ev->n; j++)
+		(out ? key_out : key_in)(r, pk, ev, j, &pk->keys[j]);
 }
 
 /* cmp_null of two pointers (one at least NULL), by whether they are set */
@@ -1531,7 +1534,7 @@ static struct rbt rb_new(const struct rep *r, const struct packing *pk,
 		x->e = ord[i];
 		x->red = 1;
 		if (fast)
-			key_of_tree(r, pk, ev, ord[i], out, &x->k);
+			x->k = pk->keys[ord[i]];
 	}
 	return t;
 }
@@ -1671,8 +1674,7 @@ static bool in_sortable(const struct rep *r, const struct packing *pk, const str
 	bool ok = true;
 	uint32_t unres_dso = REP_NONE;
 	for (size_t i = 0; i < ev->n && ok; i++) {
-		struct rb_key k, *x = &k;
-		key_in(r, pk, ev, (uint32_t)i, x);
+		const struct rb_key *x = &pk->keys[i];
 		uint32_t d = x->has_dso ? x->dso : (uint32_t)nd - 1;
 		ok = !x->has_inl;
 		if (x->has_sym) {
@@ -1704,7 +1706,7 @@ static bool sort_order(const struct rep *r, const struct packing *pk, const stru
 	for (uint32_t i = 0; i < n; i++) {
 		it[i].e = ord[i];
 		it[i].pos = i;
-		key_of_tree(r, pk, ev, ord[i], out, &it[i].k);
+		it[i].k = pk->keys[ord[i]];
 	}
 	struct sort_item *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
 	struct sort_ctx c = { r, pk, ev, out };
@@ -2108,6 +2110,8 @@ void rep_sort(struct rep *r, double min_percent)
 		void *mem = xmalloc((ev->n + 1) * sizeof(struct rb_node));
 		struct rb_node *nodes = (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
 		/* sorted, the collapsed tree keeps the order */
+		if (keys_fast(r, &pk, false))
+			keys_fill(r, &pk, ev, false);
 		bool sorted = keys_fast(r, &pk, false) && sort_order(r, &pk, ev, ord, false);
 		if (!sorted)
 			rb_order(r, &pk, ev, ord, false, nodes);
@@ -2119,8 +2123,11 @@ void rep_sort(struct rep *r, double min_percent)
 			else
 				rb_order(r, &pk, ev, ord, false, nodes);
 		}
+		if (keys_fast(r, &pk, true))
+			keys_fill(r, &pk, ev, true);
 		if (!keys_fast(r, &pk, true) || !sort_order(r, &pk, ev, ord, true))
 			rb_order(r, &pk, ev, ord, true, nodes);
+		free(pk.keys);
 		free(pk.tid);
 		free(pk.cpu);
 		free(mem);
