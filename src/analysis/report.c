@@ -784,9 +784,15 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 	const struct pd_sample *s = ps->s;
 	bool kernel = pd_cpumode_is_kernel(s->cpumode);
 	struct proc_frame pf;
-	proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
-	if (!pf.map && !kernel) /* perf: a kernel sample stays in the kernel ([k]) */
-		proc_session_resolve(ses, ps->thread, true, s->ip, &pf);
+	const struct proc_frame *leaf = ps->nframes ? &ps->frames[0] : NULL;
+	if (leaf && leaf->ip == s->ip && leaf->kernel == kernel && leaf->map) {
+		pf = *leaf; /* the chain's leaf is the sampled address, resolved */
+		pf.inline_name = NULL;
+	} else {
+		proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
+		if (!pf.map && !kernel) /* perf: a kernel sample stays in the kernel ([k]) */
+			proc_session_resolve(ses, ps->thread, true, s->ip, &pf);
+	}
 	memset(t, 0, sizeof(*t));
 	t->f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
 	t->comm = ps->thread->comm;
