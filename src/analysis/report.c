@@ -1502,28 +1502,27 @@ static bool goes_left(const struct rep *r, struct rep_event *ev, const struct pa
 	return out ? out_cmp(r, ex, ea) > 0 : in_cmp(r, ea, ex) < 0;
 }
 
-/* The entries of t's nodes in order, into ord. */
+/* The entries of t's nodes in order, into ord: down the left links
+ * with a stack, a node's right kid fetched when the node is stacked (it
+ * is needed when its left subtree is done). A red-black tree of 2^31
+ * nodes is at most 62 deep. */
 static void rb_walk(const struct rbt *t, uint32_t *ord)
 {
 	const struct rb_node *n = t->n;
-	size_t k = 0;
+	uint32_t stack[96];
+	size_t sp = 0, k = 0;
 	uint32_t x = t->root;
-	while (x != REP_NONE && n[x].l != REP_NONE)
-		x = n[x].l;
-	while (x != REP_NONE) {
-		ord[k++] = n[x].e;
-		if (n[x].r != REP_NONE) {
-			x = n[x].r;
-			while (n[x].l != REP_NONE)
-				x = n[x].l;
-		} else {
-			uint32_t c = x;
-			x = n[x].p;
-			while (x != REP_NONE && c == n[x].r) {
-				c = x;
-				x = n[x].p;
-			}
+	for (;;) {
+		for (; x != REP_NONE; x = n[x].l) {
+			if (n[x].r != REP_NONE)
+				__builtin_prefetch(&n[n[x].r]);
+			stack[sp++] = x;
 		}
+		if (!sp)
+			break;
+		x = stack[--sp];
+		ord[k++] = n[x].e;
+		x = n[x].r;
 	}
 }
 
