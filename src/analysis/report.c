@@ -849,6 +849,8 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 	char level = t->f.level;
 	if (r->o.chains)
 		XGROW(ev->owners, ev->owners_cap, off + n);
+	/* the entries first, into r->chain (the chain is stored), each
+	 * fetched: their misses overlap the next lookups */
 	for (size_t i = 0; i < n; i++) {
 		/* perf: a frame without a map keeps the level before it */
 		if (r->flevel[r->chain[i]])
@@ -863,6 +865,11 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 		} else {
 			id = entry_of(r, ev, ctx, r->chain[i], t, level);
 		}
+		__builtin_prefetch(&ev->e[id]);
+		r->chain[i] = id;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = r->chain[i];
 		struct rep_entry *e = &ev->e[id];
 		if (r->o.chains)
 			ev->owners[off + i] = e->mark == mark ? REP_NONE : id;
@@ -888,12 +895,13 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	 * found one as compared): no memo */
 	uint32_t self = r->srcline ? entry_get(r, ev, &t)
 				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t, 0);
+	__builtin_prefetch(&ev->e[self]); /* used after the chain's lookups */
+	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;
 	if (r->o.children)
 		e->acc += p;
-	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
 	size_t off = ev->nchains;
 	if (r->o.chains) {
 		XGROW(ev->chains, ev->chains_cap, off + n);
