@@ -64,6 +64,7 @@ void rep_release(struct rep *r)
 	sb_release(&r->text);
 	sb_release(&r->key);
 	free(r->chain);
+	free(r->looks);
 	free(r->chain_src);
 	sym_inline_free(r->inl);
 	free(r->provs);
@@ -505,10 +506,11 @@ static uint32_t risk_class(const struct rep *r, struct rep_event *ev, const stru
 	return (uint32_t)*id + 1;
 }
 
-/* Keep the lookup of entry id (made before) when its class is at risk:
- * true when kept (its depth goes with it, not into the entry). */
-static bool risk_keep(struct rep_event *ev, uint32_t id, const struct rep_entry *t, char level,
-		      size_t depth)
+/* Keep the lookup of entry id (made before; made_before entries
+ * existed then) when its class is at risk: true when kept (its depth
+ * goes with it, not into the entry). */
+static bool risk_keep(struct rep_event *ev, uint32_t id, uint32_t made_before,
+		      const struct rep_entry *t, char level, size_t depth)
 {
 	const struct rep_entry *e = &ev->e[id];
 	const struct rep_risk *k = &ev->risk[e->risk - 1];
@@ -516,7 +518,7 @@ static bool risk_keep(struct rep_event *ev, uint32_t id, const struct rep_entry 
 		return false;
 	XGROW(ev->lookups, ev->lookups_cap, ev->nlookups + 1);
 	ev->lookups[ev->nlookups++] = (struct rep_lookup){
-		id, (uint32_t)ev->n, (uint32_t)depth, t->thread_forks, t->thread, level };
+		id, made_before, (uint32_t)depth, t->thread_forks, t->thread, level };
 	return true;
 }
 
@@ -877,7 +879,13 @@ static void sample_entry(struct rep *r, struct proc_session *ses,
 	const struct pd_sample *s = ps->s;
 	bool kernel = pd_cpumode_is_kernel(s->cpumode);
 	struct proc_frame pf;
-	proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
+	const struct proc_frame *leaf = ps->nframes ? &ps->frames[0] : NULL;
+	if (leaf && leaf->ip == s->ip && leaf->kernel == kernel && leaf->map) {
+		pf = *leaf; /* the chain's leaf is the sampled address, resolved */
+		pf.inline_name = NULL;
+	} else {
+		proc_session_resolve(ses, ps->thread, kernel, s->ip, &pf);
+	}
 	memset(t, 0, sizeof(*t));
 	t->f = (struct rep_frame){ pf.dso, pf.sym, NULL, pf.addr, level_of(pf.kernel, s->cpumode) };
 	t->comm = ps->thread->comm;
@@ -934,6 +942,10 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 	char level = t->f.level;
 	if (r->o.chains)
 		XGROW(ev->owners, ev->owners_cap, off + n);
+	/* the entries first, into r->chain (the chain is stored), each
+	 * fetched: their misses overlap the next lookups; what a lookup
+	 * of a class at risk keeps is noted as it comes (report.h) */
+	XGROW(r->looks, r->looks_cap, n + 1);
 	size_t before = ev->n;
 	for (size_t i = 0; i < n; i++) {
 		/* perf: a frame without a map keeps the level before it */
@@ -949,8 +961,14 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 		} else {
 			id = entry_of(r, ev, ctx, r->chain[i], t, level);
 		}
-		bool made = ev->n != before;
+		r->looks[i] = (struct rep_look){ ev->n != before ? UINT32_MAX : (uint32_t)ev->n,
+						 level };
 		before = ev->n;
+		__builtin_prefetch(&ev->e[id]);
+		r->chain[i] = id;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = r->chain[i];
 		struct rep_entry *e = &ev->e[id];
 		if (r->o.chains)
 			ev->owners[off + i] = e->mark == mark ? REP_NONE : id;
@@ -958,7 +976,8 @@ static void add_children(struct rep *r, struct rep_event *ev, struct rep_entry *
 			continue;
 		e->mark = mark;
 		e->acc += p;
-		if (!made && e->risk && risk_keep(ev, id, t, level, n - i))
+		if (e->risk && r->looks[i].made != UINT32_MAX &&
+		    risk_keep(ev, id, r->looks[i].made, t, r->looks[i].level, n - i))
 			continue;
 		if (r->o.chains)
 			depth_add(e, n - i);
@@ -1001,12 +1020,14 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 	uint32_t self = r->srcline ? entry_get(r, ev, &t)
 				   : entry_of(r, ev, ctx, frame_id(r, &t.f), &t, 0);
 	bool made = ev->n != before;
+	uint32_t made_before = (uint32_t)ev->n; /* none made since */
+	__builtin_prefetch(&ev->e[self]); /* used after the chain's lookups */
+	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
 	struct rep_entry *e = &ev->e[self];
 	e->period += p;
 	e->samples++;
 	if (r->o.children)
 		e->acc += p;
-	size_t n = (r->o.chains || r->o.children) ? sample_chain(r, ses, ps) : 0;
 	size_t off = ev->nchains;
 	if (r->o.chains) {
 		XGROW(ev->chains, ev->chains_cap, off + n);
@@ -1015,10 +1036,10 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		ev->nchains += n;
 		XGROW(ev->sampled, ev->sampled_cap, ev->nsampled + 1);
 		ev->sampled[ev->nsampled++] = (struct rep_chain){ self, (uint32_t)off, (uint32_t)n, p };
-		if (made || !e->risk || !risk_keep(ev, self, &t, t.f.level, n))
+		if (made || !e->risk || !risk_keep(ev, self, made_before, &t, t.f.level, n))
 			depth_add(e, n);
 	} else if (!made && e->risk) {
-		risk_keep(ev, self, &t, t.f.level, 0);
+		risk_keep(ev, self, made_before, &t, t.f.level, 0);
 	}
 	if (r->o.children)
 		add_children(r, ev, &t, ctx, self, n, off, p);
@@ -1183,10 +1204,10 @@ static int64_t out_cmp(const struct rep *r, const struct rep_entry *a, const str
 struct rb_key {
 	uint64_t a, b;          /* in: the symbol's start and end, or the
 				 * unresolved address; out: acc, period */
+	uint64_t pre, post;     /* in: the keys before the symbol's, those
+				 * after, packed; out: pre, all keys packed */
 	uint64_t thread;        /* out: thread_id */
-	uint32_t comm, tid;     /* comm's rank */
-	int32_t cpu;
-	uint32_t name, depth;   /* out: the symbol name's rank, max_depth */
+	uint32_t depth;         /* out: max_depth */
 	uint32_t dso : 29, has_dso : 1, has_sym : 1, has_inl : 1; /* dso's rank */
 };
 
@@ -1196,9 +1217,29 @@ struct rb_node {
 	struct rb_key k;
 };
 
+/* The keys but the symbol's as one number (the collapsed tree's: two,
+ * the keys before the symbol's and those after): each key's rank among
+ * the event's entries, in key_collapse's order (a NULL dso or symbol
+ * after every other), in a field of its bits, the first key highest.
+ * One comparison of numbers then does the work of a key by key one. */
+struct packing {
+	uint32_t *tid, *cpu;    /* per entry: its tid's, cpu's rank (NULL:
+				 * not a key) */
+	uint32_t max_comm, max_tid, max_cpu; /* the highest ranks */
+	uint32_t null_dso, null_sym; /* the values of a NULL dso and symbol
+				 * (above every rank) */
+	size_t first;           /* the first symbol key (nkeys: none) */
+	bool in, out;           /* whether the keys fit: the collapsed
+				 * tree's, the output's */
+	struct rb_key *keys;    /* per entry: its key in the trees being
+				 * built (keys_fill), read in entry order
+				 * once instead of in each tree's order */
+};
+
 struct rbt {
 	struct rb_node *n;
 	uint32_t root;
+	const struct packing *pk;
 };
 
 static uint32_t *rb_link(struct rb_node *x, bool left)
@@ -1376,24 +1417,85 @@ static void note_srcline(const struct rep *r, struct rep_entry *a, struct rep_en
  * keys (comm, pid, dso, sym, cpu), read from the nodes; an inline row's
  * symbol is compared on its entry. */
 
+static unsigned bits_of(uint32_t max)
+{
+	return max ? 32u - (unsigned)__builtin_clz(max) : 0;
+}
+
+/* Key k's bits (65: no key packed) */
+static unsigned pack_bits(const struct packing *pk, enum rep_key k)
+{
+	switch (k) {
+	case REP_COMM: return bits_of(pk->max_comm);
+	case REP_PID: return bits_of(pk->max_tid);
+	case REP_DSO: return bits_of(pk->null_dso);
+	case REP_CPU: return bits_of(pk->max_cpu);
+	case REP_SYM: case REP_IPC: return bits_of(pk->null_sym);
+	default: return 65;
+	}
+}
+
+/* Key k's value of entry j (e); the symbol's by its name */
+static uint64_t pack_value(const struct packing *pk, const struct rep_entry *e, uint32_t j,
+			   enum rep_key k)
+{
+	switch (k) {
+	case REP_COMM: return e->comm_rank;
+	case REP_PID: return pk->tid[j];
+	case REP_DSO: return e->f.dso ? e->dso_rank : pk->null_dso;
+	case REP_CPU: return pk->cpu[j];
+	case REP_SYM: case REP_IPC: return e->f.sym ? e->name_rank : pk->null_sym;
+	default: return 0;
+	}
+}
+
+/* The width of keys [from, to) packed, the symbol's left out unless out
+ * (above 64: they do not fit) */
+static unsigned pack_width(const struct rep *r, const struct packing *pk, size_t from, size_t to,
+			   bool out)
+{
+	unsigned bits = 0;
+	for (size_t i = from; i < to; i++)
+		if (out || (r->o.keys[i] != REP_SYM && r->o.keys[i] != REP_IPC))
+			bits += pack_bits(pk, r->o.keys[i]);
+	return bits;
+}
+
+/* Keys [from, to) of entry j (e) packed, the symbol's left out unless
+ * out (they fit: pack_init said so) */
+static uint64_t pack_keys(const struct rep *r, const struct packing *pk, const struct rep_entry *e,
+			  uint32_t j, size_t from, size_t to, bool out)
+{
+	uint64_t v = 0;
+	for (size_t i = from; i < to; i++) {
+		enum rep_key k = r->o.keys[i];
+		if (out || (k != REP_SYM && k != REP_IPC))
+			v = v << pack_bits(pk, k) | pack_value(pk, e, j, k);
+	}
+	return v;
+}
+
 static void key_common(const struct rep_entry *e, struct rb_key *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->comm = e->comm_rank;
-	k->tid = e->tid;
-	k->cpu = e->cpu;
 	k->dso = e->dso_rank;
 	k->has_dso = e->f.dso != NULL;
 	k->has_sym = e->f.sym != NULL;
 	k->has_inl = e->f.inl != NULL;
 }
 
-/* What in_cmp reads */
-static void key_in(const struct rep_entry *e, struct rb_key *k)
+/* What in_cmp reads, of entry j */
+static void key_in(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
+		   uint32_t j, struct rb_key *k)
 {
+	const struct rep_entry *e = &ev->e[j];
 	key_common(e, k);
 	k->a = e->f.sym ? e->f.sym->start : e->f.ip;
 	k->b = e->f.sym ? e->f.sym->end : 0;
+	if (!pk->in)
+		return;
+	k->pre = pack_keys(r, pk, e, j, 0, pk->first, false);
+	k->post = pack_keys(r, pk, e, j, pk->first, r->o.nkeys, false);
 }
 
 /* perf's thread of an entry as one number for the key (user space
@@ -1404,15 +1506,27 @@ static uint64_t thread_id(const struct rep_entry *e)
 	return (uint64_t)(uintptr_t)e->thread ^ (uint64_t)e->thread_forks << 48;
 }
 
-/* What out_cmp reads */
-static void key_out(const struct rep_entry *e, struct rb_key *k)
+/* What out_cmp reads, of entry j */
+static void key_out(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
+		    uint32_t j, struct rb_key *k)
 {
+	const struct rep_entry *e = &ev->e[j];
 	key_common(e, k);
 	k->a = e->acc;
 	k->b = e->period;
 	k->thread = thread_id(e);
 	k->depth = e->max_depth;
-	k->name = e->name_rank;
+	if (pk->out)
+		k->pre = pack_keys(r, pk, e, j, 0, r->o.nkeys, true);
+}
+
+/* Every entry's key for the collapsed trees (!out) or the output's. */
+static void keys_fill(const struct rep *r, struct packing *pk, const struct rep_event *ev, bool out)
+{
+	if (!pk->keys)
+		pk->keys = xmalloc((ev->n ? ev->n : 1) * sizeof(*pk->keys));
+	for (uint32_t j = 0; j < ev->n; j++)
+		(out ? key_out : key_in)(r, pk, ev, j, &pk->keys[j]);
 }
 
 /* cmp_null of two pointers (one at least NULL), by whether they are set */
@@ -1445,60 +1559,32 @@ static int64_t sym_fast(const struct rb_key *l, const struct rb_key *r)
 	return (int64_t)(r->b - l->b);
 }
 
-/* key_collapse of comm, pid, dso or cpu */
-static int64_t key_fast(const struct rb_key *l, const struct rb_key *r, enum rep_key k)
+/* in_cmp(l, r) on keys (le, re: their entries): the keys before the
+ * symbol's, the symbol (an inline row's on the entries), the others */
+static int64_t in_fast(const struct rep *rp, const struct packing *pk, const struct rep_event *ev,
+		       const struct rb_key *l, uint32_t le, const struct rb_key *r, uint32_t re)
 {
-	switch (k) {
-	case REP_COMM: return (int64_t)r->comm - (int64_t)l->comm;
-	case REP_PID: return (int64_t)(int32_t)r->tid - (int64_t)(int32_t)l->tid; /* pid_t: -1 for an exiting task */
-	case REP_DSO: return dso_fast(l, r);
-	case REP_CPU: return (int64_t)r->cpu - (int64_t)l->cpu;
-	default: return 0;
-	}
-}
-
-/* in_cmp(l, r) on keys (le, re: their entries), by keys [from, to) */
-static int64_t in_keys(const struct rep *rp, const struct rep_event *ev, const struct rb_key *l,
-		       uint32_t le, const struct rb_key *r, uint32_t re, size_t from, size_t to)
-{
-	for (size_t i = from; i < to; i++) {
-		enum rep_key k = rp->o.keys[i];
-		int64_t c;
-		if (k != REP_SYM && k != REP_IPC)
-			c = key_fast(l, r, k);
-		else if (l->has_inl || r->has_inl)
-			c = key_collapse(&ev->e[le], &ev->e[re], k);
-		else
-			c = sym_fast(l, r);
+	if (l->pre != r->pre)
+		return r->pre > l->pre ? 1 : -1;
+	if (pk->first < rp->o.nkeys) {
+		int64_t c = l->has_inl || r->has_inl
+			? key_collapse(&ev->e[le], &ev->e[re], rp->o.keys[pk->first])
+			: sym_fast(l, r);
 		if (c)
 			return c;
 	}
+	if (l->post != r->post)
+		return r->post > l->post ? 1 : -1;
 	return 0;
 }
 
-static int64_t in_fast(const struct rep *rp, const struct rep_event *ev,
-		       const struct rb_key *l, uint32_t le, const struct rb_key *r, uint32_t re)
-{
-	return in_keys(rp, ev, l, le, r, re, 0, rp->o.nkeys);
-}
-
 /* out_cmp(a, b) on keys past children_cmp: the self period, the keys */
-static int64_t out_rest(const struct rep_opts *o, const struct rb_key *a, const struct rb_key *b)
+static int64_t out_rest(const struct rb_key *a, const struct rb_key *b)
 {
 	if (a->b != b->b)
 		return a->b > b->b ? 1 : -1;
-	for (size_t i = 0; i < o->nkeys; i++) {
-		enum rep_key k = o->keys[i];
-		int64_t c;
-		if (k != REP_SYM)
-			c = key_fast(a, b, k);
-		else if (!a->has_sym || !b->has_sym)
-			c = null_cmp(a->has_sym, b->has_sym);
-		else /* the names' strcmp */
-			c = (b->name > a->name) - (b->name < a->name);
-		if (c)
-			return c;
-	}
+	if (a->pre != b->pre)
+		return b->pre > a->pre ? 1 : -1;
 	return 0;
 }
 
@@ -1522,14 +1608,14 @@ static int64_t out_fast(const struct rep *rp, const struct rb_key *a, const stru
 		if (c)
 			return c;
 	}
-	return out_rest(o, a, b);
+	return out_rest(a, b);
 }
 
 /* Whether the comparisons of a tree (out: the output's) can read the
  * node keys alone */
-static bool keys_fast(const struct rep *r, bool out)
+static bool keys_fast(const struct rep *r, const struct packing *pk, bool out)
 {
-	if (r->srcline || (out && r->o.nfields))
+	if (r->srcline || (out && r->o.nfields) || !(out ? pk->out : pk->in))
 		return false;
 	for (size_t i = 0; i < r->o.nkeys; i++) {
 		enum rep_key k = r->o.keys[i];
@@ -1541,60 +1627,56 @@ static bool keys_fast(const struct rep *r, bool out)
 }
 
 /* Whether node x, being inserted, goes left of node at. */
-static bool goes_left(const struct rep *r, struct rep_event *ev, const struct rb_node *x,
-		      const struct rb_node *at, bool out, bool fast)
+static bool goes_left(const struct rep *r, struct rep_event *ev, const struct packing *pk,
+		      const struct rb_node *x, const struct rb_node *at, bool out, bool fast)
 {
 	if (fast)
-		return out ? out_fast(r, &x->k, &at->k) > 0 : in_fast(r, ev, &at->k, at->e, &x->k, x->e) < 0;
+		return out ? out_fast(r, &x->k, &at->k) > 0
+			   : in_fast(r, pk, ev, &at->k, at->e, &x->k, x->e) < 0;
 	struct rep_entry *ex = &ev->e[x->e], *ea = &ev->e[at->e];
 	if (r->srcline)
 		note_srcline(r, ex, ea, out);
 	return out ? out_cmp(r, ex, ea) > 0 : in_cmp(r, ea, ex) < 0;
 }
 
-/* The leftmost node under x (x itself without a left child). */
-static uint32_t rb_leftmost(const struct rb_node *n, uint32_t x)
+/* The entries of t's nodes in order (the nodes themselves when nodes),
+ * into ord: down the left links with a stack, a node's right kid
+ * fetched when the node is stacked (it is needed when its left subtree
+ * is done). A red-black tree of 2^31 nodes is at most 62 deep. */
+static void rb_walk(const struct rbt *t, uint32_t *ord, bool nodes)
 {
-	while (x != REP_NONE && n[x].l != REP_NONE)
-		x = n[x].l;
-	return x;
-}
-
-/* The node after x in order, REP_NONE after the last. */
-static uint32_t rb_next(const struct rb_node *n, uint32_t x)
-{
-	if (n[x].r != REP_NONE)
-		return rb_leftmost(n, n[x].r);
-	uint32_t c = x;
-	x = n[x].p;
-	while (x != REP_NONE && c == n[x].r) {
-		c = x;
-		x = n[x].p;
+	const struct rb_node *n = t->n;
+	uint32_t stack[96];
+	size_t sp = 0, k = 0;
+	uint32_t x = t->root;
+	for (;;) {
+		for (; x != REP_NONE; x = n[x].l) {
+			if (n[x].r != REP_NONE)
+				__builtin_prefetch(&n[n[x].r]);
+			stack[sp++] = x;
+		}
+		if (!sp)
+			break;
+		x = stack[--sp];
+		ord[k++] = nodes ? x : n[x].e;
+		x = n[x].r;
 	}
-	return x;
-}
-
-/* The entries of t's nodes in order, into ord. */
-static void rb_walk(const struct rbt *t, uint32_t *ord)
-{
-	size_t k = 0;
-	for (uint32_t x = rb_leftmost(t->n, t->root); x != REP_NONE; x = rb_next(t->n, x))
-		ord[k++] = t->n[x].e;
 }
 
 /* A tree on nodes (room for ev's entries) for the entries of ord, in
  * its order (their keys when fast). */
-static struct rbt rb_new(const struct rep_event *ev, const uint32_t *ord, bool out, bool fast,
+static struct rbt rb_new(const struct rep *r, const struct packing *pk,
+			 const struct rep_event *ev, const uint32_t *ord, bool out, bool fast,
 			 struct rb_node *nodes)
 {
-	struct rbt t = { nodes, REP_NONE };
+	struct rbt t = { nodes, REP_NONE, pk };
 	for (uint32_t i = 0; i < ev->n; i++) {
 		struct rb_node *x = &t.n[i];
 		x->l = x->r = x->p = REP_NONE;
 		x->e = ord[i];
 		x->red = 1;
 		if (fast)
-			(out ? key_out : key_in)(&ev->e[ord[i]], &x->k);
+			x->k = pk->keys[ord[i]];
 	}
 	return t;
 }
@@ -1608,7 +1690,7 @@ static bool rb_insert(const struct rep *r, struct rep_event *ev, struct rbt *t, 
 	bool left = false, last = true;
 	while (at != REP_NONE) {
 		parent = at;
-		left = goes_left(r, ev, &t->n[i], &t->n[at], out, fast);
+		left = goes_left(r, ev, t->pk, &t->n[i], &t->n[at], out, fast);
 		last &= !left;
 		at = left ? t->n[at].l : t->n[at].r;
 	}
@@ -1625,14 +1707,14 @@ static bool rb_insert(const struct rep *r, struct rep_event *ev, struct rbt *t, 
  * inserting them in ord's order: by hist_entry__cmp (entries_in,
  * collapsed) when !out, else by hist_entry__sort (the output). The
  * entries stay in place (rep_sort moves them once). */
-static void rb_order(const struct rep *r, struct rep_event *ev, uint32_t *ord, bool out,
-		     struct rb_node *nodes)
+static void rb_order(const struct rep *r, const struct packing *pk, struct rep_event *ev,
+		     uint32_t *ord, bool out, struct rb_node *nodes)
 {
-	bool fast = keys_fast(r, out);
-	struct rbt t = rb_new(ev, ord, out, fast, nodes);
+	bool fast = keys_fast(r, pk, out);
+	struct rbt t = rb_new(r, pk, ev, ord, out, fast, nodes);
 	for (uint32_t i = 0; i < ev->n; i++)
 		rb_insert(r, ev, &t, i, out, fast);
-	rb_walk(&t, ord);
+	rb_walk(&t, ord, false);
 }
 
 /* ---- perf's first tree, replayed with its lookups ----
@@ -1664,12 +1746,11 @@ static void replay_lookup(const struct rep *r, struct rep_event *ev, struct repl
 			  const struct rep_lookup *lk)
 {
 	struct rb_node *n = rp->t.n;
-	struct rb_key k;
-	key_in(&ev->e[lk->entry], &k);
+	const struct rb_key k = rp->t.pk->keys[lk->entry];
 	uint32_t at = rp->t.root, parent = REP_NONE;
 	bool left = false;
 	while (at != REP_NONE) {
-		int64_t c = in_fast(r, ev, &n[at].k, n[at].e, &k, lk->entry);
+		int64_t c = in_fast(r, rp->t.pk, ev, &n[at].k, n[at].e, &k, lk->entry);
 		if (c == 0) {
 			uint32_t *d = at < rp->n ? &rp->hit_depth[at] : &rp->more[at - rp->n].depth;
 			*d = lk->depth > *d ? lk->depth : *d;
@@ -1705,12 +1786,14 @@ static void replay_take(struct replay *rp, struct rep_entry *e, uint32_t x)
 
 /* rb_order of the first tree (ord: the entries as made) with the kept
  * lookups: ord gets each entry at its first node's place. */
-static void rb_order_replay(const struct rep *r, struct rep_event *ev, uint32_t *ord)
+static void rb_order_replay(const struct rep *r, const struct packing *pk, struct rep_event *ev,
+			    uint32_t *ord)
 {
 	struct replay rp;
 	rp.n = rp.nnodes = ev->n;
 	void *mem = xmalloc((ev->n + ev->nlookups + 1) * sizeof(struct rb_node));
-	rp.t = rb_new(ev, ord, false, true, (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63));
+	rp.t = rb_new(r, pk, ev, ord, false, true,
+		      (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63));
 	rp.hit_depth = xcalloc(ev->n ? ev->n : 1, sizeof(*rp.hit_depth));
 	rp.more = xmalloc((ev->nlookups ? ev->nlookups : 1) * sizeof(*rp.more));
 	size_t li = 0;
@@ -1721,15 +1804,18 @@ static void rb_order_replay(const struct rep *r, struct rep_event *ev, uint32_t 
 			rb_insert(r, ev, &rp.t, i, false, true);
 	}
 	bool *seen = xcalloc(ev->n ? ev->n : 1, sizeof(*seen));
+	uint32_t *in_order = xmalloc(rp.nnodes * sizeof(*in_order));
+	rb_walk(&rp.t, in_order, true);
 	size_t k = 0;
-	for (uint32_t x = rb_leftmost(rp.t.n, rp.t.root); x != REP_NONE; x = rb_next(rp.t.n, x)) {
-		uint32_t e = rp.t.n[x].e;
+	for (size_t w = 0; w < rp.nnodes; w++) {
+		uint32_t x = in_order[w], e = rp.t.n[x].e;
 		if (seen[e])
 			continue;
 		seen[e] = true;
 		ord[k++] = e;
 		replay_take(&rp, &ev->e[e], x);
 	}
+	free(in_order);
 	free(seen);
 	free(rp.more);
 	free(rp.hit_depth);
@@ -1751,6 +1837,7 @@ struct sort_item {
 
 struct sort_ctx {
 	const struct rep *r;
+	const struct packing *pk;
 	const struct rep_event *ev;
 	bool out;
 };
@@ -1760,7 +1847,7 @@ static int64_t item_cmp(const struct sort_ctx *c, const struct sort_item *x,
 			const struct sort_item *y)
 {
 	int64_t v = c->out ? -out_fast(c->r, &x->k, &y->k)
-			   : in_fast(c->r, c->ev, &y->k, y->e, &x->k, x->e);
+			   : in_fast(c->r, c->pk, c->ev, &y->k, y->e, &x->k, x->e);
 	return v ? v : (int64_t)x->pos - (int64_t)y->pos;
 }
 
@@ -1821,7 +1908,7 @@ static size_t keys_before_sym(const struct rep *r, bool *dso_first)
  * no inline rows; per dso, addresses whose differences keep their sign
  * in 64 bits; unresolved addresses, compared alone, all of one dso
  * unless a dso key comes first. */
-static bool in_sortable(const struct rep *r, const struct rep_event *ev)
+static bool in_sortable(const struct rep *r, const struct packing *pk, const struct rep_event *ev)
 {
 	bool dso_first;
 	if (keys_before_sym(r, &dso_first) == r->o.nkeys)
@@ -1834,8 +1921,7 @@ static bool in_sortable(const struct rep *r, const struct rep_event *ev)
 	bool ok = true;
 	uint32_t unres_dso = REP_NONE;
 	for (size_t i = 0; i < ev->n && ok; i++) {
-		struct rb_key k, *x = &k;
-		key_in(&ev->e[i], x);
+		const struct rb_key *x = &pk->keys[i];
 		uint32_t d = x->has_dso ? x->dso : (uint32_t)nd - 1;
 		ok = !x->has_inl;
 		if (x->has_sym) {
@@ -1856,20 +1942,21 @@ static bool in_sortable(const struct rep *r, const struct rep_event *ev)
 
 /* rb_order by a sort, when the entries allow it: false (ord as it
  * was) when not. */
-static bool sort_order(const struct rep *r, const struct rep_event *ev, uint32_t *ord, bool out)
+static bool sort_order(const struct rep *r, const struct packing *pk, const struct rep_event *ev,
+		       uint32_t *ord, bool out)
 {
 	/* out_cmp's callers-above-callees rule makes no order */
-	if (out ? r->o.children && r->o.chains : !in_sortable(r, ev))
+	if (out ? r->o.children && r->o.chains : !in_sortable(r, pk, ev))
 		return false;
 	size_t n = ev->n;
 	struct sort_item *it = xmalloc((n ? n : 1) * sizeof(*it));
 	for (uint32_t i = 0; i < n; i++) {
 		it[i].e = ord[i];
 		it[i].pos = i;
-		(out ? key_out : key_in)(&ev->e[ord[i]], &it[i].k);
+		it[i].k = pk->keys[ord[i]];
 	}
 	struct sort_item *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
-	struct sort_ctx c = { r, ev, out };
+	struct sort_ctx c = { r, pk, ev, out };
 	merge_sort(&c, it, tmp, n);
 	free(tmp);
 	for (size_t i = 0; i < n; i++)
@@ -1908,7 +1995,7 @@ static bool goes_last(const struct rep *r, struct rep_event *ev, const struct rb
 		      uint32_t m, uint32_t i, uint32_t s)
 {
 	for (; m != REP_NONE && m >= s; m = t->n[m].p)
-		if (goes_left(r, ev, &t->n[i], &t->n[m], false, true))
+		if (goes_left(r, ev, t->pk, &t->n[i], &t->n[m], false, true))
 			return false;
 	return true;
 }
@@ -1920,18 +2007,17 @@ static bool goes_last(const struct rep *r, struct rep_event *ev, const struct rb
  * is compared with the members of its class on the right edge (the
  * other nodes there are of classes before), and searched for when it
  * goes left of one. */
-static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *ord,
-			   struct rb_node *nodes)
+static void rb_order_again(const struct rep *r, const struct packing *pk, struct rep_event *ev,
+			   uint32_t *ord, struct rb_node *nodes)
 {
 	size_t n = ev->n;
 	bool dso_first;
-	size_t first = keys_before_sym(r, &dso_first);
-	struct rbt t = rb_new(ev, ord, false, true, nodes);
+	keys_before_sym(r, &dso_first);
+	struct rbt t = rb_new(r, pk, ev, ord, false, true, nodes);
 	uint32_t *start = xmalloc((n ? n : 1) * sizeof(*start)); /* of the class */
 	bool *ordered = xmalloc((n ? n : 1) * sizeof(*ordered));
 	for (size_t s = 0, e; s < n; s = e) {
-		for (e = s + 1; e < n && !in_keys(r, ev, &t.n[s].k, t.n[s].e, &t.n[e].k, t.n[e].e,
-						  0, first); e++)
+		for (e = s + 1; e < n && t.n[e].k.pre == t.n[s].k.pre; e++)
 			;
 		bool o = class_ordered(t.n, s, e, dso_first);
 		for (size_t i = s; i < e; i++) {
@@ -1953,9 +2039,73 @@ static void rb_order_again(const struct rep *r, struct rep_event *ev, uint32_t *
 		fixup(&t, i);
 		last = i;
 	}
-	rb_walk(&t, ord);
+	rb_walk(&t, ord, false);
 	free(start);
 	free(ordered);
+}
+
+static int by_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The ranks of n int32 values (ascending, equal values alike) into
+ * rank; the highest returned. */
+static uint32_t rank_ints(const int32_t *v, size_t n, uint32_t *rank)
+{
+	uint64_t *k = xmalloc((n ? n : 1) * sizeof(*k));
+	for (size_t i = 0; i < n; i++) /* by value (offset to unsigned), then place */
+		k[i] = (uint64_t)((uint32_t)v[i] ^ 0x80000000u) << 32 | i;
+	qsort(k, n, sizeof(*k), by_u64);
+	uint32_t rk = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && k[i] >> 32 != k[i - 1] >> 32)
+			rk++;
+		rank[(uint32_t)k[i]] = rk;
+	}
+	free(k);
+	return rk;
+}
+
+/* The packing of ev's entries' keys (their ranks set). */
+static void pack_init(const struct rep *r, const struct rep_event *ev, struct packing *pk)
+{
+	memset(pk, 0, sizeof(*pk));
+	bool dso_first;
+	pk->first = keys_before_sym(r, &dso_first);
+	for (size_t j = 0; j < ev->n; j++) {
+		const struct rep_entry *e = &ev->e[j];
+		if (e->comm_rank > pk->max_comm)
+			pk->max_comm = e->comm_rank;
+		if (e->f.dso && e->dso_rank + 1 > pk->null_dso)
+			pk->null_dso = e->dso_rank + 1;
+		if (e->f.sym && e->name_rank + 1 > pk->null_sym)
+			pk->null_sym = e->name_rank + 1;
+	}
+	int32_t *v = NULL;
+	for (size_t i = 0; i < r->o.nkeys; i++) {
+		enum rep_key k = r->o.keys[i];
+		if (k != REP_PID && k != REP_CPU)
+			continue;
+		if (!v)
+			v = xmalloc((ev->n ? ev->n : 1) * sizeof(*v));
+		uint32_t *rank = xmalloc((ev->n ? ev->n : 1) * sizeof(*rank));
+		for (size_t j = 0; j < ev->n; j++)
+			v[j] = k == REP_PID ? (int32_t)ev->e[j].tid : ev->e[j].cpu;
+		uint32_t max = rank_ints(v, ev->n, rank);
+		if (k == REP_PID) {
+			pk->tid = rank;
+			pk->max_tid = max;
+		} else {
+			pk->cpu = rank;
+			pk->max_cpu = max;
+		}
+	}
+	free(v);
+	pk->in = pack_width(r, pk, 0, pk->first, false) <= 64 &&
+		 pack_width(r, pk, pk->first, r->o.nkeys, false) <= 64;
+	pk->out = pack_width(r, pk, 0, r->o.nkeys, true) <= 64;
 }
 
 /* Put ev's entries in the order of ord (a permutation of indexes, used
@@ -2207,6 +2357,8 @@ void rep_sort(struct rep *r, double min_percent)
 		/* perf's three trees: entries as they came, collapsed (when a
 		 * key collapses: comm), output */
 		set_ranks(ev);
+		struct packing pk;
+		pack_init(r, ev, &pk);
 		uint32_t *ord = xmalloc((ev->n ? ev->n : 1) * sizeof(*ord));
 		for (size_t k = 0; k < ev->n; k++)
 			ord[k] = (uint32_t)k;
@@ -2214,21 +2366,28 @@ void rep_sort(struct rep *r, double min_percent)
 		void *mem = xmalloc((ev->n + 1) * sizeof(struct rb_node));
 		struct rb_node *nodes = (struct rb_node *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
 		/* sorted, the collapsed tree keeps the order */
-		bool sorted = keys_fast(r, false) && sort_order(r, ev, ord, false);
-		if (!sorted && ev->nlookups && keys_fast(r, false))
-			rb_order_replay(r, ev, ord);
+		if (keys_fast(r, &pk, false))
+			keys_fill(r, &pk, ev, false);
+		bool sorted = keys_fast(r, &pk, false) && sort_order(r, &pk, ev, ord, false);
+		if (!sorted && ev->nlookups && keys_fast(r, &pk, false))
+			rb_order_replay(r, &pk, ev, ord);
 		else if (!sorted)
-			rb_order(r, ev, ord, false, nodes);
+			rb_order(r, &pk, ev, ord, false, nodes);
 		for (size_t k = 0; k < r->o.nkeys && !sorted; k++) {
 			if (r->o.keys[k] != REP_COMM && r->o.keys[k] != REP_SRCLINE)
 				continue;
-			if (keys_fast(r, false))
-				rb_order_again(r, ev, ord, nodes);
+			if (keys_fast(r, &pk, false))
+				rb_order_again(r, &pk, ev, ord, nodes);
 			else
-				rb_order(r, ev, ord, false, nodes);
+				rb_order(r, &pk, ev, ord, false, nodes);
 		}
-		if (!keys_fast(r, true) || !sort_order(r, ev, ord, true))
-			rb_order(r, ev, ord, true, nodes);
+		if (keys_fast(r, &pk, true))
+			keys_fill(r, &pk, ev, true);
+		if (!keys_fast(r, &pk, true) || !sort_order(r, &pk, ev, ord, true))
+			rb_order(r, &pk, ev, ord, true, nodes);
+		free(pk.keys);
+		free(pk.tid);
+		free(pk.cpu);
 		free(mem);
 		entries_permute(ev, ord);
 		free(ord);

@@ -153,6 +153,13 @@ struct rep_lookup {
 	char level;
 };
 
+/* A chain frame's lookup as it came (add_children): the entries made
+ * before it (UINT32_MAX: it made its entry) and the level it had. */
+struct rep_look {
+	uint32_t made;
+	char level;
+};
+
 struct rep_event {
 	const struct pd_attr *attr;
 	struct hmap map;        /* entry key -> index in e */
@@ -200,6 +207,8 @@ struct rep {
 	struct strbuf key;
 	uint32_t *chain;        /* current sample: frame ids, display order */
 	size_t chain_cap;
+	struct rep_look *looks; /* current sample: its chain's lookups */
+	size_t looks_cap;
 	struct hmap ctx;        /* comm, tid, cpu, parent -> context id */
 	uint64_t serial;        /* samples added */
 	struct an_tp *tp;       /* tracepoint formats (-s trace), loaded once */

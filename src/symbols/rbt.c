@@ -17,65 +17,65 @@
 
 static bool is_red(const struct sym_rbt *t, int x)
 {
-	return x != NIL && t->v[x].red;
+	return x != NIL && t->l[x].red;
 }
 
 static void set_child(struct sym_rbt *t, int parent, int old, int child)
 {
 	if (parent == NIL)
 		t->root = child;
-	else if (t->v[parent].left == old)
-		t->v[parent].left = child;
+	else if (t->l[parent].left == old)
+		t->l[parent].left = child;
 	else
-		t->v[parent].right = child;
+		t->l[parent].right = child;
 	if (child != NIL)
-		t->v[child].parent = parent;
+		t->l[child].parent = parent;
 }
 
 static void rotate_left(struct sym_rbt *t, int x)
 {
-	int y = t->v[x].right;
-	t->v[x].right = t->v[y].left;
-	if (t->v[y].left != NIL)
-		t->v[t->v[y].left].parent = x;
-	set_child(t, t->v[x].parent, x, y);
-	t->v[y].left = x;
-	t->v[x].parent = y;
+	int y = t->l[x].right;
+	t->l[x].right = t->l[y].left;
+	if (t->l[y].left != NIL)
+		t->l[t->l[y].left].parent = x;
+	set_child(t, t->l[x].parent, x, y);
+	t->l[y].left = x;
+	t->l[x].parent = y;
 }
 
 static void rotate_right(struct sym_rbt *t, int x)
 {
-	int y = t->v[x].left;
-	t->v[x].left = t->v[y].right;
-	if (t->v[y].right != NIL)
-		t->v[t->v[y].right].parent = x;
-	set_child(t, t->v[x].parent, x, y);
-	t->v[y].right = x;
-	t->v[x].parent = y;
+	int y = t->l[x].left;
+	t->l[x].left = t->l[y].right;
+	if (t->l[y].right != NIL)
+		t->l[t->l[y].right].parent = x;
+	set_child(t, t->l[x].parent, x, y);
+	t->l[y].right = x;
+	t->l[x].parent = y;
 }
 
 static void insert_fixup(struct sym_rbt *t, int z)
 {
-	while (is_red(t, t->v[z].parent)) {
-		int p = t->v[z].parent, g = t->v[p].parent;
-		bool left = p == t->v[g].left;
-		int u = left ? t->v[g].right : t->v[g].left;
+	while (is_red(t, t->l[z].parent)) {
+		int p = t->l[z].parent, g = t->l[p].parent;
+		bool left = p == t->l[g].left;
+		int u = left ? t->l[g].right : t->l[g].left;
 		if (is_red(t, u)) {
-			t->v[p].red = t->v[u].red = 0;
-			t->v[g].red = 1;
+			t->l[p].red = t->l[u].red = 0;
+			t->l[g].red = 1;
 			z = g;
 			continue;
 		}
-		if (z == (left ? t->v[p].right : t->v[p].left)) {
+		if (z == (left ? t->l[p].right : t->l[p].left)) {
 			z = p;
 			left ? rotate_left(t, z) : rotate_right(t, z);
-			p = t->v[z].parent;
+			p = t->l[z].parent;
 		}
-		t->v[p].red = 0;
-		t->v[g].red = 1;
+		t->l[p].red = 0;
+		t->l[g].red = 1;
 		left ? rotate_right(t, g) : rotate_left(t, g);
 	}
-	t->v[t->root].red = 0;
+	t->l[t->root].red = 0;
 }
 
 /* perf's __symbols__insert: smaller starts left, equal or larger right.
@@ -83,41 +83,42 @@ static void insert_fixup(struct sym_rbt *t, int z)
 static void insert(struct sym_rbt *t)
 {
 	int z = (int)t->n++;
-	struct sym_rbt_node *zn = &t->v[z];
-	zn->order = (uint32_t)z;
+	t->v[z].order = (uint32_t)z;
+	struct sym_rbt_link *zn = &t->l[z];
+	zn->start = t->v[z].e.start;
 	zn->left = zn->right = zn->parent = NIL;
 	zn->red = 1;
-	uint64_t start = zn->e.start;
+	uint64_t start = zn->start;
 	int y = NIL, x = t->root;
 	while (x != NIL) {
 		y = x;
-		x = start < t->v[x].e.start ? t->v[x].left : t->v[x].right;
+		x = start < t->l[x].start ? t->l[x].left : t->l[x].right;
 	}
-	t->v[z].parent = y;
+	t->l[z].parent = y;
 	if (y == NIL)
 		t->root = z;
-	else if (start < t->v[y].e.start)
-		t->v[y].left = z;
+	else if (start < t->l[y].start)
+		t->l[y].left = z;
 	else
-		t->v[y].right = z;
+		t->l[y].right = z;
 	insert_fixup(t, z);
 }
 
 static int leftmost(const struct sym_rbt *t, int x)
 {
-	while (x != NIL && t->v[x].left != NIL)
-		x = t->v[x].left;
+	while (x != NIL && t->l[x].left != NIL)
+		x = t->l[x].left;
 	return x;
 }
 
 static int next(const struct sym_rbt *t, int x)
 {
-	if (t->v[x].right != NIL)
-		return leftmost(t, t->v[x].right);
-	int p = t->v[x].parent;
-	while (p != NIL && x == t->v[p].right) {
+	if (t->l[x].right != NIL)
+		return leftmost(t, t->l[x].right);
+	int p = t->l[x].parent;
+	while (p != NIL && x == t->l[p].right) {
 		x = p;
-		p = t->v[p].parent;
+		p = t->l[p].parent;
 	}
 	return p;
 }
@@ -127,31 +128,31 @@ static int next(const struct sym_rbt *t, int x)
 static int erase_step(struct sym_rbt *t, int x, int *xp, bool left)
 {
 	int p = *xp;
-	int w = left ? t->v[p].right : t->v[p].left;
+	int w = left ? t->l[p].right : t->l[p].left;
 	if (is_red(t, w)) {
-		t->v[w].red = 0;
-		t->v[p].red = 1;
+		t->l[w].red = 0;
+		t->l[p].red = 1;
 		left ? rotate_left(t, p) : rotate_right(t, p);
-		w = left ? t->v[p].right : t->v[p].left;
+		w = left ? t->l[p].right : t->l[p].left;
 	}
-	int near = left ? t->v[w].left : t->v[w].right;
-	int far = left ? t->v[w].right : t->v[w].left;
+	int near = left ? t->l[w].left : t->l[w].right;
+	int far = left ? t->l[w].right : t->l[w].left;
 	if (!is_red(t, near) && !is_red(t, far)) {
-		t->v[w].red = 1;
-		*xp = t->v[p].parent;
+		t->l[w].red = 1;
+		*xp = t->l[p].parent;
 		return p;
 	}
 	if (!is_red(t, far)) {
-		t->v[near].red = 0;
-		t->v[w].red = 1;
+		t->l[near].red = 0;
+		t->l[w].red = 1;
 		left ? rotate_right(t, w) : rotate_left(t, w);
-		w = left ? t->v[p].right : t->v[p].left;
-		far = left ? t->v[w].right : t->v[w].left;
+		w = left ? t->l[p].right : t->l[p].left;
+		far = left ? t->l[w].right : t->l[w].left;
 	}
-	t->v[w].red = t->v[p].red;
-	t->v[p].red = 0;
+	t->l[w].red = t->l[p].red;
+	t->l[p].red = 0;
 	if (far != NIL)
-		t->v[far].red = 0;
+		t->l[far].red = 0;
 	left ? rotate_left(t, p) : rotate_right(t, p);
 	return t->root;
 }
@@ -159,14 +160,14 @@ static int erase_step(struct sym_rbt *t, int x, int *xp, bool left)
 static void erase_fixup(struct sym_rbt *t, int x, int xp)
 {
 	while (x != t->root && !is_red(t, x) && xp != NIL)
-		x = erase_step(t, x, &xp, x == t->v[xp].left);
+		x = erase_step(t, x, &xp, x == t->l[xp].left);
 	if (x != NIL)
-		t->v[x].red = 0;
+		t->l[x].red = 0;
 }
 
 static void erase(struct sym_rbt *t, int z)
 {
-	struct sym_rbt_node *zn = &t->v[z];
+	struct sym_rbt_link *zn = &t->l[z];
 	int x, xp, y_red;
 	if (zn->left == NIL || zn->right == NIL) {
 		x = zn->left == NIL ? zn->right : zn->left;
@@ -175,20 +176,20 @@ static void erase(struct sym_rbt *t, int z)
 		set_child(t, zn->parent, z, x);
 	} else {
 		int y = leftmost(t, zn->right);
-		y_red = t->v[y].red;
-		x = t->v[y].right;
-		if (t->v[y].parent == z) {
+		y_red = t->l[y].red;
+		x = t->l[y].right;
+		if (t->l[y].parent == z) {
 			xp = y;
 		} else {
-			xp = t->v[y].parent;
+			xp = t->l[y].parent;
 			set_child(t, xp, y, x);
-			t->v[y].right = zn->right;
-			t->v[zn->right].parent = y;
+			t->l[y].right = zn->right;
+			t->l[zn->right].parent = y;
 		}
 		set_child(t, zn->parent, z, y);
-		t->v[y].left = zn->left;
-		t->v[zn->left].parent = y;
-		t->v[y].red = zn->red;
+		t->l[y].left = zn->left;
+		t->l[zn->left].parent = y;
+		t->l[y].red = zn->red;
 	}
 	zn->left = zn->right = zn->parent = NIL;
 	if (!y_red)
@@ -302,6 +303,7 @@ void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 	 * replay was the peak of a system-wide fold) */
 	t->cap = table->n + table->ndropped + no + plt->n + 1;
 	t->v = xreallocarray(NULL, t->cap, sizeof(*t->v));
+	t->l = xreallocarray(NULL, t->cap, sizeof(*t->l));
 	struct rkey *a = xmalloc(2 * t->cap * sizeof(*a)), *b = a + t->cap;
 	for (size_t i = 0; i < table->n; i++)
 		add(t->v, a, &n, &table->syms[i], (uint64_t)table->syms[i].seq << 33 | 1u << 31);
@@ -327,6 +329,7 @@ void sym_rbt_build(struct sym_rbt *t, const struct sym_table *table,
 void sym_rbt_release(struct sym_rbt *t)
 {
 	free(t->v);
+	free(t->l);
 	memset(t, 0, sizeof(*t));
 	t->root = NIL;
 }
@@ -337,9 +340,9 @@ const struct sym_entry *sym_rbt_find(const struct sym_rbt *t, uint64_t addr)
 	while (x != NIL) {
 		const struct sym_entry *e = &t->v[x].e;
 		if (addr < e->start)
-			x = t->v[x].left;
+			x = t->l[x].left;
 		else if (addr > e->end || (addr == e->end && addr != e->start))
-			x = t->v[x].right;
+			x = t->l[x].right;
 		else
 			return t->v[x].orig;
 	}

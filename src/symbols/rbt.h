@@ -41,12 +41,19 @@ struct sym_rbt_node {
 	struct sym_entry e;             /* copy with perf's end */
 	const struct sym_entry *orig;   /* what find returns */
 	uint32_t order;                 /* insertion order */
-	int left, right, parent;  /* -1: none */
+};
+
+/* A node's links and start, apart from its entry: an insertion's walk
+ * down a large library's tree reads 24 bytes a node, not 64. */
+struct sym_rbt_link {
+	uint64_t start;
+	int left, right, parent;        /* -1: none */
 	int red;
 };
 
 struct sym_rbt {
-	struct sym_rbt_node *v;
+	struct sym_rbt_node *v;         /* by insertion order */
+	struct sym_rbt_link *l;         /* beside v */
 	size_t n, cap;
 	int root;
 };

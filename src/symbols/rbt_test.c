@@ -90,14 +90,14 @@ static int black_height(const struct sym_rbt *r, int x, uint64_t lo, uint64_t hi
 {
 	if (x < 0)
 		return 1;
-	const struct sym_rbt_node *n = &r->v[x];
-	if (n->e.start < lo || n->e.start > hi)
+	const struct sym_rbt_link *n = &r->l[x];
+	if (n->start != r->v[x].e.start || n->start < lo || n->start > hi)
 		return -1;
-	if (n->red && ((n->left >= 0 && r->v[n->left].red) ||
-		       (n->right >= 0 && r->v[n->right].red)))
+	if (n->red && ((n->left >= 0 && r->l[n->left].red) ||
+		       (n->right >= 0 && r->l[n->right].red)))
 		return -1;
-	int a = black_height(r, n->left, lo, n->e.start);
-	int b = black_height(r, n->right, n->e.start, hi);
+	int a = black_height(r, n->left, lo, n->start);
+	int b = black_height(r, n->right, n->start, hi);
 	if (a < 0 || a != b)
 		return -1;
 	return a + !n->red;
@@ -117,7 +117,7 @@ UNIT_TEST(rbt_valid_after_alias_erasures)
 	sym_table_finish(&t, false);
 	struct sym_rbt r;
 	sym_rbt_build(&r, &t, NULL, &plt);
-	CHECK(r.root >= 0 && !r.v[r.root].red);
+	CHECK(r.root >= 0 && !r.l[r.root].red);
 	CHECK(black_height(&r, r.root, 0, UINT64_MAX) > 0);
 	bool all = true;
 	for (size_t i = 0; i < t.n; i++)
