@@ -1545,7 +1545,7 @@ static int64_t dso_fast(const struct rb_key *l, const struct rb_key *r)
 }
 
 /* sym_collapse of keys from key_in, neither an inline row */
-static int64_t sym_fast(const struct rb_key *l, const struct rb_key *r)
+static inline int64_t sym_fast(const struct rb_key *l, const struct rb_key *r)
 {
 	if (!l->has_sym && !r->has_sym)
 		return (int64_t)(r->a - l->a);
@@ -1561,7 +1561,7 @@ static int64_t sym_fast(const struct rb_key *l, const struct rb_key *r)
 
 /* in_cmp(l, r) on keys (le, re: their entries): the keys before the
  * symbol's, the symbol (an inline row's on the entries), the others */
-static int64_t in_fast(const struct rep *rp, const struct packing *pk, const struct rep_event *ev,
+static inline int64_t in_fast(const struct rep *rp, const struct packing *pk, const struct rep_event *ev,
 		       const struct rb_key *l, uint32_t le, const struct rb_key *r, uint32_t re)
 {
 	if (l->pre != r->pre)
@@ -1598,7 +1598,7 @@ static int64_t depth_cmp(const struct rep_opts *o, const struct rb_key *a, const
 }
 
 /* out_cmp(a, b) on keys (perf's default sort, keys without symbol_size) */
-static int64_t out_fast(const struct rep *rp, const struct rb_key *a, const struct rb_key *b)
+static inline int64_t out_fast(const struct rep *rp, const struct rb_key *a, const struct rb_key *b)
 {
 	const struct rep_opts *o = &rp->o;
 	if (o->children) { /* children_cmp */
@@ -1688,11 +1688,26 @@ static bool rb_insert(const struct rep *r, struct rep_event *ev, struct rbt *t, 
 {
 	uint32_t at = t->root, parent = REP_NONE;
 	bool left = false, last = true;
-	while (at != REP_NONE) {
-		parent = at;
-		left = goes_left(r, ev, t->pk, &t->n[i], &t->n[at], out, fast);
-		last &= !left;
-		at = left ? t->n[at].l : t->n[at].r;
+	const struct rb_node *x = &t->n[i];
+	/* one loop per comparison: the fast ones inline */
+	if (fast && out) {
+		for (; at != REP_NONE; at = left ? t->n[at].l : t->n[at].r) {
+			parent = at;
+			left = out_fast(r, &x->k, &t->n[at].k) > 0;
+			last &= !left;
+		}
+	} else if (fast) {
+		for (; at != REP_NONE; at = left ? t->n[at].l : t->n[at].r) {
+			parent = at;
+			left = in_fast(r, t->pk, ev, &t->n[at].k, t->n[at].e, &x->k, x->e) < 0;
+			last &= !left;
+		}
+	} else {
+		for (; at != REP_NONE; at = left ? t->n[at].l : t->n[at].r) {
+			parent = at;
+			left = goes_left(r, ev, t->pk, x, &t->n[at], out, false);
+			last &= !left;
+		}
 	}
 	t->n[i].p = parent;
 	if (parent == REP_NONE)
@@ -1995,7 +2010,7 @@ static bool goes_last(const struct rep *r, struct rep_event *ev, const struct rb
 		      uint32_t m, uint32_t i, uint32_t s)
 {
 	for (; m != REP_NONE && m >= s; m = t->n[m].p)
-		if (goes_left(r, ev, t->pk, &t->n[i], &t->n[m], false, true))
+		if (in_fast(r, t->pk, ev, &t->n[m].k, t->n[m].e, &t->n[i].k, t->n[i].e) < 0)
 			return false;
 	return true;
 }
