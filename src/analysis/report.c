@@ -717,7 +717,8 @@ static const char *self_srcline(struct rep *r, const struct proc_frame *pf)
 	} else {
 		uint64_t vaddr = pf->addr + vaddr_delta(pf);
 		int rc = pf->dso ? srcline_ask(r, pf->dso, vaddr, 0) : -1;
-		if (rc == 0 && a2l_knows(pf->sym))
+		if (rc == 0 && (a2l_knows(pf->sym) ||
+				(!pf->sym && sym_dso_a2l_names(pf->dso, vaddr))))
 			sb_adds(&r->text, "??:0");
 		if (rc > 0 || (rc == 0 && r->text.len))
 			good = intern_text(r);

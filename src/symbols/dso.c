@@ -564,6 +564,17 @@ const struct sym_entry *sym_dsos_find(struct sym_dsos *s, struct sym_dso *d,
 	return e;
 }
 
+bool sym_dso_a2l_names(const struct sym_dso *d, uint64_t vaddr)
+{
+	const struct sym_entry *below = sym_table_floor(&d->table, vaddr);
+	for (size_t i = 0; below && i < d->nsegs; i++) {
+		const struct sym_segment *s = &d->segs[i];
+		if (s->exec && vaddr >= s->vaddr && vaddr - s->vaddr < s->memsz)
+			return below->start >= s->vaddr;
+	}
+	return false;
+}
+
 bool sym_dso_kernel_section(struct sym_dso *d, uint64_t addr,
 			    struct sym_dso **shown)
 {

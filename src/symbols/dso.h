@@ -190,6 +190,12 @@ size_t sym_dsos_missing(const struct sym_dsos *s, struct strbuf *names,
  * (<cache>/<name>/<hex>), malloc'd; NULL otherwise. For archive. */
 char *sym_dsos_cache_dir(struct sym_dsos *s, const struct sym_dso *d,
 			 size_t *which_cache);
+/* Whether GNU addr2line names a function at file address vaddr of the
+ * loaded user dso d where none of perf's symbols holds it: BFD takes the
+ * nearest function below it in its section, past that one's size too
+ * (libgcc_s's __udivmodti4 for an address after its end); the section
+ * is taken as vaddr's executable segment. */
+bool sym_dso_a2l_names(const struct sym_dso *d, uint64_t vaddr);
 /* The kernel dso d (loaded) is from a vmlinux: whether addr lies in one
  * of its sections, as perf's maps then say; *shown gets the dso to
  * name the frame by (d for .text). True, with *shown = d, when d has no

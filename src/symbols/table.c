@@ -388,6 +388,19 @@ void sym_table_finish(struct sym_table *t, bool kallsyms)
 	sym_table_drop_map_pages(t);
 }
 
+const struct sym_entry *sym_table_floor(const struct sym_table *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &t->syms[lo - 1] : NULL;
+}
+
 const struct sym_entry *sym_table_find(const struct sym_table *t,
 				       uint64_t addr)
 {

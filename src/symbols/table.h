@@ -130,6 +130,10 @@ void sym_table_finish(struct sym_table *t, bool kallsyms);
 const struct sym_entry *sym_table_find(const struct sym_table *t,
 				       uint64_t addr);
 
+/* The symbol starting nearest at or below addr, containing it or not,
+ * or NULL. Only after finish. */
+const struct sym_entry *sym_table_floor(const struct sym_table *t, uint64_t addr);
+
 /* perf's choose_best_symbol: true when a is kept over b (same start). */
 bool sym_entry_better(const struct sym_entry *a, const struct sym_entry *b);
 /* Demangle a name added as mangled (e->mangled) into names, once: ELF
