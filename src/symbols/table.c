@@ -388,7 +388,8 @@ void sym_table_finish(struct sym_table *t, bool kallsyms)
 	sym_table_drop_map_pages(t);
 }
 
-const struct sym_entry *sym_table_floor(const struct sym_table *t, uint64_t addr)
+/* The index of the first symbol starting after addr (n: none). */
+static size_t first_after(const struct sym_table *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -398,20 +399,19 @@ const struct sym_entry *sym_table_floor(const struct sym_table *t, uint64_t addr
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct sym_entry *sym_table_floor(const struct sym_table *t, uint64_t addr)
+{
+	size_t lo = first_after(t, addr);
 	return lo ? &t->syms[lo - 1] : NULL;
 }
 
 const struct sym_entry *sym_table_find(const struct sym_table *t,
 				       uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = first_after(t, addr);
 	/* lo: first symbol starting after addr. The nearest symbol below
 	 * wins unless it is a zero-size label inside a sized function. */
 	const struct sym_entry *best = NULL;
