@@ -5,9 +5,10 @@
 # an address it could not place, where scorch goes on; and perf's
 # outermost frame where the two unwinders read the end of the copied
 # stack differently: counted and shown, not failed; and a sample taken at
-# a ret instruction, where perf 6.1 unwinds with the CFI row of ip - 1,
-# reads the return address one slot too far and skips the caller, as seen
-# in ld.so's __rtld_mutex_init: counted, not failed),
+# a ret instruction or right after an epilogue's pop, where perf 6.1
+# unwinds with the CFI row of ip - 1, reads the return address one slot
+# too far and skips the caller, as seen in ld.so's __rtld_mutex_init and
+# _dl_lookup_symbol_x: counted, not failed),
 # every header is perf's, and some chains (in ld.so at process start)
 # have frames perf skipped or stopped before.
 if ! need perf python3 objdump; then skip "unwinding further than perf" "perf, python3 or objdump missing"; return 0; fi
@@ -33,18 +34,29 @@ def samples(path):
         out.append(cur)
     return out
 p, s = samples(sys.argv[1]), samples(sys.argv[2])
-def leaf_is_ret(frame):
-    # "ADDR sym+off (DSO)": is the sampled instruction a return? perf 6.1
-    # unwinds the sampled frame with the CFI row of ip - 1, so at a ret
-    # after the epilogue's pops it reads the return address one slot off
+def disasm(path, start, stop):
+    return subprocess.run(['objdump', '-d', '--start-address=%#x' % start,
+                          '--stop-address=%#x' % stop, path],
+                         capture_output=True, text=True).stdout
+def leaf_in_epilogue(frame):
+    # "ADDR sym+off (DSO)": is the sampled instruction a return, or the
+    # one after an epilogue's pop? perf 6.1 unwinds the sampled frame
+    # with the CFI row of ip - 1, the row before that pop took its slot,
+    # so it reads the return address one slot off
     m = re.match(r'\s*([0-9a-f]+) .*\((/[^)]*)\)$', frame)
     if not m or not os.path.isfile(m.group(2)):
         return False
-    a = int(m.group(1), 16)
-    out = subprocess.run(['objdump', '-d', '--start-address=%#x' % a,
-                          '--stop-address=%#x' % (a + 1), m.group(2)],
-                         capture_output=True, text=True).stdout
-    return re.search(r'^\s*%x:\s+c3\s+ret' % a, out, re.M) is not None
+    a, path = int(m.group(1), 16), m.group(2)
+    if re.search(r'^\s*%x:\s+c3\s+ret' % a, disasm(path, a, a + 1), re.M):
+        return True
+    for back in (1, 2):    # a pop of 1 or 2 bytes ending at a
+        if a < back:
+            continue
+        m2 = re.search(r'^\s*%x:\s+((?:[0-9a-f]{2} )+)\s*pop\s' % (a - back),
+                       disasm(path, a - back, a), re.M)
+        if m2 and len(m2.group(1).split()) == back:
+            return True
+    return False
 print("samples", len(p), len(s))
 headers = sum(a[0] != b[0] for a, b in zip(p, s))
 def within(pf, b):
@@ -62,10 +74,10 @@ for a, b in zip(p, s):
     if len(pf) > 1 and within(pf[:-1], b):
         last_differs += 1  # where the stack copy ends, the two guess apart
         continue
-    if len(b) > 2 and pf and pf[0] == b[1] and b[2] not in pf and leaf_is_ret(pf[0]):
-        ret_leaf += 1      # perf read the row before a ret: skipped the caller
+    if len(b) > 2 and pf and pf[0] == b[1] and b[2] not in pf and leaf_in_epilogue(pf[0]):
+        ret_leaf += 1      # perf read the row before a ret or pop: skipped the caller
         if ret_leaf <= 2:
-            sys.stderr.write("perf skipped the caller of a ret:\n  " + "\n  ".join(a) + "\nscorch:\n  " + "\n  ".join(b) + "\n")
+            sys.stderr.write("perf skipped the caller (a ret or after a pop):\n  " + "\n  ".join(a) + "\nscorch:\n  " + "\n  ".join(b) + "\n")
         continue
     prefix_bad += 1
     if prefix_bad <= 2:
