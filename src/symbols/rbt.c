@@ -32,25 +32,22 @@ static void set_child(struct sym_rbt *t, int parent, int old, int child)
 		t->l[child].parent = parent;
 }
 
-static void rotate_left(struct sym_rbt *t, int x)
+/* x's left (left) or right kid link. */
+static int *kid(struct sym_rbt *t, int x, bool left)
 {
-	int y = t->l[x].right;
-	t->l[x].right = t->l[y].left;
-	if (t->l[y].left != NIL)
-		t->l[t->l[y].left].parent = x;
-	set_child(t, t->l[x].parent, x, y);
-	t->l[y].left = x;
-	t->l[x].parent = y;
+	return left ? &t->l[x].left : &t->l[x].right;
 }
 
-static void rotate_right(struct sym_rbt *t, int x)
+/* Rotate about x: left moves x down to the left of its right kid. */
+static void rotate(struct sym_rbt *t, int x, bool left)
 {
-	int y = t->l[x].left;
-	t->l[x].left = t->l[y].right;
-	if (t->l[y].right != NIL)
-		t->l[t->l[y].right].parent = x;
+	int y = *kid(t, x, !left);
+	int inner = *kid(t, y, left);
+	*kid(t, x, !left) = inner;
+	if (inner != NIL)
+		t->l[inner].parent = x;
 	set_child(t, t->l[x].parent, x, y);
-	t->l[y].right = x;
+	*kid(t, y, left) = x;
 	t->l[x].parent = y;
 }
 
@@ -68,12 +65,12 @@ static void insert_fixup(struct sym_rbt *t, int z)
 		}
 		if (z == (left ? t->l[p].right : t->l[p].left)) {
 			z = p;
-			left ? rotate_left(t, z) : rotate_right(t, z);
+			rotate(t, z, left);
 			p = t->l[z].parent;
 		}
 		t->l[p].red = 0;
 		t->l[g].red = 1;
-		left ? rotate_right(t, g) : rotate_left(t, g);
+		rotate(t, g, !left);
 	}
 	t->l[t->root].red = 0;
 }
@@ -132,7 +129,7 @@ static int erase_step(struct sym_rbt *t, int x, int *xp, bool left)
 	if (is_red(t, w)) {
 		t->l[w].red = 0;
 		t->l[p].red = 1;
-		left ? rotate_left(t, p) : rotate_right(t, p);
+		rotate(t, p, left);
 		w = left ? t->l[p].right : t->l[p].left;
 	}
 	int near = left ? t->l[w].left : t->l[w].right;
@@ -145,7 +142,7 @@ static int erase_step(struct sym_rbt *t, int x, int *xp, bool left)
 	if (!is_red(t, far)) {
 		t->l[near].red = 0;
 		t->l[w].red = 1;
-		left ? rotate_right(t, w) : rotate_left(t, w);
+		rotate(t, w, !left);
 		w = left ? t->l[p].right : t->l[p].left;
 		far = left ? t->l[w].right : t->l[w].left;
 	}
@@ -153,7 +150,7 @@ static int erase_step(struct sym_rbt *t, int x, int *xp, bool left)
 	t->l[p].red = 0;
 	if (far != NIL)
 		t->l[far].red = 0;
-	left ? rotate_left(t, p) : rotate_right(t, p);
+	rotate(t, p, left);
 	return t->root;
 }
 
