@@ -76,6 +76,17 @@ gzip -c w.folded > w.gz
 check "flame binary input: exit 1" test $? -eq 1
 check "flame binary input: nothing written" test ! -s e.svg
 check "flame binary input: one line" test "$(wc -l < err.txt)" -eq 1
+# compressed bytes whose first "line" ends in " 7": still compressed data
+# (a real gzip of w.folded did this once in CI)
+printf '\037\213\010\000\001\002\003\004\000\003ab 7\n' > lucky.gz
+for c in flame view diff; do
+	if [ $c = diff ]; then "$SCORCH" diff lucky.gz lucky.gz > e.out 2> err.txt
+	else "$SCORCH" $c lucky.gz > e.out 2> err.txt; fi
+	check "$c gzip bytes like a folded line: exit 1" test $? -eq 1
+	check "$c gzip bytes like a folded line: nothing written" test ! -s e.out
+	check_grep "$c gzip bytes like a folded line: says gzip, how to unpack" \
+		"lucky.gz: gzip-compressed data; decompress it first \(zcat FILE" err.txt
+done
 "$SCORCH" record -q -e cpu-clock -c 1000000000 -o none.data -- true > /dev/null 2>&1
 "$SCORCH" flame none.data > n.svg 2> err.txt
 check "flame perf.data without samples: exit 2" test $? -eq 2

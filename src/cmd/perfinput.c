@@ -20,6 +20,7 @@
 #include "base/strbuf.h"
 #include "stacks/collapse_perf.h"
 #include "stacks/collapse_text.h"
+#include "stacks/detect.h"
 #include "stacks/folded.h"
 #include "stacks/pprof_read.h"
 
@@ -38,6 +39,10 @@ enum fold_input_kind fold_input_kind(struct lines *lr)
 		return FOLD_INPUT_PERF_DATA;
 	if (stack_pprof_detect(h, n))
 		return FOLD_INPUT_PPROF;
+	/* compressed bytes can pass for a folded line ("... 7\n") */
+	const char *kind, *tool;
+	if (stack_compressed_kind(h, n, &kind, &tool))
+		return FOLD_INPUT_BINARY;
 	/* the first line that is not blank or a comment decides; a folded
 	 * line may hold any byte, as flamegraph.pl takes it */
 	bool binary = memchr(h, '\0', n) != NULL;
@@ -63,6 +68,13 @@ enum fold_input_kind fold_input_kind(struct lines *lr)
 
 void fold_input_binary_error(struct lines *lr, const char *name, const char *cmd)
 {
+	const char *h, *kind, *tool;
+	size_t n = lines_peek(lr, &h, 4096);
+	if (stack_compressed_kind(h, n, &kind, &tool)) {
+		diag_error("%s: %s-compressed data; decompress it first (%s FILE | scorch %s)",
+			   name, kind, tool, cmd);
+		return;
+	}
 	unsigned char byte = 0;
 	long at = lines_sniff_binary(lr, false, &byte);
 	diag_error("%s: binary data (byte 0x%02x at offset %ld), not folded stacks "

@@ -124,8 +124,8 @@ static enum stack_format classify(const char *s, size_t len, struct scan *sc)
 	return FMT_UNKNOWN;
 }
 
-/* Compressed input gets a hint instead of "binary data". */
-static bool compressed_error(const char *data, size_t len, struct diag *d)
+bool stack_compressed_kind(const char *data, size_t len, const char **name,
+			   const char **tool)
 {
 	static const struct {
 		const char *magic;
@@ -140,12 +140,23 @@ static bool compressed_error(const char *data, size_t len, struct diag *d)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (len >= kinds[i].len && memcmp(data, kinds[i].magic, kinds[i].len) == 0 &&
 		    (i != 3 || (len > 3 && data[3] >= '1' && data[3] <= '9'))) {
-			diag_set(d, "line 1: %s-compressed data; decompress it first "
-				    "(%s FILE | scorch fold)", kinds[i].name, kinds[i].tool);
+			*name = kinds[i].name;
+			*tool = kinds[i].tool;
 			return true;
 		}
 	}
 	return false;
+}
+
+/* Compressed input gets a hint instead of "binary data". */
+static bool compressed_error(const char *data, size_t len, struct diag *d)
+{
+	const char *name, *tool;
+	if (!stack_compressed_kind(data, len, &name, &tool))
+		return false;
+	diag_set(d, "line 1: %s-compressed data; decompress it first "
+		    "(%s FILE | scorch fold)", name, tool);
+	return true;
 }
 
 static enum stack_format binary_error(const char *data, size_t len, struct diag *d)

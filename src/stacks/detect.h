@@ -33,6 +33,11 @@ enum stack_format stack_format_parse(const char *name);
  * line ("line N: ..."). */
 enum stack_format stack_format_detect(const char *data, size_t len, bool at_eof,
 				      struct diag *d);
+/* Whether data[0..len) starts with a gzip, zstd, xz or bzip2 magic: then
+ * *name is the format ("gzip") and *tool the command that unpacks it to
+ * stdout ("zcat"), both static. */
+bool stack_compressed_kind(const char *data, size_t len, const char **name,
+			   const char **tool);
 /* Whether data[0..len) can be stack text at all (for a --format given by
  * the user): false, with d saying why, for compressed or binary data. */
 bool stack_format_is_text(const char *data, size_t len, struct diag *d);
