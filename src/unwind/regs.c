@@ -12,10 +12,12 @@
 
 static const struct unw_arch_info arch_x86_64 = {
 	UNW_ARCH_X86_64, "x86_64", 17, 7, 6, 16, true,
+	/* the psABI's: rbx (3), rbp (6), r12-r15 */
+	1u << 3 | 1u << 6 | 0xfu << 12,
 };
 
 static const struct unw_arch_info arch_aarch64 = {
-	UNW_ARCH_AARCH64, "aarch64", 32, 31, 29, 30, false,
+	UNW_ARCH_AARCH64, "aarch64", 32, 31, 29, 30, false, 0,
 };
 
 const struct unw_arch_info *unw_arch_info(enum unw_arch arch)

@@ -55,6 +55,11 @@ struct unw_arch_info {
 	unsigned ra;        /* return address column (16 on x86_64, x30) */
 	bool ra_is_pc;      /* the ra column names no real register: CFI
 			     * expressions read it as the pc (x86_64 PLT) */
+	uint64_t callee_saved; /* registers a call keeps (bit per DWARF
+			     * number) that CFI may leave unmentioned: a
+			     * row without a rule for one means "same
+			     * value" (libdw 0.188's x86_64 defaults name
+			     * rax instead of rbx, leaving rbx undefined) */
 };
 
 /* Facts for arch, or NULL for UNW_ARCH_UNKNOWN. Can't fail otherwise. */

@@ -147,6 +147,10 @@ struct unw_rules *unw_rules_compile(Dwarf_Frame *fr,
 		rs->cfa_expr = keep = true;
 	for (unsigned i = 0; i < ai->nregs; i++) {
 		rs->r[i] = compile_reg(fr, (int)i);
+		/* an unmentioned callee-saved register keeps its value (as
+		 * libunwind, perf's unwinder, takes every unmentioned one) */
+		if (rs->r[i].kind == R_UNDEF && i < 64 && (ai->callee_saved >> i & 1))
+			rs->r[i].kind = R_SAME;
 		keep |= rs->r[i].kind == R_EXPR;
 	}
 	if (keep)
