@@ -20,7 +20,7 @@ enum { MAPS_COPY_ROOM = 8 };
 struct proc_maps *proc_maps_new(void)
 {
 	struct proc_maps *ms = xcalloc(1, sizeof(*ms));
-	ms->root = ms->free = MAPS_NIL;
+	ms->root = ms->free = ms->hint = MAPS_NIL;
 	ms->refs = 1;
 	return ms;
 }
@@ -77,7 +77,7 @@ void proc_maps_clear(struct proc_maps *ms)
 {
 	ms->npend = 0;
 	ms->used = ms->n = 0;
-	ms->root = ms->free = MAPS_NIL;
+	ms->root = ms->free = ms->hint = MAPS_NIL;
 }
 
 static uint32_t new_node(struct proc_maps *ms, const struct proc_map *mp)
@@ -229,6 +229,7 @@ static void insert_now(struct proc_maps *ms, const struct proc_map *mp)
 	struct proc_map tail;
 	bool have_tail = false;
 
+	ms->hint = MAPS_NIL; /* nodes move, end or are freed */
 	if (overlaps_none(ms, s, e)) {
 		insert_free(ms, mp);
 		return;
@@ -260,6 +261,9 @@ const struct proc_map *proc_maps_find(const struct proc_maps *ms, uint64_t addr)
 {
 	if (ms->npend)
 		apply_pending(ms);
+	uint32_t h = ms->hint;
+	if (h != MAPS_NIL && addr >= ms->v[h].m.start && addr < ms->v[h].m.end)
+		return &ms->v[h].m;
 	uint32_t t = ms->root, best = MAPS_NIL;
 	while (t != MAPS_NIL) {
 		if (ms->v[t].m.start <= addr) {
@@ -271,6 +275,7 @@ const struct proc_map *proc_maps_find(const struct proc_maps *ms, uint64_t addr)
 	}
 	if (best == MAPS_NIL || addr >= ms->v[best].m.end)
 		return NULL;
+	((struct proc_maps *)(uintptr_t)ms)->hint = best; /* a cache: not the contents */
 	return &ms->v[best].m;
 }
 

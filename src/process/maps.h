@@ -54,6 +54,9 @@ struct proc_maps {
 				* after each change (0 for a new table) */
 	struct proc_map *pend; /* inserts not yet in the tree, in order */
 	size_t npend, pend_cap;
+	uint32_t hint;         /* the node the last find returned (a
+				* chain's frames often share a map), or
+				* none: any change of the tree forgets it */
 };
 
 /* A new empty table with one owner. Can't fail (allocation aborts). */
