@@ -43,6 +43,7 @@ void rep_release(struct rep *r)
 		u64map_release(&r->ev[i].fentry);
 		free(r->ev[i].last);
 		free(r->ev[i].chains);
+		free(r->ev[i].chain_ips);
 		free(r->ev[i].owners);
 		free(r->ev[i].sampled);
 		u64map_release(&r->ev[i].riskmap);
@@ -64,6 +65,7 @@ void rep_release(struct rep *r)
 	sb_release(&r->text);
 	sb_release(&r->key);
 	free(r->chain);
+	free(r->chain_ip);
 	free(r->looks);
 	free(r->chain_src);
 	sym_inline_free(r->inl);
@@ -335,6 +337,7 @@ static uint32_t node_new(struct rep_event *ev, uint32_t frame)
 	n->kid = n->next = REP_NONE;
 	n->nkids = 0;
 	n->parent = REP_NONE;
+	n->rank = 0;
 	n->hit = n->cumul = 0;
 	return (uint32_t)ev->nnodes++;
 }
@@ -345,14 +348,25 @@ static void depth_add(struct rep_entry *e, size_t len)
 		e->max_depth = (uint32_t)len;
 }
 
-static int frame_match_cmp(const struct rep_frame *a, const struct rep_frame *b)
+/* perf's match_chain(a node's frame a, a chain's frame b): an inline
+ * row is matched by its name alone, to a function's name too (a
+ * function split in two, foo and foo.cold, has its cold part's samples
+ * under an inline row named foo); other frames by object (its struct's
+ * address in perf: here the order objects were met), then two
+ * functions by their starts, else both by address (ipa, ipb: the
+ * addresses the frames had in the chains that made the nodes). < 0: in
+ * perf's tree of a node's kids, b goes left of a (which lists them
+ * largest first) */
+static int frame_match_cmp(const struct rep_frame *a, uint64_t ipa,
+			   const struct rep_frame *b, uint64_t ipb)
 {
 	if (a->sym && b->sym && (a->inl || b->inl))
 		return strcmp(a->inl ? a->inl : a->sym->name, b->inl ? b->inl : b->sym->name);
 	size_t da = a->dso ? a->dso->id + 1 : 0, db = b->dso ? b->dso->id + 1 : 0;
 	if (da != db)
 		return da < db ? -1 : 1;
-	uint64_t xa = a->sym ? a->sym->start : a->ip, xb = b->sym ? b->sym->start : b->ip;
+	bool syms = a->sym && b->sym;
+	uint64_t xa = syms ? a->sym->start : ipa, xb = syms ? b->sym->start : ipb;
 	return xa < xb ? -1 : xa > xb;
 }
 
@@ -370,11 +384,9 @@ static int by_cumul(const void *pa, const void *pb, void *arg)
 	const struct rep_node *b = &k->ev->nodes[*(const uint32_t *)pb];
 	if (k->cumul && a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
-	/* perf's tree of children keeps equal ones in its match order,
-	 * largest first */
-	int c = frame_match_cmp(&k->r->frames[a->frame], &k->r->frames[b->frame]);
-	if (c)
-		return -c;
+	/* equal ones in the order of perf's tree of the kids (tree_expand) */
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
 	return a < b ? -1 : a > b;
 }
 
@@ -778,6 +790,7 @@ static void add_frame(struct rep *r, const struct proc_sample *ps, size_t i, siz
 	struct rep_frame f = { pf->dso, pf->sym, pf->sym ? pf->inline_name : NULL,
 			       pf->ip, level_of(kernel, ps->s->cpumode) };
 	r->chain[at] = frame_id(r, &f);
+	r->chain_ip[at] = pf->ip;
 	if (r->srcline && r->o.children)
 		chain_srcline(r, ps, i, &r->chain_src[at]);
 }
@@ -827,7 +840,9 @@ static size_t sample_chain(struct rep *r, struct proc_session *ses, const struct
 		part[2] = part[3] = n;
 	}
 	n = (part[1] - part[0]) + (part[3] - part[2]);
+	size_t cap = r->chain_cap;
 	XGROW(r->chain, r->chain_cap, n + 1);
+	XGROW(r->chain_ip, cap, n + 1);
 	if (r->srcline)
 		XGROW(r->chain_src, r->chain_src_cap, n + 1);
 	size_t at = 0;
@@ -1031,9 +1046,13 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		e->acc += p;
 	size_t off = ev->nchains;
 	if (r->o.chains) {
+		size_t cap = ev->chains_cap;
 		XGROW(ev->chains, ev->chains_cap, off + n);
-		if (n)
+		XGROW(ev->chain_ips, cap, off + n);
+		if (n) {
 			memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
+			memcpy(ev->chain_ips + off, r->chain_ip, n * sizeof(*r->chain_ip));
+		}
 		ev->nchains += n;
 		XGROW(ev->sampled, ev->sampled_cap, ev->nsampled + 1);
 		ev->sampled[ev->nsampled++] = (struct rep_chain){ self, (uint32_t)off, (uint32_t)n, p };
@@ -2205,8 +2224,17 @@ struct tjob {
 };
 
 struct tree {
+	const struct rep_frame *frames; /* the report's, by frame id */
+	const uint64_t *ips;    /* beside the event's chains: addresses */
+	uint64_t *gip;          /* per group: its first chain's address */
+	size_t gip_cap;
 	struct tpart *p, *tmp;  /* the entry's chains, scratch */
+	uint32_t *grp;          /* beside tmp: each chain's group */
 	size_t cap;
+	struct rb_node *kids;   /* perf_groups' tree of a node's kids */
+	size_t kids_cap;
+	uint32_t *grank;        /* per group: its rank (rep_node), 0: none */
+	size_t grank_cap;
 	uint32_t *gid, *stamp;  /* per frame: its group at the node stamped */
 	uint32_t now;           /* the node's stamp */
 	uint32_t *gfirst;       /* per group: its frame, count, start, sum */
@@ -2217,6 +2245,83 @@ struct tree {
 	size_t njobs, jobs_cap;
 };
 
+/* The kids of a node some of whose kids are inline rows, as perf makes
+ * them: perf looks a chain's next frame up among the node's kids in a
+ * red-black tree by frame_match_cmp, which is no order once names and
+ * addresses mix, so a lookup can miss a kid it holds and make a second
+ * one. Each of the chains t->tmp[lo, hi) looked up in turn; sets
+ * t->grp, t->gfirst and t->grank (the tree's order, which breaks ties
+ * of the kids' periods), returns the number of kids. */
+static size_t perf_groups(struct tree *t, const uint32_t *chains, uint32_t depth,
+			  size_t lo, size_t hi)
+{
+	XGROW(t->kids, t->kids_cap, hi - lo + 1);
+	XGROW(t->gfirst, t->gcap, hi - lo + 1);
+	XGROW(t->gip, t->gip_cap, hi - lo + 1);
+	struct rbt rt = { t->kids, REP_NONE, NULL };
+	size_t ng = 0;
+	for (size_t i = lo; i < hi; i++) {
+		uint32_t f = chains[t->tmp[i].pos + depth];
+		uint64_t ip = t->ips[t->tmp[i].pos + depth];
+		uint32_t at = rt.root, parent = REP_NONE;
+		bool left = false;
+		while (at != REP_NONE) {
+			int c = frame_match_cmp(&t->frames[t->gfirst[at]], t->gip[at],
+						&t->frames[f], ip);
+			if (!c)
+				break;
+			parent = at;
+			left = c < 0;
+			at = left ? rt.n[at].l : rt.n[at].r;
+		}
+		if (at == REP_NONE) {
+			at = (uint32_t)ng++;
+			t->gfirst[at] = f;
+			t->gip[at] = ip;
+			rt.n[at].l = rt.n[at].r = REP_NONE;
+			rt.n[at].p = parent;
+			rt.n[at].red = 1;
+			if (parent == REP_NONE)
+				rt.root = at;
+			else
+				*rb_link(&rt.n[parent], left) = at;
+			fixup(&rt, at);
+		}
+		t->grp[i] = at;
+	}
+	XGROW(t->grank, t->grank_cap, ng + 1);
+	uint32_t *in_order = xmalloc((ng ? ng : 1) * sizeof(*in_order));
+	rb_walk(&rt, in_order, true);
+	for (size_t k = 0; k < ng; k++)
+		t->grank[in_order[k]] = (uint32_t)k + 1;
+	free(in_order);
+	return ng;
+}
+
+/* perf's tree of kids lists them largest first by frame_match_cmp */
+static int by_match(const void *pa, const void *pb, void *arg)
+{
+	const struct tree *t = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int c = frame_match_cmp(&t->frames[t->gfirst[a]], t->gip[a],
+				&t->frames[t->gfirst[b]], t->gip[b]);
+	return c ? -c : (a > b) - (a < b);
+}
+
+/* t->grank of groups [0, ng) whose frames frame_match_cmp orders (no
+ * inline row among them): their place in perf's tree of the kids. */
+static void rank_groups(struct tree *t, size_t ng)
+{
+	XGROW(t->grank, t->grank_cap, ng + 1);
+	uint32_t *ord = xmalloc((ng ? ng : 1) * sizeof(*ord));
+	for (size_t g = 0; g < ng; g++)
+		ord[g] = (uint32_t)g;
+	qsort_r(ord, ng, sizeof(*ord), by_match, t);
+	for (size_t k = 0; k < ng; k++)
+		t->grank[ord[k]] = (uint32_t)k + 1;
+	free(ord);
+}
+
 /* Kids of job j's node: its chains grouped by their next frame, in the
  * order each first comes (perf's order of creation, which breaks ties
  * among siblings); a chain ending here adds to the node's hit. A kid
@@ -2226,6 +2331,7 @@ static void tree_expand(struct rep_event *ev, struct tree *t, struct tjob j, uin
 {
 	const uint32_t *chains = ev->chains;
 	size_t ng = 0, kept = j.lo;
+	bool inl = false;
 	t->now++;
 	for (size_t i = j.lo; i < j.hi; i++) {
 		const struct tpart *p = &t->p[i];
@@ -2237,12 +2343,22 @@ static void tree_expand(struct rep_event *ev, struct tree *t, struct tjob j, uin
 		if (t->stamp[f] != t->now) {
 			t->stamp[f] = t->now;
 			XGROW(t->gfirst, t->gcap, ng + 1);
+			XGROW(t->gip, t->gip_cap, ng + 1);
 			t->gid[f] = (uint32_t)ng;
 			t->gfirst[ng] = f;
+			t->gip[ng] = t->ips[p->pos + j.depth];
 			ng++;
+			inl |= t->frames[f].inl != NULL;
 		}
+		t->grp[kept] = t->gid[f];
 		t->tmp[kept++] = *p; /* the chains going on, in order */
 	}
+	if (inl && ng > 1)
+		ng = perf_groups(t, chains, j.depth, j.lo, kept);
+	else if (ng > 1)
+		rank_groups(t, ng);
+	else if (ng)
+		t->grank[0] = 1;
 	if (t->gcap + 1 > t->gcap2) {
 		t->gcap2 = t->gcap + 1;
 		t->gcount = xreallocarray(t->gcount, t->gcap2, sizeof(*t->gcount));
@@ -2252,7 +2368,7 @@ static void tree_expand(struct rep_event *ev, struct tree *t, struct tjob j, uin
 	memset(t->gcount, 0, (ng + 1) * sizeof(*t->gcount));
 	memset(t->gsum, 0, (ng + 1) * sizeof(*t->gsum));
 	for (size_t i = j.lo; i < kept; i++) {
-		uint32_t g = t->gid[chains[t->tmp[i].pos + j.depth]];
+		uint32_t g = t->grp[i];
 		t->gcount[g]++;
 		t->gsum[g] += t->tmp[i].period;
 	}
@@ -2260,14 +2376,13 @@ static void tree_expand(struct rep_event *ev, struct tree *t, struct tjob j, uin
 		t->gat[g] = at;
 		at += t->gcount[g];
 	}
-	for (size_t i = j.lo; i < kept; i++) {
-		uint32_t g = t->gid[chains[t->tmp[i].pos + j.depth]];
-		t->p[t->gat[g]++] = t->tmp[i];
-	}
+	for (size_t i = j.lo; i < kept; i++)
+		t->p[t->gat[t->grp[i]]++] = t->tmp[i];
 	for (size_t g = 0, at = j.lo; g < ng; g++) {
 		uint32_t k = node_new(ev, t->gfirst[g]);
 		struct rep_node *n = &ev->nodes[j.node], *x = &ev->nodes[k];
 		x->parent = j.node;
+		x->rank = t->grank[g];
 		x->cumul = t->gsum[g];
 		x->next = n->kid;
 		n->kid = k;
@@ -2315,6 +2430,9 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 	parts_each(r, ev, shown, part_put, &ps);
 	struct tree t;
 	memset(&t, 0, sizeof(t));
+	t.frames = r->frames;
+	t.ips = ev->chain_ips;
+	XGROW(t.grank, t.grank_cap, 1);
 	t.gid = xcalloc(r->nframes + 1, sizeof(*t.gid));
 	t.stamp = xcalloc(r->nframes + 1, sizeof(*t.stamp));
 	/* at[k] is now the end of entry k's parts */
@@ -2326,6 +2444,7 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 			t.cap = m;
 			t.p = xreallocarray(t.p, m, sizeof(*t.p));
 			t.tmp = xreallocarray(t.tmp, m, sizeof(*t.tmp));
+			t.grp = xreallocarray(t.grp, m, sizeof(*t.grp));
 		}
 		for (size_t i = 0; i < m; i++, j++) {
 			const struct rep_chain *c = &ev->sampled[ps.out[j].sample];
@@ -2335,6 +2454,10 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 	}
 	free(t.p);
 	free(t.tmp);
+	free(t.grp);
+	free(t.kids);
+	free(t.grank);
+	free(t.gip);
 	free(t.gid);
 	free(t.stamp);
 	free(t.gfirst);

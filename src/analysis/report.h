@@ -77,6 +77,9 @@ struct rep_node {
 	uint32_t kid, next;     /* first child, next sibling (REP_NONE) */
 	uint32_t nkids;
 	uint32_t parent;        /* REP_NONE for a root */
+	uint32_t rank;          /* its place + 1 among its siblings in
+				 * perf's tree of them (which breaks ties
+				 * of their periods) */
 	uint64_t hit;           /* period of chains ending here */
 	uint64_t cumul;         /* period of chains through here (rep_sort) */
 };
@@ -172,6 +175,7 @@ struct rep_event {
 	uint64_t *last;         /* per frame: (its last context + 1) << 32 | entry */
 	size_t last_cap;
 	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
+	uint64_t *chain_ips;    /* beside chains: the frames' addresses */
 	uint32_t *owners;       /* children: entry ids beside chains */
 	size_t nchains, chains_cap, owners_cap;
 	struct rep_chain *sampled; /* per sample: what the trees get (rep_sort) */
@@ -206,6 +210,9 @@ struct rep {
 	struct arena names;     /* inline names (the session's die with it) */
 	struct strbuf key;
 	uint32_t *chain;        /* current sample: frame ids, display order */
+	uint64_t *chain_ip;     /* ... and each one's address (perf's
+				 * chains compare a function with an
+				 * unresolved frame by address) */
 	size_t chain_cap;
 	struct rep_look *looks; /* current sample: its chain's lookups */
 	size_t looks_cap;
