@@ -840,9 +840,8 @@ static size_t sample_chain(struct rep *r, struct proc_session *ses, const struct
 		part[2] = part[3] = n;
 	}
 	n = (part[1] - part[0]) + (part[3] - part[2]);
-	size_t cap = r->chain_cap;
 	XGROW(r->chain, r->chain_cap, n + 1);
-	XGROW(r->chain_ip, cap, n + 1);
+	XGROW(r->chain_ip, r->chain_ip_cap, n + 1);
 	if (r->srcline)
 		XGROW(r->chain_src, r->chain_src_cap, n + 1);
 	size_t at = 0;
@@ -1046,9 +1045,8 @@ void rep_add(struct rep *r, struct proc_session *ses, const struct proc_sample *
 		e->acc += p;
 	size_t off = ev->nchains;
 	if (r->o.chains) {
-		size_t cap = ev->chains_cap;
 		XGROW(ev->chains, ev->chains_cap, off + n);
-		XGROW(ev->chain_ips, cap, off + n);
+		XGROW(ev->chain_ips, ev->chain_ips_cap, off + n);
 		if (n) {
 			memcpy(ev->chains + off, r->chain, n * sizeof(*r->chain));
 			memcpy(ev->chain_ips + off, r->chain_ip, n * sizeof(*r->chain_ip));
@@ -2233,8 +2231,9 @@ struct tree {
 	size_t cap;
 	struct rb_node *kids;   /* perf_groups' tree of a node's kids */
 	size_t kids_cap;
-	uint32_t *grank;        /* per group: its rank (rep_node), 0: none */
-	size_t grank_cap;
+	uint32_t *grank;        /* per group: its rank (rep_node) */
+	uint32_t *order;        /* scratch: groups in perf's tree order */
+	size_t grank_cap;       /* of grank and order */
 	uint32_t *gid, *stamp;  /* per frame: its group at the node stamped */
 	uint32_t now;           /* the node's stamp */
 	uint32_t *gfirst;       /* per group: its frame, count, start, sum */
@@ -2244,6 +2243,14 @@ struct tree {
 	struct tjob *jobs;
 	size_t njobs, jobs_cap;
 };
+
+static void grank_room(struct tree *t, size_t ng)
+{
+	size_t cap = t->grank_cap;
+	XGROW(t->grank, t->grank_cap, ng + 1);
+	if (t->grank_cap != cap)
+		t->order = xreallocarray(t->order, t->grank_cap, sizeof(*t->order));
+}
 
 /* The kids of a node some of whose kids are inline rows, as perf makes
  * them: perf looks a chain's next frame up among the node's kids in a
@@ -2289,12 +2296,10 @@ static size_t perf_groups(struct tree *t, const uint32_t *chains, uint32_t depth
 		}
 		t->grp[i] = at;
 	}
-	XGROW(t->grank, t->grank_cap, ng + 1);
-	uint32_t *in_order = xmalloc((ng ? ng : 1) * sizeof(*in_order));
-	rb_walk(&rt, in_order, true);
+	grank_room(t, ng);
+	rb_walk(&rt, t->order, true);
 	for (size_t k = 0; k < ng; k++)
-		t->grank[in_order[k]] = (uint32_t)k + 1;
-	free(in_order);
+		t->grank[t->order[k]] = (uint32_t)k + 1;
 	return ng;
 }
 
@@ -2312,14 +2317,13 @@ static int by_match(const void *pa, const void *pb, void *arg)
  * inline row among them): their place in perf's tree of the kids. */
 static void rank_groups(struct tree *t, size_t ng)
 {
-	XGROW(t->grank, t->grank_cap, ng + 1);
-	uint32_t *ord = xmalloc((ng ? ng : 1) * sizeof(*ord));
+	grank_room(t, ng);
 	for (size_t g = 0; g < ng; g++)
-		ord[g] = (uint32_t)g;
-	qsort_r(ord, ng, sizeof(*ord), by_match, t);
+		t->order[g] = (uint32_t)g;
+	if (ng > 1)
+		qsort_r(t->order, ng, sizeof(*t->order), by_match, t);
 	for (size_t k = 0; k < ng; k++)
-		t->grank[ord[k]] = (uint32_t)k + 1;
-	free(ord);
+		t->grank[t->order[k]] = (uint32_t)k + 1;
 }
 
 /* Kids of job j's node: its chains grouped by their next frame, in the
@@ -2355,10 +2359,8 @@ static void tree_expand(struct rep_event *ev, struct tree *t, struct tjob j, uin
 	}
 	if (inl && ng > 1)
 		ng = perf_groups(t, chains, j.depth, j.lo, kept);
-	else if (ng > 1)
+	else
 		rank_groups(t, ng);
-	else if (ng)
-		t->grank[0] = 1;
 	if (t->gcap + 1 > t->gcap2) {
 		t->gcap2 = t->gcap + 1;
 		t->gcount = xreallocarray(t->gcount, t->gcap2, sizeof(*t->gcount));
@@ -2432,7 +2434,6 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 	memset(&t, 0, sizeof(t));
 	t.frames = r->frames;
 	t.ips = ev->chain_ips;
-	XGROW(t.grank, t.grank_cap, 1);
 	t.gid = xcalloc(r->nframes + 1, sizeof(*t.gid));
 	t.stamp = xcalloc(r->nframes + 1, sizeof(*t.stamp));
 	/* at[k] is now the end of entry k's parts */
@@ -2457,6 +2458,7 @@ static void build_trees(const struct rep *r, struct rep_event *ev, double min_pe
 	free(t.grp);
 	free(t.kids);
 	free(t.grank);
+	free(t.order);
 	free(t.gip);
 	free(t.gid);
 	free(t.stamp);

@@ -177,7 +177,7 @@ struct rep_event {
 	uint32_t *chains;       /* the samples' chains (frame ids), stored once */
 	uint64_t *chain_ips;    /* beside chains: the frames' addresses */
 	uint32_t *owners;       /* children: entry ids beside chains */
-	size_t nchains, chains_cap, owners_cap;
+	size_t nchains, chains_cap, chain_ips_cap, owners_cap;
 	struct rep_chain *sampled; /* per sample: what the trees get (rep_sort) */
 	size_t nsampled, sampled_cap;
 	struct u64map riskmap;  /* class hash -> index in risk */
@@ -213,7 +213,7 @@ struct rep {
 	uint64_t *chain_ip;     /* ... and each one's address (perf's
 				 * chains compare a function with an
 				 * unresolved frame by address) */
-	size_t chain_cap;
+	size_t chain_cap, chain_ip_cap;
 	struct rep_look *looks; /* current sample: its chain's lookups */
 	size_t looks_cap;
 	struct hmap ctx;        /* comm, tid, cpu, parent -> context id */
