@@ -35,9 +35,9 @@ fi
 # name. Whole outputs are not compared here: where a node's kids mix
 # inline rows and addresses, perf's lookups among them depend on its
 # objects' heap addresses (docs/scorch-report.md), so some recordings
-# split or order a kid otherwise; the merge itself does not depend on
-# them: main under __libc_start_call_main (or main (inlined), whichever
-# chain came first) and the largest kid below it as perf's
+# split or order a kid otherwise. Checked where perf merges the two:
+# main under __libc_start_call_main (or main (inlined), whichever chain
+# came first) and the largest kid below it as perf's
 if g++ -O2 -g -o throw "$ROOT/tests/workloads/throw.cpp" 2> /dev/null &&
 	rec throw -F 999 --call-graph dwarf ./throw 0.4; then
 	mains() { # the first entry's graph: 3 lines after __libc_start_call_main
@@ -49,8 +49,17 @@ if g++ -O2 -g -o throw "$ROOT/tests/workloads/throw.cpp" 2> /dev/null &&
 	"$SCORCH" report --buildid-dir "$PWD/cache-throw" -i throw.data --stdio > throw-scorch.txt 2> /dev/null
 	mains throw-perf.txt > mains-perf.txt
 	mains throw-scorch.txt > mains-scorch.txt
-	check "fresh dwarf c++ exceptions: main and its cold part one kid, as perf's: $(tr -s ' ' < mains-perf.txt | tr '\n' ' ')" \
-		test -s mains-perf.txt -a "$(cat mains-perf.txt)" = "$(cat mains-scorch.txt)"
+	# perf's own lookup can miss too and list the two apart: then which
+	# it does depends on its heap addresses, and the check says so
+	awk '/^ +[0-9.]+%/ { n++ } n == 1' throw-perf.txt > first-perf.txt
+	if grep -qE -- '--[0-9.]+%--main \(inlined\)$' first-perf.txt &&
+		grep -qE -- '--[0-9.]+%--main$' first-perf.txt; then
+		skip "fresh dwarf c++ exceptions: main and its cold part one kid, as perf's" \
+			"perf lists main and main (inlined) apart in this recording: its lookup among the kids missed (it compares objects by heap address, docs/scorch-report.md)"
+	else
+		check "fresh dwarf c++ exceptions: main and its cold part one kid, as perf's: $(tr -s ' ' < mains-perf.txt | tr '\n' ' ')" \
+			test -s mains-perf.txt -a "$(cat mains-perf.txt)" = "$(cat mains-scorch.txt)"
+	fi
 fi
 if rec multi -e cpu-clock,task-clock -F 499 -g ./work_fp 0.2; then
 	report_matrix "fresh multi-event" multi.data --buildid-dir "$PWD/cache-multi"
