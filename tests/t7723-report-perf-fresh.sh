@@ -52,10 +52,9 @@ if g++ -O2 -g -o throw "$ROOT/tests/workloads/throw.cpp" 2> /dev/null &&
 	# perf's own lookup can miss too and list the two apart: then which
 	# it does depends on its heap addresses, and the check says so
 	awk '/^ +[0-9.]+%/ { n++ } n == 1' throw-perf.txt > first-perf.txt
-	if grep -qE -- '--[0-9.]+%--main \(inlined\)$' first-perf.txt &&
-		grep -qE -- '--[0-9.]+%--main$' first-perf.txt; then
+	if [ "$(grep -cE -- '--[0-9.]+%--main( \(inlined\))?$' first-perf.txt)" -ge 2 ]; then
 		skip "fresh dwarf c++ exceptions: main and its cold part one kid, as perf's" \
-			"perf lists main and main (inlined) apart in this recording: its lookup among the kids missed (it compares objects by heap address, docs/scorch-report.md)"
+			"perf lists main (or main (inlined)) as two kids in this recording: its lookup among the kids missed (it compares objects by heap address, docs/scorch-report.md)"
 	else
 		check "fresh dwarf c++ exceptions: main and its cold part one kid, as perf's: $(tr -s ' ' < mains-perf.txt | tr '\n' ' ')" \
 			test -s mains-perf.txt -a "$(cat mains-perf.txt)" = "$(cat mains-scorch.txt)"
